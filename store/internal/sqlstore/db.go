@@ -1,0 +1,123 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/gozie/gozie/store"
+)
+
+// DB is the shared store.Store implementation.
+type DB struct {
+	db    *sql.DB
+	d     *Dialect
+	wake  chan struct{}
+	close sync.Once
+	// onClose runs before the database is closed (listeners).
+	onClose func()
+}
+
+var _ store.Store = (*DB)(nil)
+
+// New wraps an open database. The caller has applied migrations.
+func New(db *sql.DB, d *Dialect) *DB {
+	return &DB{db: db, d: d, wake: make(chan struct{}, 1)}
+}
+
+// OnClose registers fn to run when the store closes.
+func (s *DB) OnClose(fn func()) { s.onClose = fn }
+
+// SQL returns the underlying database, for backend-specific tooling.
+func (s *DB) SQL() *sql.DB { return s.db }
+
+// Wake delivers a wake-up without blocking; backends call it for
+// notifications from other servers.
+func (s *DB) Wake() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Wakeups implements store.Store.
+func (s *DB) Wakeups() <-chan struct{} { return s.wake }
+
+// Backend implements store.Store.
+func (s *DB) Backend() string { return s.d.Name }
+
+// Close implements store.Store.
+func (s *DB) Close() error {
+	var err error
+	s.close.Do(func() {
+		if s.onClose != nil {
+			s.onClose()
+		}
+		err = s.db.Close()
+	})
+	return err
+}
+
+// txn is one transaction; it implements store.Tx.
+type txn struct {
+	tx        *sql.Tx
+	d         *Dialect
+	scheduled bool
+}
+
+var _ store.Tx = (*txn)(nil)
+
+// Tx implements store.Store.
+func (s *DB) Tx(ctx context.Context, fn func(store.Tx) error) (err error) {
+	tx, err := s.d.BeginTx(ctx, s.db)
+	if err != nil {
+		return fmt.Errorf("beginning transaction: %w", err)
+	}
+	x := &txn{tx: tx, d: s.d}
+	defer func() {
+		if p := recover(); p != nil {
+			_ = tx.Rollback()
+			panic(p)
+		}
+	}()
+	if err := fn(x); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return x.mapErr(err, "committing")
+	}
+	if x.scheduled {
+		s.Wake()
+	}
+	return nil
+}
+
+// markScheduled records that this transaction made work due, notifying other
+// servers once per transaction where the dialect can.
+func (x *txn) markScheduled(ctx context.Context) error {
+	if x.scheduled {
+		return nil
+	}
+	x.scheduled = true
+	if x.d.Notify != nil {
+		if err := x.d.Notify(ctx, x.tx); err != nil {
+			return fmt.Errorf("notifying: %w", err)
+		}
+	}
+	return nil
+}
+
+// mapErr maps driver errors to the store's sentinels once.
+func (x *txn) mapErr(err error, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("%s: %w", msg, store.ErrNotFound)
+	case x.d.IsUniqueViolation(err):
+		return fmt.Errorf("%s: %w (%v)", msg, store.ErrConflict, err)
+	}
+	return fmt.Errorf("%s: %w", msg, err)
+}

@@ -1,0 +1,91 @@
+// Package sqlstore implements store.Store once on database/sql. The two
+// backends differ only in what a Dialect says: how times are encoded, how a
+// unique violation looks, the locking suffixes of the claim statement, how a
+// write wakes other servers, and their migrations.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Dialect is what a backend tells the shared implementation.
+type Dialect struct {
+	// Name is "sqlite" or "postgres".
+	Name string
+	// NativeTime: times are passed and scanned as time.Time (timestamptz);
+	// otherwise as int64 Unix milliseconds.
+	NativeTime bool
+	// SkipLocked is appended to the claim sub-select (" FOR UPDATE SKIP
+	// LOCKED" on PostgreSQL, empty where the database serializes writers).
+	SkipLocked string
+	// LockRow is appended to a single-row select that precedes an update of
+	// the same row in one transaction (" FOR UPDATE" on PostgreSQL).
+	LockRow string
+	// IsUniqueViolation recognises a duplicate-key error.
+	IsUniqueViolation func(error) bool
+	// Notify, if set, runs inside a transaction that scheduled work, so that
+	// other servers wake when it commits (PostgreSQL NOTIFY).
+	Notify func(ctx context.Context, tx *sql.Tx) error
+	// MigrationLock, if set, runs first in the migration transaction so that
+	// servers starting together migrate one at a time.
+	MigrationLock string
+	// BeginTx starts a read-write transaction.
+	BeginTx func(ctx context.Context, db *sql.DB) (*sql.Tx, error)
+}
+
+// tm adapts a *time.Time field for database/sql in the dialect's encoding;
+// the zero time is NULL.
+type tm struct {
+	t      *time.Time
+	native bool
+}
+
+func (d *Dialect) tm(t *time.Time) tm { return tm{t: t, native: d.NativeTime} }
+
+// tv encodes a time value as a query argument.
+func (d *Dialect) tv(t time.Time) any {
+	v, _ := tm{t: &t, native: d.NativeTime}.Value()
+	return v
+}
+
+// Value implements driver.Valuer.
+func (c tm) Value() (driver.Value, error) {
+	if c.t.IsZero() {
+		return nil, nil
+	}
+	u := c.t.UTC().Truncate(time.Millisecond)
+	if c.native {
+		return u, nil
+	}
+	return u.UnixMilli(), nil
+}
+
+// Scan implements sql.Scanner.
+func (c tm) Scan(src any) error {
+	switch v := src.(type) {
+	case nil:
+		*c.t = time.Time{}
+	case int64:
+		*c.t = time.UnixMilli(v).UTC()
+	case time.Time:
+		*c.t = v.UTC().Truncate(time.Millisecond)
+	default:
+		return fmt.Errorf("sqlstore: cannot scan %T into a time", src)
+	}
+	return nil
+}
+
+// Truncate returns t as the store keeps it: UTC, millisecond precision.
+func Truncate(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return t.UTC().Truncate(time.Millisecond)
+}
+
+var errRollback = errors.New("sqlstore: rollback")

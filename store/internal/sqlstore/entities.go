@@ -1,0 +1,405 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gozie/gozie/store"
+)
+
+var wfJobs = &table[store.WorkflowJob]{
+	name: "wf_jobs", noun: "workflow job",
+	cols: []string{"id", "app_name", "app_path", "user_name", "group_name", "acl", "status", "run", "parent_id",
+		"external_id", "conf", "definition", "instance", "error_code", "error_message", "created_time",
+		"start_time", "end_time", "last_modified", "version"},
+	fields: func(d *Dialect, r *store.WorkflowJob) []any {
+		return []any{&r.ID, &r.AppName, &r.AppPath, &r.User, &r.Group, &r.ACL, (*string)(&r.Status), &r.Run,
+			&r.ParentID, &r.ExternalID, &r.Conf, &r.Definition, &r.Instance, &r.ErrorCode, &r.ErrorMessage,
+			d.tm(&r.CreatedTime), d.tm(&r.StartTime), d.tm(&r.EndTime), d.tm(&r.LastModified), (*int64)(&r.Version)}
+	},
+	version: func(r *store.WorkflowJob) *store.Version { return &r.Version },
+}
+
+var wfActions = &table[store.WorkflowAction]{
+	name: "wf_actions", noun: "workflow action",
+	cols: []string{"id", "job_id", "name", "type", "status", "conf", "transition", "external_id", "external_status",
+		"external_child_ids", "tracker_uri", "console_url", "launch_tag", "error_code", "error_message", "data",
+		"stats", "retries", "user_retry_count", "user_retry_max", "user_retry_interval", "created_time",
+		"start_time", "end_time", "last_check_time", "last_modified", "version"},
+	fields: func(d *Dialect, r *store.WorkflowAction) []any {
+		return []any{&r.ID, &r.JobID, &r.Name, &r.Type, (*string)(&r.Status), &r.Conf, &r.Transition, &r.ExternalID,
+			&r.ExternalStatus, &r.ExternalChildIDs, &r.TrackerURI, &r.ConsoleURL, &r.LaunchTag, &r.ErrorCode,
+			&r.ErrorMessage, &r.Data, &r.Stats, &r.Retries, &r.UserRetryCount, &r.UserRetryMax,
+			&r.UserRetryInterval, d.tm(&r.CreatedTime), d.tm(&r.StartTime), d.tm(&r.EndTime),
+			d.tm(&r.LastCheckTime), d.tm(&r.LastModified), (*int64)(&r.Version)}
+	},
+	version: func(r *store.WorkflowAction) *store.Version { return &r.Version },
+}
+
+var coordJobs = &table[store.CoordJob]{
+	name: "coord_jobs", noun: "coordinator job",
+	cols: []string{"id", "app_name", "app_path", "user_name", "group_name", "acl", "status", "bundle_id",
+		"external_id", "conf", "definition", "frequency", "time_unit", "time_zone", "concurrency", "timeout",
+		"throttle", "execution_order", "start_time", "end_time", "pause_time", "last_action_number",
+		"last_action_time", "next_materialized_time", "done_materialization", "suspended_time", "created_time",
+		"last_modified", "version"},
+	fields: func(d *Dialect, r *store.CoordJob) []any {
+		return []any{&r.ID, &r.AppName, &r.AppPath, &r.User, &r.Group, &r.ACL, (*string)(&r.Status), &r.BundleID,
+			&r.ExternalID, &r.Conf, &r.Definition, &r.Frequency, &r.TimeUnit, &r.TimeZone, &r.Concurrency,
+			&r.Timeout, &r.Throttle, &r.ExecutionOrder, d.tm(&r.StartTime), d.tm(&r.EndTime), d.tm(&r.PauseTime),
+			&r.LastActionNumber, d.tm(&r.LastActionTime), d.tm(&r.NextMaterializedTime), &r.DoneMaterialization,
+			d.tm(&r.SuspendedTime), d.tm(&r.CreatedTime), d.tm(&r.LastModified), (*int64)(&r.Version)}
+	},
+	version: func(r *store.CoordJob) *store.Version { return &r.Version },
+}
+
+var coordActions = &table[store.CoordAction]{
+	name: "coord_actions", noun: "coordinator action",
+	cols: []string{"id", "job_id", "action_number", "status", "nominal_time", "external_id", "external_status",
+		"tracker_uri", "console_url", "error_code", "error_message", "created_conf", "run_conf", "action_xml",
+		"missing_dependencies", "push_missing_dependencies", "created_time", "last_modified", "version"},
+	fields: func(d *Dialect, r *store.CoordAction) []any {
+		return []any{&r.ID, &r.JobID, &r.ActionNumber, (*string)(&r.Status), d.tm(&r.NominalTime), &r.ExternalID,
+			&r.ExternalStatus, &r.TrackerURI, &r.ConsoleURL, &r.ErrorCode, &r.ErrorMessage, &r.CreatedConf,
+			&r.RunConf, &r.ActionXML, &r.MissingDependencies, &r.PushMissingDependencies, d.tm(&r.CreatedTime),
+			d.tm(&r.LastModified), (*int64)(&r.Version)}
+	},
+	version: func(r *store.CoordAction) *store.Version { return &r.Version },
+}
+
+var bundleJobs = &table[store.BundleJob]{
+	name: "bundle_jobs", noun: "bundle job",
+	cols: []string{"id", "app_name", "app_path", "user_name", "group_name", "acl", "status", "external_id", "conf",
+		"definition", "kickoff_time", "start_time", "end_time", "pause_time", "suspended_time", "time_out",
+		"created_time", "last_modified", "version"},
+	fields: func(d *Dialect, r *store.BundleJob) []any {
+		return []any{&r.ID, &r.AppName, &r.AppPath, &r.User, &r.Group, &r.ACL, (*string)(&r.Status), &r.ExternalID,
+			&r.Conf, &r.Definition, d.tm(&r.KickoffTime), d.tm(&r.StartTime), d.tm(&r.EndTime), d.tm(&r.PauseTime),
+			d.tm(&r.SuspendedTime), &r.TimeOut, d.tm(&r.CreatedTime), d.tm(&r.LastModified), (*int64)(&r.Version)}
+	},
+	version: func(r *store.BundleJob) *store.Version { return &r.Version },
+}
+
+var bundleActions = &table[store.BundleAction]{
+	name: "bundle_actions", noun: "bundle action",
+	cols: []string{"id", "bundle_id", "coord_name", "coord_id", "status", "critical", "last_modified", "version"},
+	fields: func(d *Dialect, r *store.BundleAction) []any {
+		return []any{&r.ID, &r.BundleID, &r.CoordName, &r.CoordID, (*string)(&r.Status), &r.Critical,
+			d.tm(&r.LastModified), (*int64)(&r.Version)}
+	},
+	version: func(r *store.BundleAction) *store.Version { return &r.Version },
+}
+
+var slas = &table[store.SLA]{
+	name: "sla_registrations", noun: "SLA registration",
+	cols: []string{"id", "parent_id", "bundle_id", "app_name", "app_type", "user_name", "nominal_time",
+		"expected_start", "expected_end", "expected_duration", "actual_start", "actual_end", "actual_duration",
+		"job_status", "sla_status", "event_status", "alert_events", "alert_contact", "notification_msg",
+		"upstream_apps", "alerts_enabled", "created_time", "last_modified", "version"},
+	fields: func(d *Dialect, r *store.SLA) []any {
+		return []any{&r.ID, &r.ParentID, &r.BundleID, &r.AppName, (*string)(&r.AppType), &r.User,
+			d.tm(&r.NominalTime), d.tm(&r.ExpectedStart), d.tm(&r.ExpectedEnd), &r.ExpectedDuration,
+			d.tm(&r.ActualStart), d.tm(&r.ActualEnd), &r.ActualDuration, &r.JobStatus, (*string)(&r.SLAStatus),
+			&r.EventStatus, &r.AlertEvents, &r.AlertContact, &r.NotificationMsg, &r.UpstreamApps,
+			&r.AlertsEnabled, d.tm(&r.CreatedTime), d.tm(&r.LastModified), (*int64)(&r.Version)}
+	},
+	version: func(r *store.SLA) *store.Version { return &r.Version },
+}
+
+// jobWhere builds the WHERE clause shared by the three job listings.
+func (x *txn) jobWhere(f store.JobFilter, parentCol, bundleCol string) *where {
+	w := &where{}
+	w.in("id", f.IDs, false)
+	w.in("user_name", f.Users, false)
+	w.in("app_name", f.Names, false)
+	w.in("group_name", f.Groups, false)
+	w.in("status", f.Statuses, false)
+	if f.ParentID != "" && parentCol != "" {
+		w.add(parentCol+" = %s", f.ParentID)
+	}
+	if f.BundleID != "" && bundleCol != "" {
+		w.add(bundleCol+" = %s", f.BundleID)
+	}
+	if f.Text != "" {
+		like := "%" + f.Text + "%"
+		w.add("(app_name LIKE %s OR user_name LIKE %s OR id = %s)", like, like, f.Text)
+	}
+	if !f.CreatedFrom.IsZero() {
+		w.add("created_time >= %s", x.d.tv(f.CreatedFrom))
+	}
+	if !f.CreatedTo.IsZero() {
+		w.add("created_time <= %s", x.d.tv(f.CreatedTo))
+	}
+	return w
+}
+
+func jobOrder(f store.JobFilter) string {
+	if f.SortBy == "lastModifiedTime" {
+		return " ORDER BY last_modified DESC, id DESC"
+	}
+	return " ORDER BY created_time DESC, id DESC"
+}
+
+func listJobs[T any](ctx context.Context, x *txn, t *table[T], f store.JobFilter, parentCol, bundleCol string) ([]T, int, error) {
+	w := x.jobWhere(f, parentCol, bundleCol)
+	total, err := x.count(ctx, t.name, w)
+	if err != nil {
+		return nil, 0, err
+	}
+	out, err := t.query(ctx, x, w.String()+jobOrder(f)+page(f.Offset, f.Limit), w.args...)
+	return out, total, err
+}
+
+// Workflows.
+
+func (x *txn) InsertWorkflowJob(ctx context.Context, j *store.WorkflowJob) error {
+	return wfJobs.insert(ctx, x, j)
+}
+func (x *txn) GetWorkflowJob(ctx context.Context, id string) (store.WorkflowJob, error) {
+	return wfJobs.get(ctx, x, id)
+}
+func (x *txn) UpdateWorkflowJob(ctx context.Context, j *store.WorkflowJob, from ...store.WorkflowStatus) error {
+	return wfJobs.update(ctx, x, j, strs(from))
+}
+func (x *txn) ListWorkflowJobs(ctx context.Context, f store.JobFilter) ([]store.WorkflowJob, int, error) {
+	return listJobs(ctx, x, wfJobs, f, "parent_id", "")
+}
+func (x *txn) DeleteWorkflowJob(ctx context.Context, id string) error {
+	if _, err := x.tx.ExecContext(ctx, `DELETE FROM wf_actions WHERE job_id = $1`, id); err != nil {
+		return x.mapErr(err, "deleting actions of workflow job %s", id)
+	}
+	return wfJobs.delete(ctx, x, id)
+}
+func (x *txn) InsertWorkflowAction(ctx context.Context, a *store.WorkflowAction) error {
+	return wfActions.insert(ctx, x, a)
+}
+func (x *txn) GetWorkflowAction(ctx context.Context, id string) (store.WorkflowAction, error) {
+	return wfActions.get(ctx, x, id)
+}
+func (x *txn) UpdateWorkflowAction(ctx context.Context, a *store.WorkflowAction, from ...store.ActionStatus) error {
+	return wfActions.update(ctx, x, a, strs(from))
+}
+func (x *txn) ListWorkflowActions(ctx context.Context, jobID string) ([]store.WorkflowAction, error) {
+	return wfActions.query(ctx, x, "WHERE job_id = $1 ORDER BY created_time, id", jobID)
+}
+func (x *txn) DeleteWorkflowAction(ctx context.Context, id string) error {
+	return wfActions.delete(ctx, x, id)
+}
+
+// Coordinators.
+
+func (x *txn) InsertCoordJob(ctx context.Context, j *store.CoordJob) error {
+	return coordJobs.insert(ctx, x, j)
+}
+func (x *txn) GetCoordJob(ctx context.Context, id string) (store.CoordJob, error) {
+	return coordJobs.get(ctx, x, id)
+}
+func (x *txn) UpdateCoordJob(ctx context.Context, j *store.CoordJob, from ...store.JobStatus) error {
+	return coordJobs.update(ctx, x, j, strs(from))
+}
+func (x *txn) ListCoordJobs(ctx context.Context, f store.JobFilter) ([]store.CoordJob, int, error) {
+	return listJobs(ctx, x, coordJobs, f, "", "bundle_id")
+}
+func (x *txn) DeleteCoordJob(ctx context.Context, id string) error {
+	if _, err := x.tx.ExecContext(ctx, `DELETE FROM coord_actions WHERE job_id = $1`, id); err != nil {
+		return x.mapErr(err, "deleting actions of coordinator job %s", id)
+	}
+	return coordJobs.delete(ctx, x, id)
+}
+func (x *txn) InsertCoordAction(ctx context.Context, a *store.CoordAction) error {
+	return coordActions.insert(ctx, x, a)
+}
+func (x *txn) GetCoordAction(ctx context.Context, id string) (store.CoordAction, error) {
+	return coordActions.get(ctx, x, id)
+}
+func (x *txn) UpdateCoordAction(ctx context.Context, a *store.CoordAction, from ...store.CoordActionStatus) error {
+	return coordActions.update(ctx, x, a, strs(from))
+}
+func (x *txn) ListCoordActions(ctx context.Context, f store.CoordActionFilter) ([]store.CoordAction, int, error) {
+	w := &where{}
+	w.add("job_id = %s", f.JobID)
+	w.in("status", strs(f.Statuses), false)
+	w.in("status", strs(f.NotStatuses), true)
+	if !f.NominalFrom.IsZero() {
+		w.add("nominal_time >= %s", x.d.tv(f.NominalFrom))
+	}
+	if !f.NominalTo.IsZero() {
+		w.add("nominal_time < %s", x.d.tv(f.NominalTo))
+	}
+	total, err := x.count(ctx, coordActions.name, w)
+	if err != nil {
+		return nil, 0, err
+	}
+	order := " ORDER BY nominal_time, action_number"
+	if f.Desc {
+		order = " ORDER BY nominal_time DESC, action_number DESC"
+	}
+	out, err := coordActions.query(ctx, x, w.String()+order+page(f.Offset, f.Limit), w.args...)
+	return out, total, err
+}
+func (x *txn) CountCoordActions(ctx context.Context, jobID string) (map[store.CoordActionStatus]int, error) {
+	rows, err := x.tx.QueryContext(ctx, `SELECT status, COUNT(*) FROM coord_actions WHERE job_id = $1 GROUP BY status`, jobID)
+	if err != nil {
+		return nil, x.mapErr(err, "counting actions of coordinator job %s", jobID)
+	}
+	defer rows.Close()
+	out := map[store.CoordActionStatus]int{}
+	for rows.Next() {
+		var s string
+		var n int
+		if err := rows.Scan(&s, &n); err != nil {
+			return nil, fmt.Errorf("counting actions of coordinator job %s: %w", jobID, err)
+		}
+		out[store.CoordActionStatus(s)] = n
+	}
+	return out, rows.Err()
+}
+func (x *txn) DeleteCoordActions(ctx context.Context, jobID string, olderThan time.Time, limit int) (int, error) {
+	w := &where{}
+	w.add("job_id = %s", jobID)
+	w.add("last_modified < %s", x.d.tv(olderThan))
+	var terminal []string
+	for _, s := range store.CoordActionStatuses {
+		if s.Terminal() {
+			terminal = append(terminal, string(s))
+		}
+	}
+	w.in("status", terminal, false)
+	q := fmt.Sprintf(`DELETE FROM coord_actions WHERE id IN (SELECT id FROM coord_actions %s ORDER BY action_number%s)`, w, page(0, limit))
+	res, err := x.tx.ExecContext(ctx, q, w.args...)
+	if err != nil {
+		return 0, x.mapErr(err, "purging actions of coordinator job %s", jobID)
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
+// Bundles.
+
+func (x *txn) InsertBundleJob(ctx context.Context, j *store.BundleJob) error {
+	return bundleJobs.insert(ctx, x, j)
+}
+func (x *txn) GetBundleJob(ctx context.Context, id string) (store.BundleJob, error) {
+	return bundleJobs.get(ctx, x, id)
+}
+func (x *txn) UpdateBundleJob(ctx context.Context, j *store.BundleJob, from ...store.JobStatus) error {
+	return bundleJobs.update(ctx, x, j, strs(from))
+}
+func (x *txn) ListBundleJobs(ctx context.Context, f store.JobFilter) ([]store.BundleJob, int, error) {
+	return listJobs(ctx, x, bundleJobs, f, "", "")
+}
+func (x *txn) DeleteBundleJob(ctx context.Context, id string) error {
+	if _, err := x.tx.ExecContext(ctx, `DELETE FROM bundle_actions WHERE bundle_id = $1`, id); err != nil {
+		return x.mapErr(err, "deleting actions of bundle job %s", id)
+	}
+	return bundleJobs.delete(ctx, x, id)
+}
+func (x *txn) InsertBundleAction(ctx context.Context, a *store.BundleAction) error {
+	return bundleActions.insert(ctx, x, a)
+}
+func (x *txn) UpdateBundleAction(ctx context.Context, a *store.BundleAction) error {
+	return bundleActions.update(ctx, x, a, nil)
+}
+func (x *txn) ListBundleActions(ctx context.Context, bundleID string) ([]store.BundleAction, error) {
+	return bundleActions.query(ctx, x, "WHERE bundle_id = $1 ORDER BY coord_name", bundleID)
+}
+
+// SLAs.
+
+func (x *txn) InsertSLA(ctx context.Context, s *store.SLA) error { return slas.insert(ctx, x, s) }
+func (x *txn) GetSLA(ctx context.Context, id string) (store.SLA, error) {
+	return slas.get(ctx, x, id)
+}
+func (x *txn) UpdateSLA(ctx context.Context, s *store.SLA) error { return slas.update(ctx, x, s, nil) }
+func (x *txn) ListSLAs(ctx context.Context, f store.SLAFilter) ([]store.SLA, error) {
+	w := &where{}
+	w.in("id", f.IDs, false)
+	w.in("parent_id", f.ParentIDs, false)
+	w.in("app_name", f.AppNames, false)
+	w.in("sla_status", strs(f.SLAStatuses), false)
+	if f.BundleID != "" {
+		w.add("bundle_id = %s", f.BundleID)
+	}
+	if !f.NominalFrom.IsZero() {
+		w.add("nominal_time >= %s", x.d.tv(f.NominalFrom))
+	}
+	if !f.NominalTo.IsZero() {
+		w.add("nominal_time <= %s", x.d.tv(f.NominalTo))
+	}
+	if len(f.EventsExist) > 0 {
+		sub := &where{args: w.args}
+		sub.in("e.event_status", strs(f.EventsExist), false)
+		w.args = sub.args
+		w.conds = append(w.conds, fmt.Sprintf("EXISTS (SELECT 1 FROM sla_events e WHERE e.sla_id = sla_registrations.id AND %s)", sub.conds[0]))
+	}
+	order := " ORDER BY nominal_time, id"
+	if f.Desc {
+		order = " ORDER BY nominal_time DESC, id DESC"
+	}
+	return slas.query(ctx, x, w.String()+order+page(0, f.Limit), w.args...)
+}
+func (x *txn) InsertSLAEvent(ctx context.Context, e *store.SLAEvent) error {
+	err := x.tx.QueryRowContext(ctx, `INSERT INTO sla_events (sla_id, app_name, event_status, lateness_ms, event_time)
+VALUES ($1, $2, $3, $4, $5) RETURNING seq`, e.SLAID, e.AppName, string(e.EventStatus), e.Lateness.Milliseconds(),
+		x.d.tv(e.EventTime)).Scan(&e.Seq)
+	return x.wrap(err, "inserting SLA event for %s", e.SLAID)
+}
+func (x *txn) ListSLAEvents(ctx context.Context, slaID string) ([]store.SLAEvent, error) {
+	rows, err := x.tx.QueryContext(ctx, `SELECT seq, sla_id, app_name, event_status, lateness_ms, event_time
+FROM sla_events WHERE sla_id = $1 ORDER BY seq`, slaID)
+	if err != nil {
+		return nil, x.mapErr(err, "listing SLA events of %s", slaID)
+	}
+	defer rows.Close()
+	var out []store.SLAEvent
+	for rows.Next() {
+		var e store.SLAEvent
+		var ms int64
+		if err := rows.Scan(&e.Seq, &e.SLAID, &e.AppName, (*string)(&e.EventStatus), &ms, x.d.tm(&e.EventTime)); err != nil {
+			return nil, fmt.Errorf("listing SLA events of %s: %w", slaID, err)
+		}
+		e.Lateness = time.Duration(ms) * time.Millisecond
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// Servers.
+
+func (x *txn) Heartbeat(ctx context.Context, s store.ServerInstance) error {
+	_, err := x.tx.ExecContext(ctx, `INSERT INTO server_instances (id, host, version, started_at, heartbeat)
+VALUES ($1, $2, $3, $4, $5)
+ON CONFLICT (id) DO UPDATE SET host = excluded.host, version = excluded.version, heartbeat = excluded.heartbeat`,
+		s.ID, s.Host, s.Version, x.d.tv(s.StartedAt), x.d.tv(s.Heartbeat))
+	return x.wrap(err, "recording heartbeat of %s", s.ID)
+}
+
+func (x *txn) ListServers(ctx context.Context, aliveSince time.Time) ([]store.ServerInstance, error) {
+	rows, err := x.tx.QueryContext(ctx, `SELECT id, host, version, started_at, heartbeat FROM server_instances
+WHERE heartbeat >= $1 ORDER BY id`, x.d.tv(aliveSince))
+	if err != nil {
+		return nil, x.mapErr(err, "listing servers")
+	}
+	defer rows.Close()
+	var out []store.ServerInstance
+	for rows.Next() {
+		var s store.ServerInstance
+		if err := rows.Scan(&s.ID, &s.Host, &s.Version, x.d.tm(&s.StartedAt), x.d.tm(&s.Heartbeat)); err != nil {
+			return nil, fmt.Errorf("listing servers: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+func (x *txn) AcquireLease(ctx context.Context, name, owner string, now, until time.Time) (bool, error) {
+	res, err := x.tx.ExecContext(ctx, `INSERT INTO leases (name, owner, expires) VALUES ($1, $2, $3)
+ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires = excluded.expires
+WHERE leases.owner = excluded.owner OR leases.expires < $4`, name, owner, x.d.tv(until), x.d.tv(now))
+	if err != nil {
+		return false, x.mapErr(err, "acquiring lease %s", name)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}

@@ -1,0 +1,199 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gozie/gozie/store"
+)
+
+// table maps one row type to its table. cols[0] is the primary key and the
+// last column is "version"; fields returns pointers to the row's fields in
+// column order (times wrapped by the dialect).
+type table[T any] struct {
+	name    string
+	cols    []string
+	fields  func(d *Dialect, r *T) []any
+	version func(r *T) *store.Version
+	noun    string // for error messages
+}
+
+func (t *table[T]) colList() string { return strings.Join(t.cols, ", ") }
+
+func placeholders(from, n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "$%d", from+i)
+	}
+	return b.String()
+}
+
+func (t *table[T]) insert(ctx context.Context, x *txn, r *T) error {
+	*t.version(r) = 1
+	q := fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s)", t.name, t.colList(), placeholders(1, len(t.cols)))
+	if _, err := x.tx.ExecContext(ctx, q, t.fields(x.d, r)...); err != nil {
+		*t.version(r) = 0
+		return x.mapErr(err, "inserting %s", t.noun)
+	}
+	return nil
+}
+
+func (t *table[T]) get(ctx context.Context, x *txn, key string) (T, error) {
+	var r T
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s = $1", t.colList(), t.name, t.cols[0])
+	err := x.tx.QueryRowContext(ctx, q, key).Scan(t.fields(x.d, &r)...)
+	if err != nil {
+		return r, x.mapErr(err, "getting %s %s", t.noun, key)
+	}
+	return r, nil
+}
+
+// update writes every column of r if its version is current and, when
+// statuses are given, the stored status is one of them.
+func (t *table[T]) update(ctx context.Context, x *txn, r *T, statuses []string) error {
+	f := t.fields(x.d, r)
+	var set []string
+	for i, c := range t.cols[1 : len(t.cols)-1] {
+		set = append(set, fmt.Sprintf("%s = $%d", c, i+2))
+	}
+	n := len(t.cols)
+	args := append([]any{f[0]}, f[1:n-1]...)
+	args = append(args, *t.version(r))
+	q := fmt.Sprintf("UPDATE %s SET %s, version = version + 1 WHERE %s = $1 AND version = $%d",
+		t.name, strings.Join(set, ", "), t.cols[0], n)
+	if len(statuses) > 0 {
+		q += fmt.Sprintf(" AND status IN (%s)", placeholders(n+1, len(statuses)))
+		for _, s := range statuses {
+			args = append(args, s)
+		}
+	}
+	res, err := x.tx.ExecContext(ctx, q, args...)
+	if err != nil {
+		return x.mapErr(err, "updating %s", t.noun)
+	}
+	if k, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("updating %s: %w", t.noun, err)
+	} else if k == 0 {
+		var one int
+		err := x.tx.QueryRowContext(ctx, fmt.Sprintf("SELECT 1 FROM %s WHERE %s = $1", t.name, t.cols[0]), f[0]).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("updating %s: %w", t.noun, store.ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("updating %s: %w", t.noun, err)
+		}
+		return fmt.Errorf("updating %s: version or status changed: %w", t.noun, store.ErrConflict)
+	}
+	*t.version(r)++
+	return nil
+}
+
+// query runs a select of all columns with the given tail (WHERE/ORDER/LIMIT).
+func (t *table[T]) query(ctx context.Context, x *txn, tail string, args ...any) ([]T, error) {
+	q := fmt.Sprintf("SELECT %s FROM %s %s", t.colList(), t.name, tail)
+	rows, err := x.tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, x.mapErr(err, "listing %s", t.noun)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		var r T
+		if err := rows.Scan(t.fields(x.d, &r)...); err != nil {
+			return nil, fmt.Errorf("listing %s: %w", t.noun, err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("listing %s: %w", t.noun, err)
+	}
+	return out, nil
+}
+
+func (t *table[T]) delete(ctx context.Context, x *txn, key string) error {
+	res, err := x.tx.ExecContext(ctx, fmt.Sprintf("DELETE FROM %s WHERE %s = $1", t.name, t.cols[0]), key)
+	if err != nil {
+		return x.mapErr(err, "deleting %s %s", t.noun, key)
+	}
+	if k, _ := res.RowsAffected(); k == 0 {
+		return fmt.Errorf("deleting %s %s: %w", t.noun, key, store.ErrNotFound)
+	}
+	return nil
+}
+
+// where accumulates AND-ed conditions with numbered arguments.
+type where struct {
+	conds []string
+	args  []any
+}
+
+func (w *where) arg(v any) string {
+	w.args = append(w.args, v)
+	return fmt.Sprintf("$%d", len(w.args))
+}
+
+func (w *where) add(format string, vals ...any) {
+	ph := make([]any, len(vals))
+	for i, v := range vals {
+		ph[i] = w.arg(v)
+	}
+	w.conds = append(w.conds, fmt.Sprintf(format, ph...))
+}
+
+func (w *where) in(col string, vals []string, not bool) {
+	if len(vals) == 0 {
+		return
+	}
+	ph := make([]string, len(vals))
+	for i, v := range vals {
+		ph[i] = w.arg(v)
+	}
+	op := "IN"
+	if not {
+		op = "NOT IN"
+	}
+	w.conds = append(w.conds, fmt.Sprintf("%s %s (%s)", col, op, strings.Join(ph, ", ")))
+}
+
+func (w *where) String() string {
+	if len(w.conds) == 0 {
+		return ""
+	}
+	return "WHERE " + strings.Join(w.conds, " AND ")
+}
+
+func strs[S ~string](in []S) []string {
+	out := make([]string, len(in))
+	for i, s := range in {
+		out[i] = string(s)
+	}
+	return out
+}
+
+func page(offset, limit int) string {
+	s := ""
+	if limit > 0 {
+		s += fmt.Sprintf(" LIMIT %d", limit)
+	} else if offset > 0 {
+		s += " LIMIT 9223372036854775807"
+	}
+	if offset > 0 {
+		s += fmt.Sprintf(" OFFSET %d", offset)
+	}
+	return s
+}
+
+func (x *txn) count(ctx context.Context, tableName string, w *where) (int, error) {
+	var n int
+	err := x.tx.QueryRowContext(ctx, fmt.Sprintf("SELECT COUNT(*) FROM %s %s", tableName, w), w.args...).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("counting %s: %w", tableName, err)
+	}
+	return n, nil
+}

@@ -1,0 +1,71 @@
+// Package pgtest gives tests a fresh PostgreSQL database on the throwaway
+// server that `make test` starts (scripts/test-services.sh), named by the
+// GOZIE_TEST_POSTGRES environment variable. Without it the tests skip, except
+// under CI, where a missing server is a failure: the PostgreSQL tests must run.
+package pgtest
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	_ "github.com/lib/pq" // the driver under test
+)
+
+// EnvVar names the server's URL.
+const EnvVar = "GOZIE_TEST_POSTGRES"
+
+var counter atomic.Int64
+
+// URL returns the server URL, skipping (or failing under CI) without one.
+func URL(tb testing.TB) string {
+	tb.Helper()
+	u := os.Getenv(EnvVar)
+	if u == "" {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("%s is not set: PostgreSQL tests must run in CI (make test starts a server)", EnvVar)
+		}
+		tb.Skipf("%s not set; run `make test` to start a throwaway PostgreSQL", EnvVar)
+	}
+	return u
+}
+
+// NewDatabase creates an empty database for this test, dropped when the test
+// ends, and returns its URL.
+func NewDatabase(tb testing.TB) string {
+	tb.Helper()
+	base := URL(tb)
+	admin, err := sql.Open("postgres", base)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer admin.Close()
+	name := fmt.Sprintf("gozie_t%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e9, counter.Add(1))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		tb.Fatalf("creating test database: %v", err)
+	}
+	tb.Cleanup(func() {
+		db, err := sql.Open("postgres", base)
+		if err != nil {
+			return
+		}
+		defer db.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_, _ = db.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	u.Path = "/" + strings.TrimPrefix(name, "/")
+	return u.String()
+}

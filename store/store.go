@@ -1,0 +1,215 @@
+// Package store is gozie's persistence seam: the Store and Tx interfaces, the
+// rows and typed statuses every engine shares, and the errors every backend
+// maps its own failures to. Backends live in store/sqlite (the embedded
+// default) and store/postgres (for many servers); store/storetest is the one
+// behavioural suite both run.
+//
+// All work the engine has to do is a row in the trigger table (see Trigger):
+// writers schedule triggers in the same transaction as the state change that
+// makes them due, and the engine claims due triggers with a lease. Every
+// entity update is a compare-and-set on the row's Version and, where the
+// caller names them, its allowed current statuses.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Errors every backend maps its failures to.
+var (
+	// ErrNotFound: the row does not exist.
+	ErrNotFound = errors.New("store: not found")
+	// ErrConflict: a row with that key exists already, or a compare-and-set
+	// found another version or status than the caller expected.
+	ErrConflict = errors.New("store: conflict")
+	// ErrLeaseLost: the trigger was claimed by someone else (or deleted)
+	// since this holder claimed it; the holder's transaction is rolled back.
+	ErrLeaseLost = errors.New("store: trigger lease lost")
+)
+
+// Store is one database holding gozie's state.
+type Store interface {
+	// Tx runs fn in one transaction, committing when fn returns nil and
+	// rolling back otherwise. Wake-ups for triggers that fn made due are
+	// delivered after the commit.
+	Tx(ctx context.Context, fn func(Tx) error) error
+	// ClaimTriggers leases up to req.Limit due, unleased (or lease-expired)
+	// triggers to req.Owner in one statement, oldest due first.
+	ClaimTriggers(ctx context.Context, req ClaimRequest) ([]Trigger, error)
+	// Wakeups delivers a value whenever a committed transaction scheduled a
+	// trigger; on PostgreSQL also for transactions of other servers. The
+	// channel has a buffer of one and never blocks a writer.
+	Wakeups() <-chan struct{}
+	// Backend names the backend: "sqlite" or "postgres".
+	Backend() string
+	// Close releases the database.
+	Close() error
+}
+
+// ClaimRequest describes one claim of due triggers.
+type ClaimRequest struct {
+	Owner      string    // the claiming engine's id
+	Now        time.Time // triggers due at or before Now are claimed
+	LeaseUntil time.Time // the lease's expiry
+	Limit      int
+	Kinds      []string // only these kinds; empty = all
+}
+
+// Tx is the set of operations available inside one transaction.
+type Tx interface {
+	Triggers
+	Workflows
+	Coordinators
+	Bundles
+	SLAs
+	Servers
+}
+
+// Triggers schedules and releases engine work.
+type Triggers interface {
+	// Schedule makes (kind, entityID) due at due: it creates the trigger, or
+	// moves an existing one earlier (never later). If the trigger is leased
+	// right now, the request is kept and applied when the holder releases it,
+	// so a wake-up that arrives while a handler runs is never lost.
+	Schedule(ctx context.Context, kind, entityID string, due time.Time, payload string) error
+	// Unschedule removes (kind, entityID). A leased trigger is marked
+	// cancelled and removed on release. Missing triggers are not an error.
+	Unschedule(ctx context.Context, kind, entityID string) error
+	// Release ends the claim t (matched by ID and LeaseSeq). The trigger stays
+	// due at the earlier of next and any Schedule made during the lease, or is
+	// deleted when both are zero (or it was cancelled without a later
+	// Schedule). Attempts and the last error are cleared.
+	Release(ctx context.Context, t Trigger, next time.Time) error
+	// Fail ends the claim t after a handler error: attempts+1, the error
+	// recorded, due again at retryAt (or earlier if scheduled meanwhile).
+	Fail(ctx context.Context, t Trigger, retryAt time.Time, reason string) error
+	// RenewLease extends the claim t to until.
+	RenewLease(ctx context.Context, t Trigger, until time.Time) error
+	// GetTrigger returns the trigger (kind, entityID).
+	GetTrigger(ctx context.Context, kind, entityID string) (Trigger, error)
+	// NextDue returns the earliest due time among unleased triggers and the
+	// earliest lease expiry, whichever is first; ok is false when none exist.
+	NextDue(ctx context.Context) (due time.Time, ok bool, err error)
+	// CountTriggers counts triggers, for tests and metrics.
+	CountTriggers(ctx context.Context) (int, error)
+}
+
+// JobFilter selects jobs for listings. Within one field values are ORed,
+// across fields ANDed; empty fields do not filter.
+type JobFilter struct {
+	IDs         []string
+	Users       []string
+	Names       []string
+	Groups      []string
+	Statuses    []string
+	ParentID    string
+	BundleID    string // coordinators only
+	Text        string // part of the app name or user, or the exact id
+	CreatedFrom time.Time
+	CreatedTo   time.Time
+	SortBy      string // "createdTime" (default, newest first) or "lastModifiedTime"
+	Offset      int    // 0-based
+	Limit       int    // 0 = no limit
+}
+
+// Workflows stores workflow jobs and their actions.
+type Workflows interface {
+	InsertWorkflowJob(ctx context.Context, j *WorkflowJob) error
+	GetWorkflowJob(ctx context.Context, id string) (WorkflowJob, error)
+	// UpdateWorkflowJob writes j if its Version is current and, when from
+	// is given, its stored status is one of from; j.Version is advanced.
+	UpdateWorkflowJob(ctx context.Context, j *WorkflowJob, from ...WorkflowStatus) error
+	// ListWorkflowJobs returns one page and the total matching f.
+	ListWorkflowJobs(ctx context.Context, f JobFilter) ([]WorkflowJob, int, error)
+	// DeleteWorkflowJob removes the job and its actions.
+	DeleteWorkflowJob(ctx context.Context, id string) error
+
+	InsertWorkflowAction(ctx context.Context, a *WorkflowAction) error
+	GetWorkflowAction(ctx context.Context, id string) (WorkflowAction, error)
+	UpdateWorkflowAction(ctx context.Context, a *WorkflowAction, from ...ActionStatus) error
+	// ListWorkflowActions returns the job's actions in creation order.
+	ListWorkflowActions(ctx context.Context, jobID string) ([]WorkflowAction, error)
+	DeleteWorkflowAction(ctx context.Context, id string) error
+}
+
+// CoordActionFilter selects one coordinator's actions.
+type CoordActionFilter struct {
+	JobID       string
+	Statuses    []CoordActionStatus // IN
+	NotStatuses []CoordActionStatus // NOT IN
+	NominalFrom time.Time           // inclusive
+	NominalTo   time.Time           // exclusive
+	Desc        bool                // newest nominal time first
+	Offset      int
+	Limit       int // 0 = no limit
+}
+
+// Coordinators stores coordinator jobs and their actions.
+type Coordinators interface {
+	InsertCoordJob(ctx context.Context, j *CoordJob) error
+	GetCoordJob(ctx context.Context, id string) (CoordJob, error)
+	UpdateCoordJob(ctx context.Context, j *CoordJob, from ...JobStatus) error
+	ListCoordJobs(ctx context.Context, f JobFilter) ([]CoordJob, int, error)
+	DeleteCoordJob(ctx context.Context, id string) error
+
+	InsertCoordAction(ctx context.Context, a *CoordAction) error
+	GetCoordAction(ctx context.Context, id string) (CoordAction, error)
+	UpdateCoordAction(ctx context.Context, a *CoordAction, from ...CoordActionStatus) error
+	// ListCoordActions returns one page and the total matching f.
+	ListCoordActions(ctx context.Context, f CoordActionFilter) ([]CoordAction, int, error)
+	// CountCoordActions counts a job's actions by status.
+	CountCoordActions(ctx context.Context, jobID string) (map[CoordActionStatus]int, error)
+	// DeleteCoordActions removes a job's terminal actions last modified
+	// before olderThan, at most limit of them, and returns how many.
+	DeleteCoordActions(ctx context.Context, jobID string, olderThan time.Time, limit int) (int, error)
+}
+
+// Bundles stores bundle jobs and their coordinator links.
+type Bundles interface {
+	InsertBundleJob(ctx context.Context, j *BundleJob) error
+	GetBundleJob(ctx context.Context, id string) (BundleJob, error)
+	UpdateBundleJob(ctx context.Context, j *BundleJob, from ...JobStatus) error
+	ListBundleJobs(ctx context.Context, f JobFilter) ([]BundleJob, int, error)
+	DeleteBundleJob(ctx context.Context, id string) error
+
+	InsertBundleAction(ctx context.Context, a *BundleAction) error
+	UpdateBundleAction(ctx context.Context, a *BundleAction) error
+	ListBundleActions(ctx context.Context, bundleID string) ([]BundleAction, error)
+}
+
+// SLAFilter selects SLA registrations.
+type SLAFilter struct {
+	IDs          []string
+	ParentIDs    []string
+	BundleID     string
+	AppNames     []string
+	SLAStatuses  []SLAStatus
+	NominalFrom  time.Time
+	NominalTo    time.Time
+	Desc         bool
+	Limit        int
+	EventsExist  []SLAEventStatus // registrations with any of these events
+	EventsAbsent bool             // reserved
+}
+
+// SLAs stores SLA registrations, their summaries and events.
+type SLAs interface {
+	InsertSLA(ctx context.Context, s *SLA) error
+	GetSLA(ctx context.Context, id string) (SLA, error)
+	UpdateSLA(ctx context.Context, s *SLA) error
+	ListSLAs(ctx context.Context, f SLAFilter) ([]SLA, error)
+	InsertSLAEvent(ctx context.Context, e *SLAEvent) error
+	ListSLAEvents(ctx context.Context, slaID string) ([]SLAEvent, error)
+}
+
+// Servers records live server instances and leader leases.
+type Servers interface {
+	// Heartbeat inserts or refreshes the instance row.
+	Heartbeat(ctx context.Context, s ServerInstance) error
+	ListServers(ctx context.Context, aliveSince time.Time) ([]ServerInstance, error)
+	// AcquireLease takes or renews the named lease for owner until expiry;
+	// it reports whether owner holds it.
+	AcquireLease(ctx context.Context, name, owner string, now, until time.Time) (bool, error)
+}
