@@ -69,9 +69,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
 	}
-	// One writer at a time is all SQLite allows; a few connections let
-	// readers proceed under WAL while a writer waits.
-	db.SetMaxOpenConns(4)
+	// SQLite allows one writer at a time. Queueing transactions on one
+	// connection in Go is fair and cheap, where several connections would
+	// contend through SQLite's sleeping busy handler and can starve a
+	// writer (a lease renewal, say) for longer than a lease lasts.
+	db.SetMaxOpenConns(1)
 	d := dialect()
 	ms, err := sqlstore.LoadMigrations(migrations, "migrations")
 	if err != nil {

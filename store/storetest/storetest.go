@@ -173,7 +173,10 @@ func testWorkflowJobs(t *testing.T, open Opener) {
 	if got.CreatedTime.Location() != time.UTC {
 		t.Errorf("times come back in %v, want UTC", got.CreatedTime.Location())
 	}
-	err := s.Tx(ctx, func(x store.Tx) error { dup := wfJob(j.ID, store.WorkflowPrep, t0); return x.InsertWorkflowJob(ctx, &dup) })
+	err := s.Tx(ctx, func(x store.Tx) error {
+		dup := wfJob(j.ID, store.WorkflowPrep, t0)
+		return x.InsertWorkflowJob(ctx, &dup)
+	})
 	wantErr(t, err, store.ErrConflict)
 	err = s.Tx(ctx, func(x store.Tx) error { _, err := x.GetWorkflowJob(ctx, "nope"); return err })
 	wantErr(t, err, store.ErrNotFound)
@@ -407,11 +410,17 @@ func testCoordJobsAndActions(t *testing.T, open Opener) {
 		return nil
 	})
 	var purged int
-	tx(t, s, func(x store.Tx) (err error) { purged, err = x.DeleteCoordActions(ctx, "C1", t0.Add(4*time.Minute), 2); return })
+	tx(t, s, func(x store.Tx) (err error) {
+		purged, err = x.DeleteCoordActions(ctx, "C1", t0.Add(4*time.Minute), 2)
+		return
+	})
 	if purged != 2 {
 		t.Fatalf("purged %d, want 2 (limit)", purged)
 	}
-	tx(t, s, func(x store.Tx) (err error) { purged, err = x.DeleteCoordActions(ctx, "C1", t0.Add(4*time.Minute), 100); return })
+	tx(t, s, func(x store.Tx) (err error) {
+		purged, err = x.DeleteCoordActions(ctx, "C1", t0.Add(4*time.Minute), 100)
+		return
+	})
 	if purged != 1 {
 		t.Fatalf("purged %d more, want 1 (C1@3; C1@4 is too new, C1@5 and C1@6 not terminal)", purged)
 	}
@@ -442,7 +451,10 @@ func testBundles(t *testing.T, open Opener) {
 	b.Status = store.JobRunning
 	tx(t, s, func(x store.Tx) error { return x.UpdateBundleJob(ctx, &b, store.JobPrep) })
 	var list []store.BundleJob
-	tx(t, s, func(x store.Tx) (err error) { list, _, err = x.ListBundleJobs(ctx, store.JobFilter{Statuses: []string{"RUNNING"}}); return })
+	tx(t, s, func(x store.Tx) (err error) {
+		list, _, err = x.ListBundleJobs(ctx, store.JobFilter{Statuses: []string{"RUNNING"}})
+		return
+	})
 	if len(list) != 1 || list[0].Version != 2 {
 		t.Fatalf("bundle list: %+v", list)
 	}
@@ -513,7 +525,10 @@ func testServersAndLeases(t *testing.T, open Opener) {
 	}
 	acquire := func(owner string, now time.Time) bool {
 		var ok bool
-		tx(t, s, func(x store.Tx) (err error) { ok, err = x.AcquireLease(ctx, "purge", owner, now, now.Add(time.Minute)); return })
+		tx(t, s, func(x store.Tx) (err error) {
+			ok, err = x.AcquireLease(ctx, "purge", owner, now, now.Add(time.Minute))
+			return
+		})
 		return ok
 	}
 	if !acquire("a", t0) || acquire("b", t0.Add(30*time.Second)) || !acquire("a", t0.Add(50*time.Second)) {

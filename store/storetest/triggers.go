@@ -161,7 +161,9 @@ func testTriggerFail(t *testing.T, open Opener) {
 		if tr.Attempts != i-1 {
 			t.Fatalf("attempt %d: attempts = %d", i, tr.Attempts)
 		}
-		tx(t, s, func(x store.Tx) error { return x.Fail(ctx, tr, now.Add(10*time.Second), fmt.Sprintf("RM unreachable #%d", i)) })
+		tx(t, s, func(x store.Tx) error {
+			return x.Fail(ctx, tr, now.Add(10*time.Second), fmt.Sprintf("RM unreachable #%d", i))
+		})
 	}
 	tr, _ := getTrigger(t, s, "action-start", "W1@a")
 	if tr.Attempts != 3 || tr.LastError != "RM unreachable #3" || !tr.DueAt.Equal(t0.Add(3*time.Minute+10*time.Second)) {

@@ -1,0 +1,305 @@
+package conf
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Setting describes one server configuration key. Settings returns the table; it is the one
+// place where keys, defaults and their documentation are written down.
+type Setting struct {
+	// Key is the property name, as written in gozie-site.xml.
+	Key string
+	// Default is the raw default value; it may refer to other keys as ${key} and to
+	// ${user.name}.
+	Default string
+	// Type is the kind of value: "string", "duration", "int" or "bool".
+	Type string
+	// Doc says what the setting does, with the Oozie property it mirrors where there is one.
+	Doc string
+	// Secret marks a value that may hold a password; Server.Dump redacts it.
+	Secret bool
+
+	apply func(s *Server, v string) error
+}
+
+// EnvName returns the environment variable that overrides key: the key upper-cased with '.'
+// and '-' replaced by '_', e.g. gozie.http.address → GOZIE_HTTP_ADDRESS.
+func EnvName(key string) string {
+	return strings.NewReplacer(".", "_", "-", "_").Replace(strings.ToUpper(key))
+}
+
+// FlagName returns the command-line flag that overrides key: the key without its "gozie."
+// prefix, e.g. gozie.http.address → -http.address.
+func FlagName(key string) string { return strings.TrimPrefix(key, "gozie.") }
+
+// Settings returns a copy of the table of server settings, in documentation order.
+func Settings() []Setting { return append([]Setting(nil), settings...) }
+
+// settingByKey finds a setting of the table.
+func settingByKey(key string) (Setting, bool) {
+	for _, st := range settings {
+		if st.Key == key {
+			return st, true
+		}
+	}
+	return Setting{}, false
+}
+
+// settings is the table of every server setting and its default.
+var settings = []Setting{
+	// HTTP and identity.
+	str("gozie.http.address", ":11000",
+		"Address (host:port) the REST API listens on; Oozie's default port is 11000.",
+		func(s *Server) *string { return &s.HTTP.Address }, checkHostPort),
+	dur("gozie.http.shutdown-timeout", "30s",
+		"How long a shutdown waits for in-flight HTTP requests to finish.",
+		func(s *Server) *time.Duration { return &s.HTTP.ShutdownTimeout }),
+	str("gozie.http.authentication.type", "simple",
+		"Authentication of REST clients: simple (user.name parameter) or kerberos (SPNEGO).",
+		func(s *Server) *string { return &s.HTTP.AuthenticationType }, oneOf("simple", "kerberos")),
+	str("gozie.base.url", "",
+		"Public base URL of this server including the /oozie context path (Oozie: oozie.base.url); "+
+			"empty means http://<hostname>:<port of gozie.http.address>/oozie.",
+		func(s *Server) *string { return &s.BaseURL }, checkHTTPURL(false)),
+	str("gozie.callback.base.url", "${gozie.base.url}/callback",
+		"URL that launchers call back when an action ends "+
+			"(Oozie: oozie.service.CallbackService.base.url).",
+		func(s *Server) *string { return &s.CallbackBaseURL }, checkHTTPURL(false)),
+	str("gozie.system.id", "gozie-${user.name}",
+		"System id embedded in job ids, of which ids use the first 10 characters (Oozie: oozie.system.id).",
+		func(s *Server) *string { return &s.SystemID }, checkSystemID),
+	str("gozie.processing.timezone", "UTC",
+		"Time zone in which job times are parsed and printed: UTC or GMT+HHMM / GMT-HHMM "+
+			"(Oozie: oozie.processing.timezone).",
+		func(s *Server) *string { return &s.ProcessingTimezone }, checkProcessingTimezone),
+	intv("gozie.configuration.substitute.depth", "20", 1,
+		"Maximum ${name} substitutions in one job configuration value "+
+			"(Oozie: oozie.configuration.substitute.depth).",
+		func(s *Server) *int { return &s.SubstituteDepth }),
+
+	// Storage and logging.
+	str("gozie.data.dir", "./gozie-data",
+		"Directory for local state: the SQLite database and work files.",
+		func(s *Server) *string { return &s.DataDir }, nil),
+	{
+		Key: "gozie.db.url", Default: "sqlite:${gozie.data.dir}/gozie.db", Type: "string", Secret: true,
+		Doc: "Database: sqlite:<path> for one server, postgres://user:password@host/db for several.",
+		apply: func(s *Server, v string) error {
+			if err := checkDBURL(v); err != nil {
+				return err
+			}
+			s.DB.URL = v
+			return nil
+		},
+	},
+	intv("gozie.db.max-connections", "10", 1,
+		"Maximum open database connections.",
+		func(s *Server) *int { return &s.DB.MaxConnections }),
+	{
+		Key: "gozie.log.level", Default: "info", Type: "string",
+		Doc: "Log level: debug, info, warn or error.",
+		apply: func(s *Server, v string) error {
+			l, err := parseLogLevel(v)
+			s.Log.Level = l
+			return err
+		},
+	},
+	str("gozie.log.format", "text",
+		"Log format: text or json.",
+		func(s *Server) *string { return &s.Log.Format }, oneOf("text", "json")),
+
+	// Engine.
+	intv("gozie.engine.workers", "10", 1,
+		"Triggers run at the same time by one server (Oozie: oozie.service.CallableQueueService.threads).",
+		func(s *Server) *int { return &s.Engine.Workers }),
+	intv("gozie.engine.trigger.batch-size", "100", 1,
+		"Due triggers claimed by one statement.",
+		func(s *Server) *int { return &s.Engine.TriggerBatchSize }),
+	dur("gozie.engine.lease", "30s",
+		"How long a claimed trigger stays leased; a crashed server's work is resumed by another "+
+			"server once its leases expire.",
+		func(s *Server) *time.Duration { return &s.Engine.Lease }),
+	dur("gozie.engine.max-sleep", "5s",
+		"Longest the trigger loop sleeps without a wake-up, a fallback for missed notifications.",
+		func(s *Server) *time.Duration { return &s.Engine.MaxSleep }),
+
+	// Coordinators.
+	dur("gozie.coord.materialization.window", "1h",
+		"How far ahead of now coordinator actions are materialized "+
+			"(Oozie: CoordMaterializeTriggerService.materialization.window).",
+		func(s *Server) *time.Duration { return &s.Coord.MaterializationWindow }),
+	dur("gozie.coord.default.timeout", "120m",
+		"Coordinator action timeout when the app gives none (Oozie: oozie.service.coord.normal.default.timeout).",
+		func(s *Server) *time.Duration { return &s.Coord.DefaultTimeout }),
+	dur("gozie.coord.default.max-timeout", "86400m",
+		"Cap on coordinator action timeouts; negative timeouts become this "+
+			"(Oozie: oozie.service.coord.default.max.timeout).",
+		func(s *Server) *time.Duration { return &s.Coord.MaxTimeout }),
+	intv("gozie.coord.default.concurrency", "1", 1,
+		"Coordinator concurrency when the app gives none (Oozie: oozie.service.coord.default.concurrency).",
+		func(s *Server) *int { return &s.Coord.DefaultConcurrency }),
+	intv("gozie.coord.default.throttle", "12", 1,
+		"Maximum WAITING actions of a coordinator when the app gives none "+
+			"(Oozie: oozie.service.coord.default.throttle).",
+		func(s *Server) *int { return &s.Coord.DefaultThrottle }),
+	boolean("gozie.coord.check.maximum-frequency", "true",
+		"Reject coordinator frequencies below 5 minutes (Oozie: oozie.service.coord.check.maximum.frequency).",
+		func(s *Server) *bool { return &s.Coord.CheckMaximumFrequency }),
+	dur("gozie.coord.input-check.min-interval", "1s",
+		"First delay between input (done-flag) checks of a waiting action; it backs off from here.",
+		func(s *Server) *time.Duration { return &s.Coord.InputCheckMinInterval }),
+	dur("gozie.coord.input-check.max-interval", "60s",
+		"Longest delay between input checks (Oozie's fixed interval: "+
+			"oozie.service.coord.input.check.requeue.interval).",
+		func(s *Server) *time.Duration { return &s.Coord.InputCheckMaxInterval }),
+	intv("gozie.coord.actions.default-length", "1000", 1,
+		"Coordinator actions returned by job info when len is not given (Oozie: oozie.coord.actions.default.length).",
+		func(s *Server) *int { return &s.Coord.ActionsDefaultLength }),
+
+	// Workflow actions.
+	intv("gozie.action.retries.max", "3", 0,
+		"Automatic retries of an action start or end that failed transiently (Oozie: oozie.action.retries.max).",
+		func(s *Server) *int { return &s.Action.RetriesMax }),
+	dur("gozie.action.retry.interval", "10s",
+		"Delay before a transient retry (Oozie: oozie.action.retry.interval).",
+		func(s *Server) *time.Duration { return &s.Action.RetryInterval }),
+	str("gozie.action.retry.policy", "periodic",
+		"Transient retry policy: periodic or exponential (Oozie: oozie.action.retry.policy).",
+		func(s *Server) *string { return &s.Action.RetryPolicy }, oneOf("periodic", "exponential")),
+	intv("gozie.action.user-retry.max", "3", 0,
+		"Upper bound on a workflow action's retry-max (Oozie: LiteWorkflowStoreService.user.retry.max).",
+		func(s *Server) *int { return &s.Action.UserRetryMax }),
+	dur("gozie.action.user-retry.interval", "10m",
+		"Default retry-interval of a workflow action (Oozie: LiteWorkflowStoreService.user.retry.inteval).",
+		func(s *Server) *time.Duration { return &s.Action.UserRetryInterval }),
+	str("gozie.action.user-retry.policy", "periodic",
+		"Default retry-policy of a workflow action: periodic or exponential.",
+		func(s *Server) *string { return &s.Action.UserRetryPolicy }, oneOf("periodic", "exponential")),
+	intv("gozie.action.max-output-data", "2048", 1,
+		"Maximum bytes of captured action output (Oozie: oozie.action.max.output.data).",
+		func(s *Server) *int { return &s.Action.MaxOutputData }),
+	dur("gozie.action.check.interval", "10s",
+		"Interval of the batched YARN status poll of running actions, the fallback for lost callbacks.",
+		func(s *Server) *time.Duration { return &s.Action.CheckInterval }),
+
+	// Hadoop, YARN and the launcher.
+	str("gozie.hadoop.conf.dir", "",
+		"Hadoop client configuration directory; empty means $HADOOP_CONF_DIR, else $HADOOP_HOME/etc/hadoop.",
+		func(s *Server) *string { return &s.Hadoop.ConfDir }, nil),
+	str("gozie.actions.default.name-node", "",
+		"Name node for actions that name none (Oozie: oozie.actions.default.name-node); "+
+			"empty means fs.defaultFS.",
+		func(s *Server) *string { return &s.Hadoop.DefaultNameNode }, nil),
+	str("gozie.actions.default.resource-manager", "",
+		"Resource manager for actions that name none (Oozie: oozie.actions.default.job-tracker); "+
+			"empty means the Hadoop configuration's resource managers.",
+		func(s *Server) *string { return &s.Hadoop.DefaultResourceManager }, nil),
+	str("gozie.kerberos.principal", "",
+		"Kerberos principal gozie logs in as to reach Hadoop when hadoop.security.authentication is kerberos.",
+		func(s *Server) *string { return &s.Kerberos.Principal }, nil),
+	str("gozie.kerberos.keytab", "",
+		"Keytab file of gozie.kerberos.principal.",
+		func(s *Server) *string { return &s.Kerberos.Keytab }, nil),
+	str("gozie.launcher.queue", "default",
+		"YARN queue of launcher applications (Oozie: oozie.launcher.default.queue).",
+		func(s *Server) *string { return &s.Launcher.Queue }, nil),
+	intv("gozie.launcher.memory-mb", "2048", 1,
+		"Memory of a launcher container in MiB (Oozie: oozie.launcher.default.memory.mb).",
+		func(s *Server) *int { return &s.Launcher.MemoryMB }),
+	intv("gozie.launcher.vcores", "1", 1,
+		"Virtual cores of a launcher container (Oozie: oozie.launcher.default.vcores).",
+		func(s *Server) *int { return &s.Launcher.VCores }),
+	intv("gozie.launcher.max-attempts", "2", 1,
+		"YARN attempts of a launcher application (Oozie: oozie.launcher.default.max.attempts).",
+		func(s *Server) *int { return &s.Launcher.MaxAttempts }),
+
+	// Purge.
+	dur("gozie.purge.workflow.older-than", "30d",
+		"Age after which finished workflows are purged (Oozie: oozie.service.PurgeService.older.than).",
+		func(s *Server) *time.Duration { return &s.Purge.WorkflowOlderThan }),
+	dur("gozie.purge.coord.older-than", "7d",
+		"Age after which finished coordinators and old actions of running ones are purged "+
+			"(Oozie: oozie.service.PurgeService.coord.older.than).",
+		func(s *Server) *time.Duration { return &s.Purge.CoordOlderThan }),
+	dur("gozie.purge.bundle.older-than", "7d",
+		"Age after which finished bundles are purged (Oozie: oozie.service.PurgeService.bundle.older.than).",
+		func(s *Server) *time.Duration { return &s.Purge.BundleOlderThan }),
+	dur("gozie.purge.interval", "1h",
+		"How often the purge runs (Oozie: oozie.service.PurgeService.purge.interval).",
+		func(s *Server) *time.Duration { return &s.Purge.Interval }),
+	intv("gozie.purge.limit", "100", 1,
+		"Jobs purged per batch (Oozie: oozie.service.PurgeService.purge.limit).",
+		func(s *Server) *int { return &s.Purge.Limit }),
+
+	// SLA.
+	{
+		Key: "gozie.sla.default.alert-events", Default: "END_MISS", Type: "string",
+		Doc: "SLA events alerted when sla:alert-events is not given: a comma-separated list of " +
+			"START_MISS, END_MISS, DURATION_MISS.",
+		apply: func(s *Server, v string) error {
+			if err := checkSLAEvents(v); err != nil {
+				return err
+			}
+			s.SLA.DefaultAlertEvents = v
+			return nil
+		},
+	},
+	dur("gozie.sla.disable-alerts.older-than", "48h",
+		"SLA alerts are not sent for jobs whose nominal time is older than this "+
+			"(Oozie: oozie.sla.disable.alerts.older.than).",
+		func(s *Server) *time.Duration { return &s.SLA.DisableAlertsOlderThan }),
+}
+
+// str declares a string setting with an optional check.
+func str(key, def, doc string, field func(*Server) *string, check func(string) error) Setting {
+	return Setting{Key: key, Default: def, Type: "string", Doc: doc, apply: func(s *Server, v string) error {
+		if check != nil {
+			if err := check(v); err != nil {
+				return err
+			}
+		}
+		*field(s) = v
+		return nil
+	}}
+}
+
+// dur declares a positive duration setting.
+func dur(key, def, doc string, field func(*Server) *time.Duration) Setting {
+	return Setting{Key: key, Default: def, Type: "duration", Doc: doc, apply: func(s *Server, v string) error {
+		d, err := ParseDuration(v)
+		if err != nil {
+			return err
+		}
+		if d == 0 {
+			return fmt.Errorf("invalid duration %q (must be positive)", v)
+		}
+		*field(s) = d
+		return nil
+	}}
+}
+
+// intv declares an integer setting of at least min.
+func intv(key, def string, min int, doc string, field func(*Server) *int) Setting {
+	return Setting{Key: key, Default: def, Type: "int", Doc: doc, apply: func(s *Server, v string) error {
+		n, err := parseInt(v, min)
+		if err != nil {
+			return err
+		}
+		*field(s) = n
+		return nil
+	}}
+}
+
+// boolean declares a boolean setting.
+func boolean(key, def, doc string, field func(*Server) *bool) Setting {
+	return Setting{Key: key, Default: def, Type: "bool", Doc: doc, apply: func(s *Server, v string) error {
+		b, err := parseBool(v)
+		if err != nil {
+			return err
+		}
+		*field(s) = b
+		return nil
+	}}
+}

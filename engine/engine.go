@@ -1,0 +1,399 @@
+// Package engine runs gozie's work: every pending piece of work is a trigger
+// row (see package store), and the engine claims due triggers with a lease,
+// runs the handler registered for each trigger's kind, and releases the
+// trigger with its next due time in the same transaction as the handler's
+// state change.
+//
+// The loop never polls on a fixed period. It sleeps until the earliest due
+// time (or lease expiry) in the store, and wakes at once when a transaction
+// schedules work: in-process through the store's wake channel, and on
+// PostgreSQL through NOTIFY from any server. A long fallback timer with
+// jitter only guards against a lost notification.
+//
+// Life of one trigger:
+//
+//	scheduled ──claim (lease)──► running ──Finish/nil──► released (next due) or deleted
+//	                               │  └──error/panic──► failed: attempts+1, due after backoff
+//	                               └──lease expired (server died)──► claimable by any engine
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	mrand "math/rand/v2"
+	"os"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/gozie/gozie/clock"
+	"github.com/gozie/gozie/store"
+)
+
+// Handler does the work of one claimed trigger. Returning nil without
+// calling run.Finish deletes the trigger; returning an error retries it
+// after a backoff, with the error recorded on the trigger.
+type Handler func(ctx context.Context, run *Run) error
+
+// Config configures an Engine. Zero values take the documented defaults.
+type Config struct {
+	Store  store.Store
+	Clock  clock.Clock  // default clock.Real{}
+	Logger *slog.Logger // default slog.Default()
+	// Owner identifies this engine in leases; default host-pid-random.
+	Owner string
+	// Lease is how long a claim holds before another engine may take the
+	// trigger over; renewed every Lease/3 while the handler runs. Default 30s.
+	Lease time.Duration
+	// Workers is how many handlers run at once. Default 16.
+	Workers int
+	// MaxSleep bounds a sleep with nothing due, as a guard against a lost
+	// wake-up; jittered by up to 20%. Default 30s.
+	MaxSleep time.Duration
+	// Backoff is the delay before retry number attempt (1-based) of a failed
+	// handler. Default: 1s doubling to at most 5m, with 20% jitter.
+	Backoff func(attempt int) time.Duration
+	// Metrics receives observations; default none.
+	Metrics *Metrics
+}
+
+// Engine is the trigger loop.
+type Engine struct {
+	cfg      Config
+	handlers map[string]Handler
+	wake     chan struct{}
+	slots    chan struct{}
+	freed    chan struct{}
+
+	mu      sync.Mutex
+	cancel  context.CancelFunc
+	done    chan struct{}
+	running sync.WaitGroup
+	stopped bool
+}
+
+// New returns an engine; register handlers with Handle before Start.
+func New(cfg Config) *Engine {
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Owner == "" {
+		cfg.Owner = defaultOwner()
+	}
+	if cfg.Lease <= 0 {
+		cfg.Lease = 30 * time.Second
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 16
+	}
+	if cfg.MaxSleep <= 0 {
+		cfg.MaxSleep = 30 * time.Second
+	}
+	if cfg.Backoff == nil {
+		cfg.Backoff = DefaultBackoff
+	}
+	return &Engine{
+		cfg:      cfg,
+		handlers: map[string]Handler{},
+		wake:     make(chan struct{}, 1),
+		slots:    make(chan struct{}, cfg.Workers),
+		freed:    make(chan struct{}, 1),
+	}
+}
+
+// DefaultBackoff is 1s, 2s, 4s, ... capped at 5 minutes, with 20% jitter.
+func DefaultBackoff(attempt int) time.Duration {
+	d := time.Second
+	for i := 1; i < attempt && d < 5*time.Minute; i++ {
+		d *= 2
+	}
+	if d > 5*time.Minute {
+		d = 5 * time.Minute
+	}
+	return d + time.Duration(mrand.Int64N(int64(d/5)+1))
+}
+
+func defaultOwner() string {
+	host, _ := os.Hostname()
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b[:]))
+}
+
+// Owner returns the engine's lease owner id.
+func (e *Engine) Owner() string { return e.cfg.Owner }
+
+// Handle registers h for triggers of kind. It must be called before Start.
+func (e *Engine) Handle(kind string, h Handler) {
+	if _, dup := e.handlers[kind]; dup {
+		panic("engine: two handlers for kind " + kind)
+	}
+	e.handlers[kind] = h
+}
+
+// Wake makes the loop look for due work at once.
+func (e *Engine) Wake() {
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Start starts the loop; it returns at once. ctx bounds the engine's life as
+// Stop does.
+func (e *Engine) Start(ctx context.Context) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.done != nil {
+		return errors.New("engine: already started")
+	}
+	if len(e.handlers) == 0 {
+		return errors.New("engine: no handlers registered")
+	}
+	ctx, e.cancel = context.WithCancel(ctx)
+	e.done = make(chan struct{})
+	go e.loop(ctx)
+	return nil
+}
+
+// Stop stops claiming and waits for running handlers to finish. It is
+// idempotent and safe to call before Start.
+func (e *Engine) Stop() {
+	e.mu.Lock()
+	if e.done == nil || e.stopped {
+		done := e.done
+		e.mu.Unlock()
+		if done != nil {
+			<-done
+		}
+		return
+	}
+	e.stopped = true
+	e.cancel()
+	done := e.done
+	e.mu.Unlock()
+	<-done
+}
+
+func (e *Engine) kinds() []string {
+	out := make([]string, 0, len(e.handlers))
+	for k := range e.handlers {
+		out = append(out, k)
+	}
+	return out
+}
+
+func (e *Engine) loop(ctx context.Context) {
+	defer close(e.done)
+	// Handlers get a context that outlives the loop's: on Stop the loop
+	// stops claiming at once, and in-flight handlers finish their work.
+	work, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer func() {
+		e.running.Wait()
+		cancelWork()
+	}()
+	kinds := e.kinds()
+	for {
+		if ctx.Err() != nil {
+			return
+		}
+		free := e.cfg.Workers - len(e.slots)
+		claimed := 0
+		if free > 0 {
+			now := e.cfg.Clock.Now()
+			ts, err := e.cfg.Store.ClaimTriggers(ctx, store.ClaimRequest{Owner: e.cfg.Owner, Now: now,
+				LeaseUntil: now.Add(e.cfg.Lease), Limit: free, Kinds: kinds})
+			if err != nil && ctx.Err() == nil {
+				e.cfg.Logger.Warn("claiming triggers", "err", err)
+				e.cfg.Metrics.claimError()
+			}
+			claimed = len(ts)
+			for _, t := range ts {
+				e.slots <- struct{}{}
+				e.running.Add(1)
+				e.cfg.Metrics.claimed(t.Kind, now.Sub(t.DueAt))
+				go e.run(work, t, now)
+			}
+			if claimed == free {
+				continue // more may be due right now
+			}
+		}
+		if !e.sleep(ctx, free > 0) {
+			return
+		}
+	}
+}
+
+// sleep waits for a wake-up, the next due time, a freed worker slot or the
+// fallback timer; it returns false when the engine is stopping.
+func (e *Engine) sleep(ctx context.Context, haveSlots bool) bool {
+	d := e.cfg.MaxSleep - time.Duration(mrand.Int64N(int64(e.cfg.MaxSleep)/5+1))
+	if haveSlots {
+		var next time.Time
+		var ok bool
+		err := e.cfg.Store.Tx(ctx, func(x store.Tx) (err error) { next, ok, err = x.NextDue(ctx); return })
+		switch {
+		case err != nil && ctx.Err() == nil:
+			e.cfg.Logger.Warn("finding next due trigger", "err", err)
+			d = time.Second
+		case ok:
+			if until := next.Sub(e.cfg.Clock.Now()); until < d {
+				d = until
+			}
+		}
+		if d <= 0 {
+			return true
+		}
+	}
+	timer := e.cfg.Clock.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-e.wake:
+	case <-e.cfg.Store.Wakeups():
+	case <-e.freed:
+	case <-timer.C():
+	}
+	return true
+}
+
+func (e *Engine) release() {
+	<-e.slots
+	select {
+	case e.freed <- struct{}{}:
+	default:
+	}
+}
+
+func (e *Engine) run(ctx context.Context, t store.Trigger, claimedAt time.Time) {
+	defer e.running.Done()
+	defer e.release()
+	log := e.cfg.Logger.With("trigger", t.Kind, "entity_id", t.EntityID)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r := &Run{Trigger: t, Now: claimedAt, e: e}
+
+	renewDone := make(chan struct{})
+	go func() {
+		defer close(renewDone)
+		e.renew(ctx, r, cancel, log)
+	}()
+	err := e.call(ctx, r)
+	cancel()
+	<-renewDone
+	e.cfg.Metrics.handled(t.Kind, err, e.cfg.Clock.Now().Sub(claimedAt))
+
+	// The handler's own context may be cancelled (lease lost); the release
+	// still goes through on a fresh one unless the lease is gone.
+	rctx := context.WithoutCancel(ctx)
+	switch {
+	case r.finished:
+		return
+	case err == nil:
+		if err := e.cfg.Store.Tx(rctx, func(x store.Tx) error { return x.Release(rctx, t, time.Time{}) }); err != nil {
+			e.logReleaseErr(log, err)
+		}
+	case errors.Is(err, store.ErrLeaseLost):
+		log.Warn("lease lost while running; another engine has the trigger", "err", err)
+	default:
+		retry := e.cfg.Clock.Now().Add(e.cfg.Backoff(t.Attempts + 1))
+		log.Warn("trigger handler failed; will retry", "err", err, "attempt", t.Attempts+1, "retry_at", retry)
+		if err := e.cfg.Store.Tx(rctx, func(x store.Tx) error { return x.Fail(rctx, t, retry, err.Error()) }); err != nil {
+			e.logReleaseErr(log, err)
+		}
+	}
+}
+
+func (e *Engine) logReleaseErr(log *slog.Logger, err error) {
+	if errors.Is(err, store.ErrLeaseLost) {
+		log.Warn("lease lost before release; another engine has the trigger")
+		return
+	}
+	log.Error("releasing trigger", "err", err)
+}
+
+// call runs the handler, turning a panic into an error.
+func (e *Engine) call(ctx context.Context, r *Run) (err error) {
+	h := e.handlers[r.Trigger.Kind]
+	if h == nil {
+		return fmt.Errorf("no handler for trigger kind %q", r.Trigger.Kind)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			e.cfg.Logger.Error("trigger handler panicked", "trigger", r.Trigger.Kind, "entity_id", r.Trigger.EntityID,
+				"panic", p, "stack", string(debug.Stack()))
+			err = fmt.Errorf("handler panicked: %v", p)
+		}
+	}()
+	return h(ctx, r)
+}
+
+// renew extends the lease every Lease/3 until ctx ends; a lost lease cancels
+// the handler.
+func (e *Engine) renew(ctx context.Context, r *Run, cancel context.CancelFunc, log *slog.Logger) {
+	for {
+		timer := e.cfg.Clock.NewTimer(e.cfg.Lease / 3)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-timer.C():
+		}
+		until := e.cfg.Clock.Now().Add(e.cfg.Lease)
+		err := e.cfg.Store.Tx(ctx, func(x store.Tx) error { return x.RenewLease(ctx, r.Trigger, until) })
+		switch {
+		case err == nil:
+		case errors.Is(err, store.ErrLeaseLost):
+			log.Warn("lease lost; cancelling handler")
+			cancel()
+			return
+		case ctx.Err() != nil:
+			return
+		default:
+			log.Warn("renewing lease", "err", err)
+		}
+	}
+}
+
+// Run is one claimed trigger being handled.
+type Run struct {
+	// Trigger is the claimed trigger.
+	Trigger store.Trigger
+	// Now is the engine's clock when the trigger was claimed.
+	Now      time.Time
+	e        *Engine
+	finished bool
+}
+
+// Finish commits fn's writes and releases the trigger in one transaction:
+// the trigger stays due at next, or is deleted when next is zero (a schedule
+// that arrived meanwhile still wins). If the lease was lost, nothing of fn is
+// committed and the error wraps store.ErrLeaseLost. fn may be nil.
+func (r *Run) Finish(ctx context.Context, next time.Time, fn func(store.Tx) error) error {
+	if r.finished {
+		return errors.New("engine: trigger already finished")
+	}
+	err := r.e.cfg.Store.Tx(ctx, func(x store.Tx) error {
+		if fn != nil {
+			if err := fn(x); err != nil {
+				return err
+			}
+		}
+		return x.Release(ctx, r.Trigger, next)
+	})
+	if err == nil {
+		r.finished = true
+	}
+	return err
+}
+
+// Clock returns the engine's clock, for handlers.
+func (r *Run) Clock() clock.Clock { return r.e.cfg.Clock }

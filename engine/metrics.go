@@ -1,0 +1,70 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Metrics are the engine's Prometheus metrics. A nil *Metrics records nothing.
+type Metrics struct {
+	lag         *prometheus.HistogramVec
+	duration    *prometheus.HistogramVec
+	outcomes    *prometheus.CounterVec
+	claimErrors prometheus.Counter
+}
+
+// NewMetrics registers the engine's metrics with reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		lag: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "gozie_trigger_lag_seconds",
+			Help:    "Time from a trigger's due time to its claim.",
+			Buckets: []float64{.001, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60},
+		}, []string{"kind"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "gozie_trigger_handler_seconds",
+			Help:    "Time spent in trigger handlers.",
+			Buckets: prometheus.ExponentialBuckets(0.001, 4, 10),
+		}, []string{"kind"}),
+		outcomes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gozie_triggers_total",
+			Help: "Triggers handled, by kind and outcome (ok, error).",
+		}, []string{"kind", "outcome"}),
+		claimErrors: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "gozie_trigger_claim_errors_total",
+			Help: "Failed claim statements.",
+		}),
+	}
+	reg.MustRegister(m.lag, m.duration, m.outcomes, m.claimErrors)
+	return m
+}
+
+func (m *Metrics) claimed(kind string, lag time.Duration) {
+	if m == nil {
+		return
+	}
+	if lag < 0 {
+		lag = 0
+	}
+	m.lag.WithLabelValues(kind).Observe(lag.Seconds())
+}
+
+func (m *Metrics) handled(kind string, err error, d time.Duration) {
+	if m == nil {
+		return
+	}
+	outcome := "ok"
+	if err != nil {
+		outcome = "error"
+	}
+	m.outcomes.WithLabelValues(kind, outcome).Inc()
+	m.duration.WithLabelValues(kind).Observe(d.Seconds())
+}
+
+func (m *Metrics) claimError() {
+	if m == nil {
+		return
+	}
+	m.claimErrors.Inc()
+}

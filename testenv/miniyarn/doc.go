@@ -1,0 +1,53 @@
+// Package miniyarn is an in-process YARN ResourceManager (with one built-in
+// NodeManager) for tests. It speaks the ResourceManager REST API under
+// /ws/v1/cluster with the RM's JSON shapes, ids, status codes and
+// RemoteException errors, so gozie's yarn.Client talks to it unchanged, and it
+// runs each ApplicationMaster container as a local process group.
+//
+// What it models:
+//
+//   - Ids: the cluster timestamp is fixed at start; application sequence numbers
+//     are zero-padded to four digits; attempts and AM containers follow YARN's
+//     forms.
+//   - The state path NEW → NEW_SAVING → SUBMITTED → ACCEPTED → RUNNING →
+//     FINISHED/FAILED/KILLED, reported to [Options.OnTransition]. [RM.HoldAccepted]
+//     keeps new applications in ACCEPTED, as a full queue does.
+//   - Validation like the RM: unparsable JSON, bad or missing ids, tags (at most
+//     10, at most 100 printable ASCII characters; stored lower-cased), resources
+//     above the maximum, undecodable credentials. Submitting an id that is
+//     already known succeeds without effect, as on the real RM.
+//   - Localisation through [Storage] with YARN's timestamp check and its failure
+//     message, symlinks named by key, archives (zip, jar, tar, tar.gz, tgz)
+//     unpacked.
+//   - Launch: a launch_container.sh with the container environment
+//     (CONTAINER_ID, NM_HOST, NM_PORT, NM_HTTP_PORT, LOCAL_DIRS, LOG_DIRS, USER,
+//     LOGNAME, HOME, PWD, JAVA_HOME and the other pass-through variables,
+//     APP_SUBMIT_TIME_ENV, APPLICATION_WEB_PROXY_BASE, MALLOC_ARENA_MAX,
+//     HADOOP_TOKEN_FILE_LOCATION), {{VAR}}, <CPS> and <LOG_DIR> expanded, the
+//     commands joined with spaces and run with bash -c in the container's own
+//     process group. Logs are served at the report's amContainerLogs URL.
+//   - The ApplicationMaster rule (strict by default): an attempt succeeds only if
+//     its AM unregistered; an AM that exits without unregistering fails its
+//     attempt even with exit code 0, with the RM's diagnostics text. Failed
+//     attempts are retried up to max-app-attempts. Lenient mode
+//     ([Options.Lenient]) instead maps exit code 0 to FINISHED/SUCCEEDED.
+//   - Kill: SIGTERM to the container's process group, SIGKILL after 250 ms;
+//     the first PUT answers 202, a later one 200 {"state":"KILLED"}.
+//   - HA: [Options.Standbys] extra web endpoints share the state; every endpoint
+//     but the active one answers 307 to the active one, except on
+//     /ws/v1/cluster/info. [RM.Failover] switches the active endpoint.
+//   - Pseudo authentication: user.name (or the hadoop.auth cookie it sets) is
+//     required unless [Options.AnonymousAllowed], which runs anonymous requests
+//     as dr.who.
+//   - Forgetting finished applications ([RM.Forget]) so that reports answer 404.
+//
+// Application state inside the RM:
+//
+//	NEW ─► NEW_SAVING ─► SUBMITTED ─► ACCEPTED ─(held?)─► attempt launched
+//	                                                        │
+//	   strict: AM registers ─► RUNNING ─► AM unregisters ─► FINISHED (final status from the AM)
+//	   lenient: RUNNING at launch, exit 0 ─► FINISHED/SUCCEEDED
+//	   attempt fails (exit without unregistering, localisation error):
+//	       attempts left ─► new attempt; none left ─► FAILED/FAILED
+//	   kill ─► KILLED/KILLED
+package miniyarn

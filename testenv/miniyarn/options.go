@@ -1,0 +1,117 @@
+package miniyarn
+
+import (
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/gozie/gozie/yarn"
+)
+
+// Defaults of [Options].
+const (
+	DefaultMaxAMAttempts   = 2
+	DefaultKillGrace       = 250 * time.Millisecond
+	DefaultFinishingGrace  = 10 * time.Second
+	DefaultUserHomeDir     = "/home/"
+	DefaultQueue           = "default"
+	DefaultApplicationName = "N/A"
+	DefaultApplicationType = "YARN"
+	// StaticUser is who anonymous requests act as when they are allowed.
+	StaticUser = "dr.who"
+	// Version is the Hadoop version the fake RM reports.
+	Version = "3.3.6"
+)
+
+// DefaultMaxResource is the default largest container the scheduler grants.
+var DefaultMaxResource = yarn.Resource{MemoryMB: 8192, VCores: 32}
+
+// Options configures [Start].
+type Options struct {
+	// WorkDir holds the NodeManager's local and log directories. Required;
+	// t.TempDir() in tests.
+	WorkDir string
+	// Storage reads local resources. Nil means [LocalFS] (file:// URLs and plain
+	// paths); the test environment backs it with HDFS.
+	Storage Storage
+	// Lenient turns off the strict ApplicationMaster rule: an AM container that
+	// exits 0 without unregistering then ends FINISHED/SUCCEEDED. Strict (false)
+	// is the default and matches a real cluster.
+	Lenient bool
+	// AnonymousAllowed lets requests without user.name run as dr.who; otherwise
+	// they get 401, as with pseudo authentication and anonymous access off.
+	AnonymousAllowed bool
+	// Standbys is the number of extra web endpoints that act as standby RMs of
+	// an HA pair (sharing this RM's state).
+	Standbys int
+	// MaxResource is the scheduler's maximum allocation; zero fields take
+	// DefaultMaxResource's.
+	MaxResource yarn.Resource
+	// MaxAMAttempts is yarn.resourcemanager.am.max-attempts: the default for
+	// submissions without max-app-attempts and the upper bound for the others.
+	// 0 means DefaultMaxAMAttempts.
+	MaxAMAttempts int
+	// KillGrace is the pause between SIGTERM and SIGKILL; 0 means
+	// DefaultKillGrace (yarn.nodemanager.sleep-delay-before-sigkill.ms).
+	KillGrace time.Duration
+	// FinishingGrace is how long an AM container may keep running after it
+	// unregistered before the NodeManager kills it; 0 means DefaultFinishingGrace.
+	FinishingGrace time.Duration
+	// UserHomeDir is HOME in containers (yarn.nodemanager.user-home-dir); empty
+	// means DefaultUserHomeDir.
+	UserHomeDir string
+	// Env adds variables to every container's environment (after the user's,
+	// before the NodeManager's own), e.g. a JAVA_HOME or HADOOP_CONF_DIR.
+	Env map[string]string
+	// ClusterTimestamp fixes the middle part of application ids; 0 means the
+	// start time in milliseconds.
+	ClusterTimestamp int64
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// OnTransition, when set, is called after every application state change,
+	// in order, outside the RM's lock. It must not block for long.
+	OnTransition func(id yarn.ApplicationID, state yarn.AppState)
+	// Logger receives the fake RM's log lines; nil discards them.
+	Logger *slog.Logger
+}
+
+func (o *Options) withDefaults() (Options, error) {
+	v := *o
+	if v.WorkDir == "" {
+		return v, errors.New("miniyarn: Options.WorkDir is required")
+	}
+	if v.Storage == nil {
+		v.Storage = LocalFS{}
+	}
+	if v.MaxResource.MemoryMB <= 0 {
+		v.MaxResource.MemoryMB = DefaultMaxResource.MemoryMB
+	}
+	if v.MaxResource.VCores <= 0 {
+		v.MaxResource.VCores = DefaultMaxResource.VCores
+	}
+	if v.MaxAMAttempts <= 0 {
+		v.MaxAMAttempts = DefaultMaxAMAttempts
+	}
+	if v.KillGrace <= 0 {
+		v.KillGrace = DefaultKillGrace
+	}
+	if v.FinishingGrace <= 0 {
+		v.FinishingGrace = DefaultFinishingGrace
+	}
+	if v.UserHomeDir == "" {
+		v.UserHomeDir = DefaultUserHomeDir
+	}
+	if v.Now == nil {
+		v.Now = time.Now
+	}
+	if v.ClusterTimestamp <= 0 {
+		v.ClusterTimestamp = v.Now().UnixMilli()
+	}
+	if v.Logger == nil {
+		v.Logger = slog.New(slog.DiscardHandler)
+	}
+	if v.Standbys < 0 {
+		return v, errors.New("miniyarn: Options.Standbys must not be negative")
+	}
+	return v, nil
+}

@@ -1,0 +1,181 @@
+package miniyarn
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/gozie/gozie/yarn"
+)
+
+// app is the RM's record of one application. All fields are guarded by RM.mu.
+type app struct {
+	id          yarn.ApplicationID
+	sc          yarn.ApplicationSubmissionContext
+	user        string
+	state       yarn.AppState
+	final       yarn.FinalStatus
+	diagnostics string
+	progress    float64
+	amTracking  string // tracking URL given by the AM
+	maxAttempts int
+	started     time.Time
+	launched    time.Time
+	finished    time.Time
+	attempts    []*attempt
+	held        bool // waiting in ACCEPTED for HoldAccepted(false)
+	killing     bool // a kill was asked for and is under way
+	tokens      []submittedToken
+	secrets     map[string][]byte
+}
+
+// attempt is one AM attempt with its container. Guarded by RM.mu.
+type attempt struct {
+	id           yarn.AttemptID
+	container    yarn.ContainerID
+	state        string // attempt state as reported by /appattempts
+	started      time.Time
+	finished     time.Time
+	registered   bool
+	unregistered bool
+	diagnostics  string
+	workDir      string
+	logDir       string
+	proc         *os.Process // nil until launched and after exit
+	pgid         int
+	exited       chan struct{} // closed when the container process is gone
+}
+
+// Attempt states (RMAppAttemptState names as reported in Hadoop 3).
+const (
+	attemptLaunched = "LAUNCHED"
+	attemptRunning  = "RUNNING"
+	attemptFinished = "FINISHED"
+	attemptFailed   = "FAILED"
+	attemptKilled   = "KILLED"
+)
+
+func (a *app) current() *attempt {
+	if len(a.attempts) == 0 {
+		return nil
+	}
+	return a.attempts[len(a.attempts)-1]
+}
+
+// setState moves the application to s and queues the transition notice. Callers
+// hold RM.mu.
+func (rm *RM) setState(a *app, s yarn.AppState) {
+	if a.state == s {
+		return
+	}
+	a.state = s
+	if rm.opts.OnTransition != nil {
+		rm.pending = append(rm.pending, transition{a.id, s})
+	}
+}
+
+// transition is one queued state-change notice.
+type transition struct {
+	id    yarn.ApplicationID
+	state yarn.AppState
+}
+
+// flushTransitions delivers queued notices in order. Called without RM.mu held.
+func (rm *RM) flushTransitions() {
+	if rm.opts.OnTransition == nil {
+		return
+	}
+	rm.notifyMu.Lock()
+	defer rm.notifyMu.Unlock()
+	for {
+		rm.mu.Lock()
+		batch := rm.pending
+		rm.pending = nil
+		rm.mu.Unlock()
+		if len(batch) == 0 {
+			return
+		}
+		for _, t := range batch {
+			rm.opts.OnTransition(t.id, t.state)
+		}
+	}
+}
+
+// finish puts the application in a final state. Callers hold RM.mu.
+func (rm *RM) finish(a *app, s yarn.AppState, final yarn.FinalStatus, diag string) {
+	if a.state.Final() {
+		return
+	}
+	a.final = final
+	a.diagnostics = diag
+	a.finished = rm.opts.Now()
+	if final == yarn.FinalSucceeded {
+		a.progress = 100
+	}
+	rm.setState(a, s)
+	rm.log.Info("miniyarn: application ended", "yarn_app_id", a.id.String(), "state", string(s), "final_status", string(final))
+}
+
+// report builds the application report. Callers hold RM.mu.
+func (rm *RM) report(a *app) yarn.AppReport {
+	r := yarn.AppReport{
+		ID: a.id, User: a.user, Name: a.sc.ApplicationName, Queue: a.sc.Queue,
+		State: a.state, FinalStatus: a.final, Progress: a.progress,
+		Diagnostics: a.diagnostics, ClusterID: a.id.ClusterTimestamp,
+		ApplicationType: a.sc.ApplicationType, Tags: append([]string(nil), a.sc.ApplicationTags...),
+		StartedTime: a.started, LaunchTime: a.launched, FinishedTime: a.finished,
+		AllocatedMB: -1, AllocatedVCores: -1, RunningContainers: -1,
+	}
+	if a.sc.Priority != nil {
+		r.Priority = int64(*a.sc.Priority)
+	}
+	end := a.finished
+	if end.IsZero() {
+		end = rm.opts.Now()
+	}
+	r.Elapsed = end.Sub(a.started).Truncate(time.Millisecond)
+	switch {
+	case a.state.Final():
+		r.TrackingUI = yarn.TrackingHistory
+	case a.state == yarn.StateRunning:
+		r.TrackingUI = yarn.TrackingAM
+	default:
+		r.TrackingUI = yarn.TrackingUnassigned
+	}
+	if cur := a.current(); cur != nil {
+		r.TrackingURL = rm.proxyURL(a.id)
+		r.AMContainerLogs = rm.logsURL(cur.container, a.user)
+		r.AMHostHTTPAddress = rm.nmAddr
+		if cur.proc != nil && !a.state.Final() {
+			res := a.sc.Resource
+			if res == nil {
+				res = &yarn.Resource{MemoryMB: 1024, VCores: 1}
+			}
+			r.AllocatedMB, r.AllocatedVCores, r.RunningContainers = res.MemoryMB, res.VCores, 1
+		}
+	}
+	return r
+}
+
+// proxyURL is the RM web proxy address of an application.
+func (rm *RM) proxyURL(id yarn.ApplicationID) string {
+	return fmt.Sprintf("http://%s/proxy/%s/", rm.activeWebAddr(), id)
+}
+
+// logsURL is the NodeManager address of a container's logs.
+func (rm *RM) logsURL(c yarn.ContainerID, user string) string {
+	return fmt.Sprintf("http://%s/node/containerlogs/%s/%s", rm.nmAddr, c, user)
+}
+
+// attemptInfo is the /appattempts element of one attempt. Callers hold RM.mu.
+func (rm *RM) attemptInfo(a *app, at *attempt) yarn.AppAttempt {
+	info := yarn.AppAttempt{
+		ID: at.id.Attempt, StartTime: at.started.UnixMilli(), ContainerID: at.container.String(),
+		NodeHTTPAddress: rm.nmAddr, NodeID: rm.nmAddr, LogsLink: rm.logsURL(at.container, a.user),
+		AppAttemptID: at.id.String(), AppAttemptState: at.state, Diagnostics: at.diagnostics,
+	}
+	if !at.finished.IsZero() {
+		info.FinishedTime = at.finished.UnixMilli()
+	}
+	return info
+}

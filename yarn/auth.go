@@ -1,0 +1,39 @@
+package yarn
+
+import (
+	"errors"
+	"net/http"
+)
+
+// Authenticator adds credentials to each request the [Client] sends. It is
+// called once per attempt and per ResourceManager, so an implementation that
+// depends on the host (SPNEGO, whose service principal is HTTP/<rm-host>) sees
+// the right URL after a failover.
+type Authenticator interface {
+	Authenticate(req *http.Request) error
+}
+
+// PseudoAuth is Hadoop's simple (pseudo) authentication: the user name goes in
+// the user.name query parameter of every request. RMs without authentication
+// ignore the parameter, so it is always safe to send.
+type PseudoAuth struct {
+	// User is the name the requests act as.
+	User string
+}
+
+// Authenticate implements [Authenticator].
+func (a PseudoAuth) Authenticate(req *http.Request) error {
+	if a.User == "" {
+		return errors.New("pseudo authentication: empty user name")
+	}
+	q := req.URL.Query()
+	q.Set("user.name", a.User)
+	req.URL.RawQuery = q.Encode()
+	return nil
+}
+
+// AuthenticatorFunc adapts a function to [Authenticator].
+type AuthenticatorFunc func(req *http.Request) error
+
+// Authenticate implements [Authenticator].
+func (f AuthenticatorFunc) Authenticate(req *http.Request) error { return f(req) }
