@@ -63,3 +63,14 @@ func TestMigrations(t *testing.T) {
 		t.Fatalf("%d migration rows (%v)", n, err)
 	}
 }
+
+func BenchmarkStore(b *testing.B) {
+	storetest.Bench(b, func(b *testing.B) store.Store {
+		s, err := postgres.Open(context.Background(), pgtest.NewDatabase(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { s.Close() })
+		return s
+	})
+}

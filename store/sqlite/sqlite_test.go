@@ -48,3 +48,14 @@ func TestMigrations(t *testing.T) {
 		s.Close()
 	}
 }
+
+func BenchmarkStore(b *testing.B) {
+	storetest.Bench(b, func(b *testing.B) store.Store {
+		s, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "gozie.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { s.Close() })
+		return s
+	})
+}

@@ -85,22 +85,25 @@ func earliest(a, b time.Time) time.Time {
 }
 
 func (x *txn) Release(ctx context.Context, t store.Trigger, next time.Time) error {
-	requeue, cancelled, err := x.lockClaim(ctx, t)
-	if err != nil {
-		return err
-	}
-	if cancelled {
-		next = time.Time{}
-	}
-	due := earliest(next, requeue)
-	if due.IsZero() {
-		_, err = x.tx.ExecContext(ctx, `DELETE FROM triggers WHERE id = $1`, t.ID)
-		return x.wrap(err, "deleting trigger %s/%s", t.Kind, t.EntityID)
-	}
-	_, err = x.tx.ExecContext(ctx, `UPDATE triggers SET due_at = $2, attempts = 0, last_error = '',
-lease_owner = '', lease_expires = NULL, requeue_at = NULL, cancelled = FALSE WHERE id = $1`, t.ID, x.d.tv(due))
+	// Two guarded single-row statements instead of a locked read: the row's
+	// own lock makes each see any Schedule that committed before it.
+	res, err := x.tx.ExecContext(ctx, `DELETE FROM triggers WHERE id = $1 AND lease_seq = $2 AND lease_owner = $3
+AND requeue_at IS NULL AND ($4 OR cancelled)`, t.ID, t.LeaseSeq, t.LeaseOwner, next.IsZero())
 	if err != nil {
 		return x.mapErr(err, "releasing trigger %s/%s", t.Kind, t.EntityID)
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return nil
+	}
+	res, err = x.tx.ExecContext(ctx, `UPDATE triggers SET
+  due_at = CASE WHEN requeue_at IS NULL THEN $4 WHEN $5 OR requeue_at < $4 THEN requeue_at ELSE $4 END,
+  attempts = 0, last_error = '', lease_owner = '', lease_expires = NULL, requeue_at = NULL, cancelled = FALSE
+WHERE id = $1 AND lease_seq = $2 AND lease_owner = $3`, t.ID, t.LeaseSeq, t.LeaseOwner, x.d.tv(next), next.IsZero())
+	if err != nil {
+		return x.mapErr(err, "releasing trigger %s/%s", t.Kind, t.EntityID)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("trigger %s/%s: %w", t.Kind, t.EntityID, store.ErrLeaseLost)
 	}
 	return x.markScheduled(ctx)
 }
@@ -187,25 +190,22 @@ func (s *DB) ClaimTriggers(ctx context.Context, req store.ClaimRequest) ([]store
 	q := fmt.Sprintf(`UPDATE triggers SET lease_owner = %s, lease_expires = %s, lease_seq = lease_seq + 1
 WHERE id IN (SELECT id FROM triggers %s ORDER BY due_at, id LIMIT %d%s)
 RETURNING %s`, owner, until, w, req.Limit, s.d.SkipLocked, triggerCols)
-	var out []store.Trigger
-	err := s.Tx(ctx, func(stx store.Tx) error {
-		x := stx.(*txn)
-		rows, err := x.tx.QueryContext(ctx, q, w.args...)
-		if err != nil {
-			return x.mapErr(err, "claiming triggers")
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var t store.Trigger
-			if err := rows.Scan(s.d.triggerFields(&t)...); err != nil {
-				return fmt.Errorf("claiming triggers: %w", err)
-			}
-			out = append(out, t)
-		}
-		return rows.Err()
-	})
+	// One statement, committed on its own: no BEGIN/COMMIT round trips.
+	rows, err := s.db.QueryContext(ctx, q, w.args...)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("claiming triggers: %w", err)
+	}
+	defer rows.Close()
+	var out []store.Trigger
+	for rows.Next() {
+		var t store.Trigger
+		if err := rows.Scan(s.d.triggerFields(&t)...); err != nil {
+			return nil, fmt.Errorf("claiming triggers: %w", err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("claiming triggers: %w", err)
 	}
 	sortTriggers(out)
 	return out, nil
