@@ -240,6 +240,8 @@ type latin1Reader struct {
 	pending []byte
 }
 
+// Read fills p with the UTF-8 encoding of the input; the bytes of a character that do not
+// fit are kept and sent first on the next call.
 func (l *latin1Reader) Read(p []byte) (int, error) {
 	n := 0
 	for n < len(p) {

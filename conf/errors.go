@@ -15,10 +15,14 @@ var ErrSubstitutionDepth = errors.New("variable substitution depth too large")
 // for an environment variable, "flag -x" for a command-line flag. Line is 1-based and zero
 // when unknown; Key is the offending property, empty when the error is not about one.
 type Error struct {
+	// Source is the file name, "env NAME" or "flag -name" the text came from.
 	Source string
-	Line   int
-	Key    string
-	Err    error
+	// Line is the 1-based line in Source, zero when unknown.
+	Line int
+	// Key is the offending property, empty when the error is not about one.
+	Key string
+	// Err is the reason.
+	Err error
 }
 
 // Error formats the error as "source:line: key: reason", leaving out the parts that are

@@ -101,12 +101,17 @@ type lineReader struct {
 	line int // natural line number of src[pos]
 }
 
-// next returns the next logical line that is neither blank nor a comment.
+// next returns the next logical line that is neither blank nor a comment. It follows the
+// line reader of java.util.Properties (JDK 9 and later) to the letter, quirks included: a
+// '#' or '!' opens a comment whenever the logical line is still empty, even after a
+// continuation, and a line that ends in a backslash right before the end of the input is a
+// line of its own (so a last line "\" defines the empty key).
 func (lr *lineReader) next() (logicalLine, bool) {
 	var ll logicalLine
-	buf := []rune{}
+	var buf []rune
 	skipBlank := true  // skipping blanks at the start of a natural line
 	continued := false // the natural line being read continues a logical line
+	started := false   // ll.start is set
 	precedingBackslash := false
 	for lr.pos < len(lr.src) {
 		c := lr.src[lr.pos]
@@ -122,41 +127,43 @@ func (lr *lineReader) next() (logicalLine, bool) {
 			skipBlank = false
 			continued = false
 		}
-		if len(buf) == 0 && (c == '#' || c == '!') && len(ll.breaks) == 0 {
+		if len(buf) == 0 && (c == '#' || c == '!') {
 			lr.skipComment()
 			skipBlank = true
 			continue
 		}
 		if c != '\n' && c != '\r' {
-			if len(buf) == 0 && len(ll.breaks) == 0 {
-				ll.start = lr.line
+			if !started {
+				ll.start, started = lr.line, true
 			}
 			buf = append(buf, c)
-			if c == '\\' {
-				precedingBackslash = !precedingBackslash
-			} else {
-				precedingBackslash = false
-			}
+			precedingBackslash = c == '\\' && !precedingBackslash
 			continue
 		}
 		// A line terminator.
-		lr.endOfLine(c)
 		if len(buf) == 0 {
-			// A continuation whose only content was the backslash: nothing to keep.
+			// Only a continuation backslash so far: start afresh.
+			lr.endOfLine(c)
 			skipBlank = true
+			started = false
 			ll.breaks = ll.breaks[:0]
 			continue
 		}
-		if precedingBackslash {
-			buf = buf[:len(buf)-1]
-			precedingBackslash = false
-			skipBlank = true
-			continued = true
-			ll.breaks = append(ll.breaks, len(buf))
-			continue
+		if lr.pos >= len(lr.src) {
+			// The input ends right after this terminator: Java ends the line here.
+			lr.line++
+			break
 		}
-		ll.text = buf
-		return ll, true
+		lr.endOfLine(c)
+		if !precedingBackslash {
+			ll.text = buf
+			return ll, true
+		}
+		buf = buf[:len(buf)-1]
+		precedingBackslash = false
+		skipBlank = true
+		continued = true
+		ll.breaks = append(ll.breaks, len(buf))
 	}
 	if len(buf) == 0 {
 		return logicalLine{}, false
@@ -194,6 +201,7 @@ type lineError struct {
 	err  error
 }
 
+// Error returns the reason without the line.
 func (e *lineError) Error() string { return e.err.Error() }
 
 // split separates the key from the value and decodes the escapes of both.

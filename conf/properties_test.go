@@ -266,3 +266,9 @@ func TestReadPropertiesOozieExamples(t *testing.T) {
 		}
 	}
 }
+
+// readFile returns a file's text.
+func readFile(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	return string(b), err
+}

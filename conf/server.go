@@ -20,7 +20,7 @@ const SiteFile = "gozie-site.xml"
 // DefaultConfigDir is the configuration directory used when none is given (-config-dir).
 const DefaultConfigDir = "./conf"
 
-// Sources of value origins reported by Server.Effective, besides file names and the
+// Origins of values reported by Server.Effective, besides the site file's path and the
 // "env NAME" and "flag -name" forms.
 const (
 	SourceDefault = "default"
@@ -100,8 +100,6 @@ type Log struct {
 type Engine struct {
 	// Workers is the number of triggers run at once.
 	Workers int
-	// TriggerBatchSize is the number of triggers claimed per statement.
-	TriggerBatchSize int
 	// Lease is how long a claimed trigger stays leased.
 	Lease time.Duration
 	// MaxSleep is the longest sleep without a wake-up.

@@ -114,9 +114,6 @@ var settings = []Setting{
 	intv("gozie.engine.workers", "10", 1,
 		"Triggers run at the same time by one server (Oozie: oozie.service.CallableQueueService.threads).",
 		func(s *Server) *int { return &s.Engine.Workers }),
-	intv("gozie.engine.trigger.batch-size", "100", 1,
-		"Due triggers claimed by one statement.",
-		func(s *Server) *int { return &s.Engine.TriggerBatchSize }),
 	dur("gozie.engine.lease", "30s",
 		"How long a claimed trigger stays leased; a crashed server's work is resumed by another "+
 			"server once its leases expire.",

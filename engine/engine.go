@@ -154,9 +154,6 @@ func (e *Engine) Start(ctx context.Context) error {
 	if e.done != nil {
 		return errors.New("engine: already started")
 	}
-	if len(e.handlers) == 0 {
-		return errors.New("engine: no handlers registered")
-	}
 	ctx, e.cancel = context.WithCancel(ctx)
 	e.done = make(chan struct{})
 	go e.loop(ctx)
@@ -200,6 +197,10 @@ func (e *Engine) loop(ctx context.Context) {
 		cancelWork()
 	}()
 	kinds := e.kinds()
+	if len(kinds) == 0 {
+		<-ctx.Done() // nothing to claim: an empty kind list would claim every kind
+		return
+	}
 	for {
 		if ctx.Err() != nil {
 			return

@@ -1,0 +1,53 @@
+# gozie — run `make help` for the targets.
+
+GO          ?= go
+BIN         := bin/gozie
+VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT      ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+LDFLAGS     := -X github.com/gozie/gozie/buildinfo.Version=$(VERSION) -X github.com/gozie/gozie/buildinfo.Revision=$(COMMIT)
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+DATA_DIR    ?= ./gozie-data
+# Test packages run with the race detector; the KDC and PostgreSQL they need
+# are started by scripts/test-services.sh.
+TEST_FLAGS  ?= -race -count=1 -timeout 20m
+
+.DEFAULT_GOAL := help
+
+.PHONY: help
+help: ## List the targets
+	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-10s %s\n", $$1, $$2}'
+
+.PHONY: build
+build: ## Build the gozie binary into bin/
+	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/gozie
+
+.PHONY: run
+run: build ## Build and start the server with its embedded defaults and a local mini-cluster
+	$(BIN) server -local -data-dir $(DATA_DIR)
+
+.PHONY: test
+test: ## Run every test on SQLite and a throwaway PostgreSQL (installs what is missing)
+	@set -e; env_file=$$(mktemp); trap 'scripts/test-services.sh stop; rm -f $$env_file' EXIT; \
+	scripts/test-services.sh start > $$env_file; . $$env_file; \
+	echo "test services: PostgreSQL at $$GOZIE_TEST_POSTGRES"; \
+	CI=$${CI:-} $(GO) test $(TEST_FLAGS) ./...
+
+.PHONY: lint
+lint: ## gofmt, go vet and staticcheck
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
+
+.PHONY: bench
+bench: ## Run the benchmarks (Go benchmarks, load tools, pgbench ceiling); see BENCHMARKS.md
+	@set -e; env_file=$$(mktemp); trap 'scripts/test-services.sh stop; rm -f $$env_file' EXIT; \
+	scripts/test-services.sh start > $$env_file; . $$env_file; \
+	scripts/bench.sh
+
+.PHONY: proto
+proto: ## Regenerate the committed protobuf Go code (needs protoc)
+	hadoop/hadooppb/generate.sh
+
+.PHONY: clean
+clean: ## Remove build output
+	rm -rf bin

@@ -1,0 +1,60 @@
+// Command gozie is the whole of gozie in one binary: the server, the
+// Oozie-compatible command-line client, and (on YARN) the action launcher.
+//
+//	gozie server [-config-dir DIR] [-addr HOST:PORT] [-db URL] [-data-dir DIR]
+//	gozie admin -oozie URL -status | -version | -systemmode MODE
+//	gozie version
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+
+	"github.com/gozie/gozie/cli"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		usage()
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	switch args[0] {
+	case "server":
+		return runServer(ctx, args[1:])
+	default:
+		if _, ok := cli.Commands[args[0]]; ok {
+			return cli.Run(ctx, args, cli.OSEnv())
+		}
+		fmt.Fprintf(os.Stderr, "gozie: unknown command %q\n\n", args[0])
+		usage()
+		return 2
+	}
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: gozie <command> [flags]")
+	fmt.Fprintln(os.Stderr, "\ncommands:")
+	fmt.Fprintf(os.Stderr, "  %-9s %s\n", "server", "run the gozie server (REST API, engine)")
+	names := make([]string, 0, len(cli.Commands))
+	for n := range cli.Commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(os.Stderr, "  %-9s %s\n", n, cli.Commands[n])
+	}
+	fmt.Fprintln(os.Stderr, "\nRun 'gozie <command> -help' for a command's flags.")
+}

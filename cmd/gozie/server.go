@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/daemon"
+	"github.com/gozie/gozie/store/backends"
+)
+
+// serverFlagAliases are the short flags of `gozie server`, each an alias of
+// a configuration key (which also has its own long flag).
+var serverFlagAliases = []struct{ name, key, usage string }{
+	{"addr", "gozie.http.address", "listen address HOST:PORT (gozie.http.address)"},
+	{"db", "gozie.db.url", "database: sqlite:PATH or a postgres:// URL (gozie.db.url)"},
+	{"data-dir", "gozie.data.dir", "directory for local state (gozie.data.dir)"},
+}
+
+func runServer(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	flags := conf.RegisterFlags(fs)
+	alias := map[string]*string{}
+	for _, a := range serverFlagAliases {
+		alias[a.key] = fs.String(a.name, "", a.usage)
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "gozie server: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	src := flags.Sources()
+	if src.Flags == nil {
+		src.Flags = map[string]string{}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, a := range serverFlagAliases {
+		if set[a.name] {
+			src.Flags[a.key] = *alias[a.key]
+		}
+	}
+	if v, ok := src.Flags["gozie.db.url"]; ok {
+		if err := backends.Validate(v); err != nil {
+			fmt.Fprintf(os.Stderr, "gozie server: -db: %v\n", err)
+			return 2
+		}
+	}
+	cfg, err := conf.Load(src)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "gozie server: %v\n", err)
+		return 2
+	}
+	if err := backends.Validate(cfg.DB.URL); err != nil {
+		fmt.Fprintf(os.Stderr, "gozie server: gozie.db.url: %v\n", err)
+		return 2
+	}
+	log := newLogger(cfg.Log)
+	slog.SetDefault(log)
+	d, err := daemon.Open(ctx, daemon.Options{Config: cfg, Logger: log})
+	if err != nil {
+		log.Error("gozie server failed to start", "err", err)
+		return 1
+	}
+	if err := d.Run(ctx); err != nil {
+		log.Error("gozie server stopped with an error", "err", err)
+		return 1
+	}
+	log.Info("gozie server stopped")
+	return 0
+}
+
+func newLogger(c conf.Log) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: c.Level}
+	if c.Format == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+}

@@ -1,0 +1,123 @@
+// Package daemon assembles one gozie server process from its configuration:
+// the store, the trigger engine with every handler, and the REST server, and
+// runs them until its context ends, then stops them in order (HTTP drains,
+// the engine finishes in-flight handlers, the store closes).
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/gozie/gozie/buildinfo"
+	"github.com/gozie/gozie/clock"
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/server"
+	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/store/backends"
+)
+
+// Options are the parts of a process that do not come from configuration.
+type Options struct {
+	// Config is the loaded server configuration.
+	Config *conf.Server
+	// Logger receives everything; nil means slog.Default().
+	Logger *slog.Logger
+	// Listener, if set, is served instead of listening on Config.HTTP.Address.
+	Listener net.Listener
+	// Clock is the engine's time source; nil means the real clock.
+	Clock clock.Clock
+	// Ready, if set, is called once the REST API accepts connections.
+	Ready func(addr net.Addr)
+}
+
+// Daemon is one running server process.
+type Daemon struct {
+	opts   Options
+	log    *slog.Logger
+	Store  store.Store
+	Engine *engine.Engine
+	REST   *server.Server
+}
+
+// Open opens the store and builds the engine and REST server without
+// starting them.
+func Open(ctx context.Context, opts Options) (*Daemon, error) {
+	cfg := opts.Config
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	if opts.Clock == nil {
+		opts.Clock = clock.Real{}
+	}
+	st, err := backends.Open(ctx, cfg.DB.URL)
+	if err != nil {
+		return nil, fmt.Errorf("opening store: %w", err)
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	host, _ := os.Hostname()
+	d := &Daemon{opts: opts, log: log, Store: st}
+	d.Engine = engine.New(engine.Config{
+		Store:    st,
+		Clock:    opts.Clock,
+		Logger:   log.With("component", "engine"),
+		Owner:    fmt.Sprintf("%s-%d-%d", host, os.Getpid(), time.Now().UnixNano()%1e6),
+		Lease:    cfg.Engine.Lease,
+		Workers:  cfg.Engine.Workers,
+		MaxSleep: cfg.Engine.MaxSleep,
+		Metrics:  engine.NewMetrics(reg),
+	})
+	b := buildinfo.Get()
+	d.REST = server.New(server.Config{
+		Logger:          log.With("component", "rest"),
+		Registry:        reg,
+		Build:           server.BuildInfo{Version: b.Version, Revision: b.Revision, Time: b.Time, URL: "github.com/gozie/gozie"},
+		Configuration:   cfg.Dump,
+		ShutdownTimeout: cfg.HTTP.ShutdownTimeout,
+	})
+	return d, nil
+}
+
+// Run serves until ctx ends, then shuts down gracefully: no new requests or
+// claims, in-flight requests and handlers finish, and the store closes. It
+// returns nil after a clean shutdown.
+func (d *Daemon) Run(ctx context.Context) (err error) {
+	defer func() {
+		if cerr := d.Store.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("closing store: %w", cerr)
+		}
+	}()
+	ln := d.opts.Listener
+	if ln == nil {
+		ln, err = net.Listen("tcp", d.opts.Config.HTTP.Address)
+		if err != nil {
+			return fmt.Errorf("listening on %s: %w", d.opts.Config.HTTP.Address, err)
+		}
+	}
+	if err := d.Engine.Start(ctx); err != nil {
+		ln.Close()
+		return err
+	}
+	defer d.Engine.Stop()
+	d.log.Info("gozie server started", "address", ln.Addr().String(), "store", d.Store.Backend(),
+		"version", buildinfo.Get().Version, "engine", d.Engine.Owner())
+	if d.opts.Ready != nil {
+		d.opts.Ready(ln.Addr())
+	}
+	err = d.REST.Serve(ctx, ln)
+	d.log.Info("shutting down: waiting for running work")
+	if errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	return err
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs gozie's benchmarks and prints their figures with a description of the
+# machine, for BENCHMARKS.md. Expects GOZIE_TEST_POSTGRES (and GOZIE_TEST_PGBIN
+# for the pgbench ceiling), as `make bench` sets them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${BENCH_OUT:-bench-results}
+mkdir -p "$out"
+benchtime=${BENCHTIME:-3s}
+
+echo "## Machine"
+echo "- $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "- memory: $(free -g | awk '/Mem:/{print $2}') GiB; $(go version | cut -d' ' -f3); PostgreSQL $("${GOZIE_TEST_PGBIN:-/usr/lib/postgresql/15/bin}/postgres" --version | awk '{print $3}') (fsync off, loopback)"
+echo "- load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+
+echo "## Go benchmarks (benchtime $benchtime)"
+go test -run '^$' -bench . -benchtime "$benchtime" -benchmem ./store/sqlite/ ./store/postgres/ ./engine/ 2>&1 \
+  | tee "$out/go-bench.txt" | grep -E '^(Benchmark|ok|FAIL|---)'
+echo
+
+if [ -n "${GOZIE_TEST_PGBIN:-}" ] && [ -x "$GOZIE_TEST_PGBIN/pgbench" ]; then
+  echo "## pgbench ceiling (same server, 8 clients, 15 s)"
+  admin=$GOZIE_TEST_POSTGRES
+  psql "$admin" -qc 'DROP DATABASE IF EXISTS pgbench' -qc 'CREATE DATABASE pgbench' >/dev/null
+  db=${admin%/*}/pgbench?sslmode=disable
+  "$GOZIE_TEST_PGBIN/pgbench" -q -i -s 10 "$db" >/dev/null 2>&1
+  for mode in "-N" "-S"; do
+    label="simple-update (-N)"; [ "$mode" = "-S" ] && label="select-only (-S)"
+    tps=$("$GOZIE_TEST_PGBIN/pgbench" -n -c 8 -j 2 -T 15 -M prepared $mode "$db" 2>/dev/null | awk '/^tps/{print $3; exit}')
+    echo "pgbench $label: $tps tps" | tee -a "$out/pgbench.txt"
+  done
+fi

@@ -1,0 +1,192 @@
+package server
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/mux"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// ContextPath is the path prefix of the REST API, as in Oozie.
+const ContextPath = "/oozie"
+
+// MetricsPath is where Prometheus metrics are served (outside the context path).
+const MetricsPath = "/metrics"
+
+// Defaults of the Config durations.
+const (
+	DefaultShutdownTimeout   = 30 * time.Second
+	DefaultReadHeaderTimeout = 30 * time.Second
+)
+
+// Config configures a Server. The zero value works: it logs nowhere, serves metrics from a
+// private registry and reports a "dev" build.
+type Config struct {
+	// Logger receives request logs and server events; nil discards them.
+	Logger *slog.Logger
+	// Registry receives the HTTP metrics and is what /metrics serves; nil means a new
+	// registry with the Go and process collectors.
+	Registry *prometheus.Registry
+	// Build is reported by admin/build-version; the zero value means BuildInfoFromBinary.
+	Build BuildInfo
+	// Configuration returns the configuration for admin/configuration; values of keys that
+	// look secret (password, secret, token, credential) are masked and passwords inside URLs
+	// redacted before they are sent. Nil means an empty configuration.
+	Configuration func() map[string]string
+	// OnSystemModeChange, if set, is called after every change of the system mode, e.g. so
+	// that the engine pauses in SAFEMODE.
+	OnSystemModeChange func(from, to SystemMode)
+	// ShutdownTimeout bounds how long Serve waits for in-flight requests; zero means
+	// DefaultShutdownTimeout.
+	ShutdownTimeout time.Duration
+	// ReadHeaderTimeout bounds how long a client may take to send request headers; zero
+	// means DefaultReadHeaderTimeout.
+	ReadHeaderTimeout time.Duration
+}
+
+// Server is gozie's REST server: the Oozie admin endpoints, /metrics, Oozie error responses
+// for every failure, request logging, and Handle for the endpoints of other packages.
+type Server struct {
+	cfg       Config
+	log       *slog.Logger
+	router    *mux.Router
+	metrics   *metrics
+	gatherer  prometheus.Gatherer
+	timezones []Timezone
+
+	modeMu sync.Mutex // serialises SetSystemMode so OnSystemModeChange sees ordered changes
+	mode   atomic.Pointer[SystemMode]
+}
+
+// HandlerFunc serves one REST call. A returned error is sent as an Oozie error response
+// (see Error); a handler that has already written its response should return nil.
+type HandlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// RouteOption adjusts a route registered with Handle.
+type RouteOption func(*routeSpec)
+
+// AllowInSafeMode lets a changing route (POST, PUT, DELETE) run while the system mode is
+// not NORMAL, as Oozie does for the admin and callback servlets.
+func AllowInSafeMode() RouteOption {
+	return func(r *routeSpec) { r.allowInSafeMode = true }
+}
+
+// routeSpec is what the route wrapper needs to know about a route.
+type routeSpec struct {
+	label           string
+	allowInSafeMode bool
+}
+
+// New returns a server in NORMAL mode with the admin endpoints, /oozie/versions and
+// /metrics registered.
+func New(cfg Config) *Server {
+	if cfg.ShutdownTimeout <= 0 {
+		cfg.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if cfg.ReadHeaderTimeout <= 0 {
+		cfg.ReadHeaderTimeout = DefaultReadHeaderTimeout
+	}
+	if cfg.Build == (BuildInfo{}) {
+		cfg.Build = BuildInfoFromBinary()
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, timezones: AvailableTimezones()}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	reg := cfg.Registry
+	if reg == nil {
+		reg = prometheus.NewRegistry()
+		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	}
+	s.gatherer = reg
+	m, err := newMetrics(reg)
+	if err != nil {
+		// Another collector owns our metric names in the shared registry: keep ours apart
+		// and serve both.
+		s.log.Error("registering HTTP metrics", "error", err)
+		private := prometheus.NewRegistry()
+		m, _ = newMetrics(private)
+		s.gatherer = prometheus.Gatherers{reg, private}
+	}
+	s.metrics = m
+	normal := ModeNormal
+	s.mode.Store(&normal)
+
+	s.router = mux.NewRouter()
+	s.router.NotFoundHandler = http.HandlerFunc(s.notFound)
+	s.router.MethodNotAllowedHandler = http.HandlerFunc(s.methodNotAllowed)
+	s.registerAdmin()
+	metricsHandler := promhttp.HandlerFor(s.gatherer, promhttp.HandlerOpts{})
+	s.router.Handle(MetricsPath, s.wrap(routeSpec{label: MetricsPath}, func(w http.ResponseWriter, r *http.Request) error {
+		metricsHandler.ServeHTTP(w, r)
+		return nil
+	})).Methods(http.MethodGet, http.MethodHead)
+	return s
+}
+
+// Handle registers h for method on path, a gorilla/mux template relative to ContextPath
+// (for example "/v{version:[12]}/job/{id}"; handlers read variables with mux.Vars). A GET
+// route also answers HEAD. Changing methods are refused with 503 E0002 outside NORMAL mode
+// unless AllowInSafeMode is given. Register routes before serving: the router is not safe
+// for changes while it serves.
+func (s *Server) Handle(method, path string, h HandlerFunc, opts ...RouteOption) {
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path
+	}
+	spec := routeSpec{label: routeLabel(path)}
+	for _, o := range opts {
+		o(&spec)
+	}
+	methods := []string{method}
+	if method == http.MethodGet {
+		methods = append(methods, http.MethodHead)
+	}
+	s.router.Handle(ContextPath+path, s.wrap(spec, h)).Methods(methods...)
+}
+
+// routeLabel is the metrics and log name of a route: its full template with the regular
+// expressions of variables left out ("/oozie/v{version}/job/{id}").
+func routeLabel(path string) string {
+	return ContextPath + routeVarPattern.ReplaceAllString(path, "{$1}")
+}
+
+// routeVarPattern finds the "{name:regexp}" variables of a route template, so that metric
+// labels read "{name}".
+var routeVarPattern = regexp.MustCompile(`\{([^:{}]+):(?:[^{}]|\{[^{}]*\})*\}`)
+
+// Handler returns the HTTP handler of the whole server, with request logging and metrics.
+func (s *Server) Handler() http.Handler { return s.observe(s.router) }
+
+// SystemMode returns the current system mode.
+func (s *Server) SystemMode() SystemMode { return *s.mode.Load() }
+
+// SetSystemMode changes the system mode, logs the change and calls
+// Config.OnSystemModeChange when the mode really changes.
+func (s *Server) SetSystemMode(mode SystemMode) error {
+	switch mode {
+	case ModeNormal, ModeNoWebService, ModeSafe:
+	default:
+		return fmt.Errorf("unknown system mode %q", mode)
+	}
+	s.modeMu.Lock()
+	defer s.modeMu.Unlock()
+	from := s.SystemMode()
+	if from == mode {
+		return nil
+	}
+	s.mode.Store(&mode)
+	s.log.Info("system mode changed", "from", string(from), "to", string(mode))
+	if s.cfg.OnSystemModeChange != nil {
+		s.cfg.OnSystemModeChange(from, mode)
+	}
+	return nil
+}
