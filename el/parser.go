@@ -5,9 +5,10 @@ import (
 	"strings"
 )
 
-// maxDepth bounds the nesting of parentheses, calls, indexes, conditionals and unary operators,
-// so that hostile input cannot exhaust the stack.
-const maxDepth = 500
+// maxDepth bounds the depth of the syntax tree (nested parentheses, calls, indexes,
+// conditionals, chained operators), so that hostile input cannot exhaust the stack when the
+// tree is parsed or evaluated. Real expressions stay far below it.
+const maxDepth = 1000
 
 // Template is a parsed text: literal pieces and ${...} expressions. It is immutable and safe
 // for concurrent use; parse once, evaluate many times.
@@ -192,11 +193,18 @@ func (p *parser) parseBinary(level int) (node, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Each operator deepens the left-leaning tree by one.
+	chain := 0
+	defer func() { p.depth -= chain }()
 	for {
 		t := p.peek()
 		if !hasKind(levels[level], t.kind) {
 			return left, nil
 		}
+		if err := p.enter(t.pos); err != nil {
+			return nil, err
+		}
+		chain++
 		p.next()
 		right, err := p.parseBinary(level + 1)
 		if err != nil {
@@ -255,8 +263,16 @@ func (p *parser) parseValue() (node, error) {
 	if err != nil {
 		return nil, err
 	}
+	chain := 0
+	defer func() { p.depth -= chain }()
 	for {
 		t := p.peek()
+		if t.kind == tDot || t.kind == tLBracket {
+			if err := p.enter(t.pos); err != nil {
+				return nil, err
+			}
+			chain++
+		}
 		switch t.kind {
 		case tDot:
 			p.next()

@@ -80,10 +80,19 @@ stop_postgres() {
   rm -rf "$dir" "$state_dir/pg-bin" "$state_dir/pg-owner"
 }
 
+# ensure_kdc installs Debian's MIT KDC; the Kerberos tests start their own
+# throwaway KDC on a loopback port with it.
+ensure_kdc() {
+  command -v krb5kdc >/dev/null && command -v kadmin.local >/dev/null && return 0
+  log "installing the MIT KDC"
+  apt_install krb5-kdc krb5-admin-server krb5-user
+}
+
 case "${1:-}" in
   start)
     mkdir -p "$state_dir"
     chmod 755 "$state_dir"
+    ensure_kdc
     stop_postgres
     start_postgres
     ;;

@@ -290,10 +290,12 @@ func (c *Client) fail(err error) {
 	if c.err != nil {
 		return
 	}
-	if err == nil {
-		err = ErrClosed
+	switch {
+	case err == nil || errors.Is(err, ErrClosed):
+		c.err = ErrClosed
+	default:
+		c.err = fmt.Errorf("%w: %w", ErrClosed, err)
 	}
-	c.err = fmt.Errorf("%w: %w", ErrClosed, err)
 	close(c.done)
 	c.nc.Close()
 	for id, ch := range c.calls {

@@ -1,0 +1,271 @@
+package hadoop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"time"
+
+	"github.com/colinmarc/hdfs/v2"
+)
+
+// HDFS is a FileSystem over one HDFS namespace, through a colinmarc/hdfs
+// client. Paths are absolute HDFS paths (no scheme or authority).
+//
+// colinmarc's calls take no context: HDFS checks ctx before each call and
+// applies its deadline to reads and writes, but a NameNode call already
+// under way is not interrupted.
+type HDFS struct {
+	client *hdfs.Client
+	now    func() time.Time
+}
+
+var _ FileSystem = (*HDFS)(nil)
+
+// NewHDFS wraps a connected client. now stamps Touchz; nil means time.Now.
+func NewHDFS(client *hdfs.Client, now func() time.Time) *HDFS {
+	if now == nil {
+		now = time.Now
+	}
+	return &HDFS{client: client, now: now}
+}
+
+// Client returns the underlying colinmarc client.
+func (h *HDFS) Client() *hdfs.Client { return h.client }
+
+func hdfsInfo(fi fs.FileInfo) FileInfo {
+	info := FileInfo{Name: fi.Name(), ModTime: fi.ModTime(), IsDir: fi.IsDir(), Mode: fi.Mode()}
+	if !fi.IsDir() {
+		info.Size = fi.Size()
+	}
+	if hfi, ok := fi.(*hdfs.FileInfo); ok {
+		info.Owner, info.Group = hfi.Owner(), hfi.OwnerGroup()
+	}
+	return info
+}
+
+// Stat implements FileSystem.
+func (h *HDFS) Stat(ctx context.Context, p string) (FileInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return FileInfo{}, err
+	}
+	fi, err := h.client.Stat(p)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	return hdfsInfo(fi), nil
+}
+
+// ReadDir implements FileSystem.
+func (h *HDFS) ReadDir(ctx context.Context, p string) ([]FileInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	fis, err := h.client.ReadDir(p)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]FileInfo, len(fis))
+	for i, fi := range fis {
+		out[i] = hdfsInfo(fi)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// MkdirAll implements FileSystem.
+func (h *HDFS) MkdirAll(ctx context.Context, p string, perm fs.FileMode) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return h.client.MkdirAll(p, perm)
+}
+
+// WriteFile implements FileSystem.
+func (h *HDFS) WriteFile(ctx context.Context, p string, data []byte, perm fs.FileMode) error {
+	w, err := h.create(ctx, p, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(data); err != nil {
+		w.abort()
+		return fmt.Errorf("writing %s: %w", p, err)
+	}
+	return w.Close()
+}
+
+// Create implements FileSystem.
+func (h *HDFS) Create(ctx context.Context, p string) (io.WriteCloser, error) {
+	return h.create(ctx, p, 0o644)
+}
+
+func (h *HDFS) create(ctx context.Context, p string, perm fs.FileMode) (*hdfsWriter, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if fi, err := h.client.Stat(p); err == nil && fi.IsDir() {
+		return nil, &fs.PathError{Op: "create", Path: p, Err: ErrIsDirectory}
+	}
+	// Like Hadoop's FileSystem.create, make the missing parents.
+	if err := h.client.MkdirAll(path.Dir(p), 0o755); err != nil {
+		return nil, err
+	}
+	defaults, err := h.client.ServerDefaults()
+	if err != nil {
+		return nil, fmt.Errorf("creating %s: server defaults: %w", p, err)
+	}
+	tmp := path.Join(path.Dir(p), path.Base(tempName(p)))
+	fw, err := h.client.CreateFile(tmp, defaults.Replication, defaults.BlockSize, perm)
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := ctx.Deadline(); ok {
+		fw.SetDeadline(d)
+	}
+	return &hdfsWriter{h: h, fw: fw, tmp: tmp, final: p}, nil
+}
+
+// hdfsWriter writes to a hidden temporary file and renames it into place
+// on Close.
+type hdfsWriter struct {
+	h           *HDFS
+	fw          *hdfs.FileWriter
+	tmp, final  string
+	done        bool
+	writeFailed bool
+}
+
+func (w *hdfsWriter) Write(b []byte) (int, error) {
+	n, err := w.fw.Write(b)
+	if err != nil {
+		w.writeFailed = true
+	}
+	return n, err
+}
+
+func (w *hdfsWriter) abort() {
+	w.done = true
+	w.fw.Close()
+	w.h.client.Remove(w.tmp)
+}
+
+// Close completes the file and renames it to its final name.
+func (w *hdfsWriter) Close() error {
+	if w.done {
+		return nil
+	}
+	w.done = true
+	if err := w.fw.Close(); err != nil {
+		w.h.client.Remove(w.tmp)
+		return err
+	}
+	if w.writeFailed {
+		w.h.client.Remove(w.tmp)
+		return fmt.Errorf("writing %s: an earlier write failed", w.final)
+	}
+	if err := w.h.client.Rename(w.tmp, w.final); err != nil {
+		w.h.client.Remove(w.tmp)
+		return err
+	}
+	return nil
+}
+
+// Open implements FileSystem.
+func (h *HDFS) Open(ctx context.Context, p string) (io.ReadCloser, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	r, err := h.client.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	if r.Stat().IsDir() {
+		r.Close()
+		return nil, &fs.PathError{Op: "open", Path: p, Err: ErrIsDirectory}
+	}
+	if d, ok := ctx.Deadline(); ok {
+		r.SetDeadline(d)
+	}
+	return r, nil
+}
+
+// ReadFile implements FileSystem.
+func (h *HDFS) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	r, err := h.Open(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", p, err)
+	}
+	return b, nil
+}
+
+// Rename implements FileSystem.
+func (h *HDFS) Rename(ctx context.Context, from, to string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return h.client.Rename(from, to)
+}
+
+// Remove implements FileSystem.
+func (h *HDFS) Remove(ctx context.Context, p string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return h.client.Remove(p)
+}
+
+// RemoveAll implements FileSystem.
+func (h *HDFS) RemoveAll(ctx context.Context, p string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if path.Clean(p) == "/" {
+		return &fs.PathError{Op: "removeall", Path: p, Err: fs.ErrPermission}
+	}
+	return h.client.RemoveAll(p)
+}
+
+// Chmod implements FileSystem.
+func (h *HDFS) Chmod(ctx context.Context, p string, perm fs.FileMode) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return h.client.Chmod(p, perm)
+}
+
+// Touchz implements FileSystem. colinmarc sends times in whole seconds, so
+// the stamped modification time is truncated to the second.
+func (h *HDFS) Touchz(ctx context.Context, p string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	fi, err := h.client.Stat(p)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return h.client.CreateEmptyFile(p)
+	case err != nil:
+		return err
+	case fi.IsDir():
+		return &fs.PathError{Op: "touchz", Path: p, Err: ErrIsDirectory}
+	}
+	atime := fi.ModTime()
+	if hfi, ok := fi.(*hdfs.FileInfo); ok {
+		atime = hfi.AccessTime()
+	}
+	return h.client.Chtimes(p, atime, h.now())
+}
+
+// Glob implements FileSystem.
+func (h *HDFS) Glob(ctx context.Context, pattern string) ([]string, error) {
+	return glob(ctx, pattern, h.ReadDir, h.Stat)
+}
