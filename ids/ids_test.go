@@ -127,14 +127,14 @@ func TestParse(t *testing.T) {
 		{in: "12345678-250127091857123-a-B", seq: 12345678, system: "a", kind: 'B'},
 		{in: "0000001-250127091857123-oozie-oozi-W@:start:", seq: 1, system: "oozie-oozi", kind: 'W', child: ":start:"},
 		{in: "", wantErr: true},
-		{in: "000001-250127091857123-oozie-W", wantErr: true},              // short sequence
-		{in: "0000001-25012709185712-oozie-W", wantErr: true},              // short start
-		{in: "0000001-251327091857123-oozie-W", wantErr: true},             // month 13
-		{in: "0000001-250127091857123-oozie-X", wantErr: true},             // bad kind
-		{in: "0000001-250127091857123-oozie-oozie-W", wantErr: true},       // system id too long
-		{in: "0000001-250127091857123-oozie-W@", wantErr: true},            // empty child
-		{in: "0000001-250127091857123W", wantErr: true},                    // no kind separator
-		{in: "abcdefg-250127091857123-oozie-W", wantErr: true},             // non-digit sequence
+		{in: "000001-250127091857123-oozie-W", wantErr: true},                                   // short sequence
+		{in: "0000001-25012709185712-oozie-W", wantErr: true},                                   // short start
+		{in: "0000001-251327091857123-oozie-W", wantErr: true},                                  // month 13
+		{in: "0000001-250127091857123-oozie-X", wantErr: true},                                  // bad kind
+		{in: "0000001-250127091857123-oozie-oozie-W", wantErr: true},                            // system id too long
+		{in: "0000001-250127091857123-oozie-W@", wantErr: true},                                 // empty child
+		{in: "0000001-250127091857123W", wantErr: true},                                         // no kind separator
+		{in: "abcdefg-250127091857123-oozie-W", wantErr: true},                                  // non-digit sequence
 		{in: "0000001-250127091857123-oozie-oozi-W@" + strings.Repeat("n", 250), wantErr: true}, // too long
 	}
 	for _, tt := range tests {
