@@ -131,6 +131,9 @@ type Workflows interface {
 	UpdateWorkflowAction(ctx context.Context, a *WorkflowAction, from ...ActionStatus) error
 	// ListWorkflowActions returns the job's actions in creation order.
 	ListWorkflowActions(ctx context.Context, jobID string) ([]WorkflowAction, error)
+	// ListActionsByStatus returns up to limit actions of any job in one of
+	// statuses (e.g. every RUNNING action, for the batched YARN poll).
+	ListActionsByStatus(ctx context.Context, statuses []ActionStatus, limit int) ([]WorkflowAction, error)
 	DeleteWorkflowAction(ctx context.Context, id string) error
 }
 

@@ -85,3 +85,7 @@ func schemaErr(line int, node string, format string, args ...any) *Error {
 	e.Line = line
 	return e
 }
+
+// ErrorCode returns the Oozie error code; the REST layer maps errors that
+// have this method to Oozie's error responses.
+func (e *Error) ErrorCode() string { return e.Code }

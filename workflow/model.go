@@ -340,3 +340,7 @@ type SLAInfo struct {
 	AlertFrequency  string
 	AlertPercentage string
 }
+
+// Cluster returns the name node and the resource manager (or job tracker)
+// the action names.
+func (h *Hadoop) Cluster() (nameNode, resourceManager string) { return h.NameNode, h.JobTracker }

@@ -25,7 +25,7 @@ func Open(ctx context.Context, dbURL string) (store.Store, error) {
 	case strings.HasPrefix(dbURL, "postgres://"), strings.HasPrefix(dbURL, "postgresql://"):
 		return postgres.Open(ctx, dbURL)
 	}
-	return nil, fmt.Errorf("database URL %q: want sqlite:PATH or postgres://...", dbURL)
+	return nil, fmt.Errorf("database URL %q: want sqlite:PATH or a postgres:// URL", dbURL)
 }
 
 // Validate checks the form of dbURL without opening anything.
@@ -36,5 +36,5 @@ func Validate(dbURL string) error {
 	case strings.HasPrefix(dbURL, "postgres://"), strings.HasPrefix(dbURL, "postgresql://"):
 		return nil
 	}
-	return fmt.Errorf("database URL %q: want sqlite:PATH or postgres://...", dbURL)
+	return fmt.Errorf("database URL %q: want sqlite:PATH or a postgres:// URL", dbURL)
 }

@@ -213,6 +213,14 @@ func testWorkflowActions(t *testing.T, open Opener) {
 	a := acts[1]
 	a.Status, a.ExternalID, a.StartTime = store.ActionRunning, "application_1_0001", t0.Add(time.Minute)
 	tx(t, s, func(x store.Tx) error { return x.UpdateWorkflowAction(ctx, &a, store.ActionPrep) })
+	var running []store.WorkflowAction
+	tx(t, s, func(x store.Tx) (err error) {
+		running, err = x.ListActionsByStatus(ctx, []store.ActionStatus{store.ActionRunning, store.ActionEndRetry}, 10)
+		return
+	})
+	if len(running) != 1 || running[0].ID != "W1@b" {
+		t.Fatalf("running actions: %+v", running)
+	}
 	var got store.WorkflowAction
 	tx(t, s, func(x store.Tx) (err error) { got, err = x.GetWorkflowAction(ctx, "W1@b"); return })
 	if got.Status != store.ActionRunning || got.ExternalID != "application_1_0001" || got.Version != 2 {

@@ -8,7 +8,6 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -87,5 +86,3 @@ func Truncate(t time.Time) time.Time {
 	}
 	return t.UTC().Truncate(time.Millisecond)
 }
-
-var errRollback = errors.New("sqlstore: rollback")

@@ -183,6 +183,11 @@ func (x *txn) UpdateWorkflowAction(ctx context.Context, a *store.WorkflowAction,
 func (x *txn) ListWorkflowActions(ctx context.Context, jobID string) ([]store.WorkflowAction, error) {
 	return wfActions.query(ctx, x, "WHERE job_id = $1 ORDER BY created_time, id", jobID)
 }
+func (x *txn) ListActionsByStatus(ctx context.Context, statuses []store.ActionStatus, limit int) ([]store.WorkflowAction, error) {
+	w := &where{}
+	w.in("status", strs(statuses), false)
+	return wfActions.query(ctx, x, w.String()+" ORDER BY last_modified, id"+page(0, limit), w.args...)
+}
 func (x *txn) DeleteWorkflowAction(ctx context.Context, id string) error {
 	return wfActions.delete(ctx, x, id)
 }

@@ -60,6 +60,7 @@ CREATE TABLE wf_actions (
   UNIQUE (job_id, name)
 );
 CREATE INDEX wf_actions_external ON wf_actions (external_id);
+CREATE INDEX wf_actions_status ON wf_actions (status, last_modified);
 
 CREATE TABLE coord_jobs (
   id                     TEXT PRIMARY KEY,

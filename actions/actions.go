@@ -1,0 +1,154 @@
+// Package actions runs workflow actions. Each action type has an Executor;
+// the workflow runner calls Start when an action's node is entered, Check
+// when its completion may have changed (a callback, the batched YARN poll, a
+// fallback timer), and Kill when the job is killed.
+//
+// Executors of asynchronous actions (shell, java, map-reduce, hive) run them
+// as one YARN application each, whose ApplicationMaster is `gozie launcher`;
+// fs and email run in the server; hive2 talks to HiveServer2 directly; a
+// sub-workflow is a child job.
+//
+// Exactly-once launches: the runner records Run.Tag on the action's row
+// before it calls Start, and Start must first look for existing external
+// work with that tag (a server that crashed between launching and recording
+// the launch) and return it instead of launching again.
+package actions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Run is one run of one workflow action: everything an executor needs to
+// start, check or kill it.
+type Run struct {
+	ActionID string // <jobID>@<node>
+	JobID    string
+	Node     string
+	Type     string // shell, java, fs, map-reduce, hive, hive2, sub-workflow, email
+	// Key is unique to this run of the action (a rerun or a user retry is a
+	// new run): "<actionID>#<wfRun>.<attempt>".
+	Key string
+	// Tag is the YARN application tag derived from Key, recorded on the
+	// action row before Start is called.
+	Tag   string
+	User  string
+	Group string
+	// AppPath is the workflow application directory, a full URI.
+	AppPath string
+	// Body is the action's XML with EL resolved and the global section and
+	// configuration defaults merged in (store.WorkflowAction.Conf).
+	Body string
+	// JobConf is the resolved job configuration.
+	JobConf map[string]string
+	// NameNode and ResourceManager are the cluster addresses the action
+	// names, or the server's defaults when it names none.
+	NameNode        string
+	ResourceManager string
+	// CallbackURL is the URL the launcher calls when the run ends; it ends
+	// in "status=" for the launcher to append the status.
+	CallbackURL string
+	// ActionDir is this run's own directory on the cluster's filesystem
+	// (a full URI), for staged files and the result file.
+	ActionDir string
+	// ExternalID is what Start reported (Check and Kill only).
+	ExternalID string
+}
+
+// Status is what an executor reports about a run.
+type Status struct {
+	ExternalID       string // YARN application id, child workflow id, HiveServer2 operation
+	ExternalStatus   string // the external system's status, e.g. RUNNING, SUCCEEDED, FAILED/KILLED
+	TrackerURI       string
+	ConsoleURL       string
+	ExternalChildIDs []string
+	// Done is true once the run has ended; Outcome then says how.
+	Done    bool
+	Outcome Outcome
+	// ErrorCode and ErrorMessage explain an ERROR or FAILED outcome
+	// (wf:errorCode, wf:errorMessage): e.g. the shell exit code "1".
+	ErrorCode    string
+	ErrorMessage string
+	// Data is the captured output (capture-output) as Java properties
+	// text, at most the server's limit (2 KB by default).
+	Data string
+}
+
+// Outcome is how a run ended.
+type Outcome string
+
+// Outcomes: OK takes the ok transition, ERROR the error transition (after
+// user retries), FAILED fails the job.
+const (
+	OK     Outcome = "OK"
+	Error  Outcome = "ERROR"
+	Failed Outcome = "FAILED"
+)
+
+// Executor runs one type of action.
+type Executor interface {
+	// Start launches the run, or finds the external work already launched
+	// for run.Tag and reports it. A synchronous executor does the whole
+	// work here and returns a Done status.
+	Start(ctx context.Context, run *Run) (Status, error)
+	// Check reports the run's current state.
+	Check(ctx context.Context, run *Run) (Status, error)
+	// Kill stops the run's external work and its children; killing work
+	// that already ended is not an error.
+	Kill(ctx context.Context, run *Run) error
+}
+
+// BatchChecker is implemented by executors whose runs are YARN
+// applications: one call looks at every running run at once (one RM list
+// query per cycle), returning the statuses of those that have ended.
+type BatchChecker interface {
+	CheckAll(ctx context.Context, runs []*Run) (map[string]Status, error)
+}
+
+// ErrorKind classifies executor failures as Oozie's ActionExecutorException
+// does.
+type ErrorKind string
+
+// Error kinds.
+const (
+	// Transient: retry automatically after the retry interval
+	// (START_RETRY / END_RETRY), e.g. an unreachable ResourceManager.
+	Transient ErrorKind = "TRANSIENT"
+	// NonTransient: needs a person (START_MANUAL / END_MANUAL; the job is
+	// suspended).
+	NonTransient ErrorKind = "NON_TRANSIENT"
+	// ActionError: the action ends in ERROR and takes its error transition.
+	ActionError ErrorKind = "ERROR"
+	// ActionFailed: the action and the job fail.
+	ActionFailed ErrorKind = "FAILED"
+)
+
+// ExecError is an executor failure with Oozie's classification and error
+// code (e.g. JA009, FS008).
+type ExecError struct {
+	Kind ErrorKind
+	Code string
+	Err  error
+}
+
+func (e *ExecError) Error() string { return fmt.Sprintf("%s: %v", e.Code, e.Err) }
+func (e *ExecError) Unwrap() error { return e.Err }
+
+// Errorf returns an *ExecError.
+func Errorf(kind ErrorKind, code, format string, args ...any) *ExecError {
+	return &ExecError{Kind: kind, Code: code, Err: fmt.Errorf(format, args...)}
+}
+
+// KindOf returns err's kind; errors that are not *ExecError are transient
+// (an unexpected failure is retried, not turned into a user-visible ERROR).
+func KindOf(err error) ErrorKind {
+	var e *ExecError
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return Transient
+}
+
+// Registry maps action types to executors.
+type Registry map[string]Executor

@@ -1,0 +1,277 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/workflow"
+)
+
+// Job configuration properties the runner reads.
+const (
+	PropAppPath  = "oozie.wf.application.path"
+	PropUser     = "user.name"
+	PropACL      = "oozie.job.acl"
+	PropGroup    = "group.name"
+	PropParentID = "oozie.wf.parent.id"
+)
+
+// SubmitOptions are the choices of one submission.
+type SubmitOptions struct {
+	// Start starts the job in the same transaction as its creation.
+	Start bool
+	// ParentID is the coordinator action or workflow that submits this job.
+	ParentID string
+}
+
+// Submit creates a workflow job from a job configuration: it reads the app
+// (workflow.xml and config-default.xml) from the app path, validates it,
+// resolves the configuration, and stores the job in PREP (or RUNNING when
+// opts.Start is set). Nothing is stored when any of that fails.
+func (r *Runner) Submit(ctx context.Context, props *conf.Properties, opts SubmitOptions) (string, error) {
+	props = props.Trimmed()
+	user, _ := props.Get(PropUser)
+	if user == "" {
+		return "", errorf(CodeMissingProperty, "Missing configuration property [%s]", PropUser)
+	}
+	props, err := conf.Substitute(props, r.cfg.SubstituteDepth)
+	if err != nil {
+		return "", &Error{Code: CodeConfig, Msg: err.Error(), Err: err}
+	}
+	appPath, _ := props.Get(PropAppPath)
+	if appPath == "" {
+		return "", errorf(CodeInvalidParam, "Invalid parameter [%s]", PropAppPath)
+	}
+	dir, def, defaults, err := r.readApp(ctx, appPath)
+	if err != nil {
+		return "", err
+	}
+	jobConf := props.Map()
+	app, err := workflow.Load(def, workflow.OptionsForJob(r.cfg.Options, jobConf))
+	if err != nil {
+		return "", err
+	}
+	merged, err := workflow.ResolveJobConf(app, defaults, jobConf)
+	if err != nil {
+		return "", err
+	}
+	confXML, err := configurationXML(merged, props)
+	if err != nil {
+		return "", err
+	}
+	parent := opts.ParentID
+	if parent == "" {
+		parent = merged[PropParentID]
+	}
+	group := merged[PropACL]
+	if group == "" {
+		group = merged[PropGroup]
+	}
+	now := r.now()
+	job := store.WorkflowJob{
+		ID: r.cfg.IDs.Next(ids.Workflow), AppName: app.Name, AppPath: dir, User: user, Group: group,
+		Status: store.WorkflowPrep, ParentID: parent, Conf: confXML, Definition: string(def),
+		CreatedTime: now, LastModified: now,
+	}
+	err = r.cfg.Store.Tx(ctx, func(x store.Tx) error {
+		if err := x.InsertWorkflowJob(ctx, &job); err != nil {
+			return err
+		}
+		if !opts.Start {
+			return nil
+		}
+		st, err := r.decide(ctx, x, job.ID, workflow.Event{Kind: workflow.EventStart})
+		if err != nil {
+			return err
+		}
+		return r.apply(ctx, x, st)
+	})
+	if err != nil {
+		return "", err
+	}
+	r.log.Info("workflow job submitted", "job_id", job.ID, "app_name", job.AppName, "user", user, "started", opts.Start)
+	return job.ID, nil
+}
+
+// readApp reads the workflow definition and config-default.xml of an app
+// path (a directory, or a .xml file in one).
+func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, def []byte, defaults map[string]string, err error) {
+	dir, file := appPath, strings.TrimSuffix(appPath, "/")+"/workflow.xml"
+	if strings.HasSuffix(appPath, ".xml") {
+		dir, file = path.Dir(appPath), appPath
+		if i := strings.Index(appPath, "://"); i >= 0 && !strings.Contains(appPath[i+3:], "/") {
+			dir = appPath
+		}
+	}
+	dir = strings.TrimSuffix(dir, "/")
+	if _, err := r.cfg.FS.Stat(ctx, dir); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil, nil, errorf(CodeAppDirMissing, "App directory [%s] does not exist", dir)
+		}
+		return "", nil, nil, &Error{Code: CodeIO, Msg: "IO error, " + err.Error(), Err: err}
+	}
+	def, err = r.cfg.FS.ReadFile(ctx, file)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil, nil, errorf(CodeAppDefMissing, "App definition [%s] does not exist", file)
+		}
+		return "", nil, nil, &Error{Code: CodeIO, Msg: "IO error, " + err.Error(), Err: err}
+	}
+	raw, err := r.cfg.FS.ReadFile(ctx, dir+"/config-default.xml")
+	switch {
+	case err == nil:
+		p, perr := conf.ReadConfigurationXML(bytes.NewReader(raw), dir+"/config-default.xml")
+		if perr != nil {
+			return "", nil, nil, &Error{Code: "E0701", Msg: perr.Error(), Err: perr}
+		}
+		defaults = p.Map()
+	case errors.Is(err, fs.ErrNotExist):
+	default:
+		return "", nil, nil, &Error{Code: CodeIO, Msg: "IO error, " + err.Error(), Err: err}
+	}
+	return dir, def, defaults, nil
+}
+
+// configurationXML writes merged in the order of the submitted properties,
+// then the keys that came from defaults and parameters.
+func configurationXML(merged map[string]string, submitted *conf.Properties) (string, error) {
+	out := &conf.Properties{}
+	seen := map[string]bool{}
+	for _, k := range submitted.Keys() {
+		if v, ok := merged[k]; ok {
+			out.Set(k, v)
+			seen[k] = true
+		}
+	}
+	rest := make([]string, 0, len(merged))
+	for k := range merged {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	for _, k := range rest {
+		out.Set(k, merged[k])
+	}
+	var b bytes.Buffer
+	if err := conf.WriteConfigurationXML(&b, out); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// Start starts a PREP job. Starting a job in another state does nothing,
+// as in Oozie.
+func (r *Runner) Start(ctx context.Context, id string) error {
+	return r.event(ctx, id, workflow.Event{Kind: workflow.EventStart})
+}
+
+// Kill kills a job and the external work of its running actions.
+func (r *Runner) Kill(ctx context.Context, id string) error {
+	return r.event(ctx, id, workflow.Event{Kind: workflow.EventKill})
+}
+
+// Suspend suspends a RUNNING job: running actions go on, nothing new starts.
+func (r *Runner) Suspend(ctx context.Context, id string) error {
+	return r.event(ctx, id, workflow.Event{Kind: workflow.EventSuspend})
+}
+
+// Resume resumes a SUSPENDED job.
+func (r *Runner) Resume(ctx context.Context, id string) error {
+	return r.event(ctx, id, workflow.Event{Kind: workflow.EventResume})
+}
+
+// Rerun reruns a finished job with props merged over its configuration
+// (props win), skipping the nodes oozie.wf.rerun.skip.nodes names or, with
+// oozie.wf.rerun.failnodes=true, every node that ended OK. The definition
+// is read again from the app path, so a fixed app can be rerun.
+func (r *Runner) Rerun(ctx context.Context, id string, props *conf.Properties) error {
+	props = props.Trimmed()
+	return r.retryConflicts(ctx, func() error {
+		return r.cfg.Store.Tx(ctx, func(x store.Tx) error {
+			job, err := x.GetWorkflowJob(ctx, id)
+			if errors.Is(err, store.ErrNotFound) {
+				return errorf(CodeJobNotFound, "Job does not exist [%s]", id)
+			}
+			if err != nil {
+				return err
+			}
+			old, err := conf.ReadConfigurationXML(strings.NewReader(job.Conf), "job "+id+" configuration")
+			if err != nil {
+				return err
+			}
+			old.Merge(props)
+			merged, err := conf.Substitute(old, r.cfg.SubstituteDepth)
+			if err != nil {
+				return &Error{Code: CodeConfig, Msg: err.Error(), Err: err}
+			}
+			skip, failNodes, err := workflow.RerunOptions(merged.Map())
+			if err != nil {
+				return err
+			}
+			appPath, _ := merged.Get(PropAppPath)
+			if appPath == "" {
+				appPath = job.AppPath
+			}
+			_, def, defaults, err := r.readApp(ctx, appPath)
+			if err != nil {
+				return err
+			}
+			app, err := workflow.Load(def, workflow.OptionsForJob(r.cfg.Options, merged.Map()))
+			if err != nil {
+				return err
+			}
+			resolved, err := workflow.ResolveJobConf(app, defaults, merged.Map())
+			if err != nil {
+				return err
+			}
+			confXML, err := configurationXML(resolved, merged)
+			if err != nil {
+				return err
+			}
+			st, err := r.decide(ctx, x, id, workflow.Event{Kind: workflow.EventRerun, SkipNodes: skip,
+				FailNodes: failNodes, Conf: confXML, Definition: string(def)})
+			if err != nil {
+				return err
+			}
+			if st.Ignored != nil {
+				return st.Ignored
+			}
+			if err := r.apply(ctx, x, st); err != nil {
+				return err
+			}
+			st, err = r.decide(ctx, x, id, workflow.Event{Kind: workflow.EventStart})
+			if err != nil {
+				return err
+			}
+			return r.apply(ctx, x, st)
+		})
+	})
+}
+
+// Callback is the hint an action's launcher sends when it ends: the action
+// is checked at once. The status the launcher reports is not trusted; the
+// executor's Check is.
+func (r *Runner) Callback(ctx context.Context, actionID, status string) error {
+	return r.cfg.Store.Tx(ctx, func(x store.Tx) error {
+		act, err := x.GetWorkflowAction(ctx, actionID)
+		if errors.Is(err, store.ErrNotFound) {
+			return errorf(CodeActionNotFound, "Action does not exist [%s]", actionID)
+		}
+		if err != nil {
+			return err
+		}
+		if act.Status.Terminal() {
+			return nil
+		}
+		return x.Schedule(ctx, KindActionCheck, actionID, r.now(), "")
+	})
+}

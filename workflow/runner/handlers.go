@@ -1,0 +1,336 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/workflow"
+)
+
+// loaded is an action with its job, read for a handler.
+type loaded struct {
+	job  store.WorkflowJob
+	act  store.WorkflowAction
+	conf map[string]string
+}
+
+func (r *Runner) load(ctx context.Context, actionID string) (*loaded, error) {
+	var l loaded
+	err := r.cfg.Store.Tx(ctx, func(x store.Tx) (err error) {
+		if l.act, err = x.GetWorkflowAction(ctx, actionID); err != nil {
+			return err
+		}
+		l.job, err = x.GetWorkflowJob(ctx, l.act.JobID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	p, err := r.parsed(&l.job)
+	if err != nil {
+		return nil, err
+	}
+	l.conf = p.conf
+	return &l, nil
+}
+
+// startable lists the statuses from which an action is launched.
+func startable(s store.ActionStatus) bool {
+	switch s {
+	case store.ActionPrep, store.ActionStartRetry, store.ActionUserRetry:
+		return true
+	}
+	return false
+}
+
+// handleStart launches one action. Its YARN tag is recorded on the row
+// before the executor is called, and the executor looks the tag up before it
+// launches, so a crash at any point never launches the action twice.
+func (r *Runner) handleStart(ctx context.Context, run *engine.Run) error {
+	l, err := r.load(ctx, run.Trigger.EntityID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !startable(l.act.Status) || l.job.Status != store.WorkflowRunning {
+		return nil // stale: already launched, killed, or the job is suspended (resume starts it)
+	}
+	exec := r.cfg.Executors[l.act.Type]
+	if exec == nil {
+		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: actions.Failed, ErrorCode: workflow.CodeUnsupportedType,
+			ErrorMessage: fmt.Sprintf("Unsupported action type [%s]", l.act.Type)})
+	}
+	ar := r.actionRun(&l.job, &l.act, l.conf)
+	if l.act.LaunchTag != ar.Tag || l.act.StartTime.IsZero() {
+		act := l.act
+		act.LaunchTag = ar.Tag
+		if act.StartTime.IsZero() {
+			act.StartTime = r.now()
+		}
+		act.LastModified = r.now()
+		if err := r.cfg.Store.Tx(ctx, func(x store.Tx) error { return x.UpdateWorkflowAction(ctx, &act, l.act.Status) }); err != nil {
+			return err
+		}
+		l.act = act
+	}
+	st, err := exec.Start(ctx, ar)
+	if err != nil {
+		return r.startFailed(ctx, run, l, err)
+	}
+	if st.Done {
+		return r.end(ctx, run, l.act.ID, st)
+	}
+	_, batch := exec.(actions.BatchChecker)
+	return r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
+		act, err := x.GetWorkflowAction(ctx, l.act.ID)
+		if err != nil {
+			return err
+		}
+		if !startable(act.Status) {
+			return nil
+		}
+		from := act.Status
+		act.Status = store.ActionRunning
+		act.ErrorCode, act.ErrorMessage = "", ""
+		setExternal(&act, st)
+		act.LastModified = r.now()
+		if err := x.UpdateWorkflowAction(ctx, &act, from); err != nil {
+			return err
+		}
+		if batch {
+			// The batched poll finds it; a callback checks it sooner.
+			return x.Schedule(ctx, KindPoll, pollEntity, r.now().Add(r.cfg.PollInterval), "")
+		}
+		return x.Schedule(ctx, KindActionCheck, act.ID, r.now().Add(r.cfg.CheckInterval), "")
+	})
+}
+
+// startFailed handles a failed launch by the error's kind: transient
+// failures are retried with backoff for as long as they last (the reason
+// shown on the action), the others end the action.
+func (r *Runner) startFailed(ctx context.Context, run *engine.Run, l *loaded, err error) error {
+	var code, msg = "", err.Error()
+	var ee *actions.ExecError
+	if errors.As(err, &ee) {
+		code, msg = ee.Code, ee.Err.Error()
+	}
+	switch actions.KindOf(err) {
+	case actions.ActionError:
+		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: actions.Error, ErrorCode: code, ErrorMessage: msg})
+	case actions.ActionFailed, actions.NonTransient:
+		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: actions.Failed, ErrorCode: code, ErrorMessage: msg})
+	}
+	delay := r.cfg.RetryInterval << min(l.act.Retries, 10)
+	if delay > r.cfg.MaxRetryInterval || delay <= 0 {
+		delay = r.cfg.MaxRetryInterval
+	}
+	r.log.Warn("action launch failed; will retry", "action_id", l.act.ID, "err", err, "retry_in", delay)
+	return r.finish(ctx, run, r.now().Add(delay), func(x store.Tx) error {
+		act, err := x.GetWorkflowAction(ctx, l.act.ID)
+		if err != nil {
+			return err
+		}
+		if !startable(act.Status) {
+			return nil
+		}
+		from := act.Status
+		act.Status = store.ActionStartRetry
+		act.Retries++
+		act.ErrorCode, act.ErrorMessage = code, msg
+		act.LastModified = r.now()
+		return x.UpdateWorkflowAction(ctx, &act, from)
+	})
+}
+
+// handleCheck asks the executor whether a running action ended.
+func (r *Runner) handleCheck(ctx context.Context, run *engine.Run) error {
+	l, err := r.load(ctx, run.Trigger.EntityID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if l.act.Status != store.ActionRunning && l.act.Status != store.ActionEndRetry {
+		return nil
+	}
+	exec := r.cfg.Executors[l.act.Type]
+	if exec == nil {
+		return nil
+	}
+	st, err := exec.Check(ctx, r.actionRun(&l.job, &l.act, l.conf))
+	if err != nil {
+		if actions.KindOf(err) == actions.Transient {
+			return err // the engine retries with backoff and records why
+		}
+		var ee *actions.ExecError
+		errors.As(err, &ee)
+		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: actions.Failed, ErrorCode: ee.Code, ErrorMessage: ee.Err.Error()})
+	}
+	if st.Done {
+		return r.end(ctx, run, l.act.ID, st)
+	}
+	_, batch := exec.(actions.BatchChecker)
+	next := r.now().Add(r.cfg.CheckInterval)
+	if batch {
+		next = time.Time{} // the batched poll looks at it
+	}
+	return r.finish(ctx, run, next, func(x store.Tx) error {
+		if st.ExternalStatus == l.act.ExternalStatus {
+			return nil
+		}
+		act := l.act
+		setExternal(&act, st)
+		act.LastCheckTime = r.now()
+		return x.UpdateWorkflowAction(ctx, &act)
+	})
+}
+
+// end records an action's end and lets the decision core move the job on,
+// in one transaction with the trigger's release.
+func (r *Runner) end(ctx context.Context, run *engine.Run, actionID string, st actions.Status) error {
+	return r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
+		act, err := x.GetWorkflowAction(ctx, actionID)
+		if err != nil {
+			return err
+		}
+		if act.Status.Terminal() {
+			return nil // already ended (a replayed check)
+		}
+		setExternal(&act, st)
+		act.EndTime = r.now()
+		act.LastModified = r.now()
+		if err := x.UpdateWorkflowAction(ctx, &act); err != nil {
+			return err
+		}
+		outcome := workflow.OutcomeOK
+		switch st.Outcome {
+		case actions.Error:
+			outcome = workflow.OutcomeError
+		case actions.Failed:
+			outcome = workflow.OutcomeFailed
+		}
+		step, err := r.decide(ctx, x, act.JobID, workflow.Event{Kind: workflow.EventActionEnd, Node: act.Name,
+			Outcome: outcome, ErrorCode: st.ErrorCode, ErrorMessage: st.ErrorMessage,
+			ExternalStatus: st.ExternalStatus, Data: st.Data})
+		if err != nil {
+			return err
+		}
+		return r.apply(ctx, x, step)
+	})
+}
+
+// finish releases the trigger (due again at next, or deleted) together with
+// fn's writes, retrying when a concurrent change of the same job wins.
+func (r *Runner) finish(ctx context.Context, run *engine.Run, next time.Time, fn func(store.Tx) error) error {
+	return r.retryConflicts(ctx, func() error { return run.Finish(ctx, next, fn) })
+}
+
+func setExternal(act *store.WorkflowAction, st actions.Status) {
+	if st.ExternalID != "" {
+		act.ExternalID = st.ExternalID
+	}
+	if st.ExternalStatus != "" {
+		act.ExternalStatus = st.ExternalStatus
+	}
+	if st.TrackerURI != "" {
+		act.TrackerURI = st.TrackerURI
+	}
+	if st.ConsoleURL != "" {
+		act.ConsoleURL = st.ConsoleURL
+	}
+	if len(st.ExternalChildIDs) > 0 {
+		act.ExternalChildIDs = strings.Join(st.ExternalChildIDs, ",")
+	}
+}
+
+// handleKill kills an action's external work.
+func (r *Runner) handleKill(ctx context.Context, run *engine.Run) error {
+	l, err := r.load(ctx, run.Trigger.EntityID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	exec := r.cfg.Executors[l.act.Type]
+	if exec == nil || (l.act.ExternalID == "" && l.act.LaunchTag == "") {
+		return nil
+	}
+	return exec.Kill(ctx, r.actionRun(&l.job, &l.act, l.conf))
+}
+
+// handleRetry starts a user retry whose delay has passed.
+func (r *Runner) handleRetry(ctx context.Context, run *engine.Run) error {
+	var jobID, node string
+	err := r.cfg.Store.Tx(ctx, func(x store.Tx) error {
+		act, err := x.GetWorkflowAction(ctx, run.Trigger.EntityID)
+		jobID, node = act.JobID, act.Name
+		return err
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
+		st, err := r.decide(ctx, x, jobID, workflow.Event{Kind: workflow.EventRetryDue, Node: node})
+		if err != nil {
+			return err
+		}
+		return r.apply(ctx, x, st)
+	})
+}
+
+// handlePoll looks at every running action of batch-checkable executors
+// with one query each, and checks at once those that ended.
+func (r *Runner) handlePoll(ctx context.Context, run *engine.Run) error {
+	var running []store.WorkflowAction
+	err := r.cfg.Store.Tx(ctx, func(x store.Tx) (err error) {
+		running, err = x.ListActionsByStatus(ctx, []store.ActionStatus{store.ActionRunning}, 100000)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	byExec := map[actions.BatchChecker][]*actions.Run{}
+	for i := range running {
+		act := &running[i]
+		if bc, ok := r.cfg.Executors[act.Type].(actions.BatchChecker); ok {
+			// The tag recorded at launch identifies the run; no job read needed.
+			byExec[bc] = append(byExec[bc], &actions.Run{ActionID: act.ID, JobID: act.JobID, Node: act.Name,
+				Type: act.Type, Tag: act.LaunchTag, ExternalID: act.ExternalID})
+		}
+	}
+	var ended []string
+	for bc, runs := range byExec {
+		res, err := bc.CheckAll(ctx, runs)
+		if err != nil {
+			return err
+		}
+		for id := range res {
+			ended = append(ended, id)
+		}
+	}
+	next := time.Time{}
+	if len(byExec) > 0 {
+		next = r.now().Add(r.cfg.PollInterval)
+	}
+	return run.Finish(ctx, next, func(x store.Tx) error {
+		for _, id := range ended {
+			if err := x.Schedule(ctx, KindActionCheck, id, r.now(), ""); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,313 @@
+// Package runner is the effectful half of the workflow engine: it keeps
+// workflow jobs in the store, turns user commands and action completions
+// into workflow.Decide events, applies the resulting steps in one
+// transaction each, and drives the actions' executors from triggers.
+//
+// Trigger kinds (entity = action id unless noted):
+//
+//	wf-action-start  launch the action (record its YARN tag first, then Start)
+//	wf-action-check  ask the executor whether the action ended (callback, poll, fallback)
+//	wf-action-kill   kill the action's external work
+//	wf-action-retry  a user retry's delay has passed
+//	wf-poll          (entity "yarn") one batched look at every running YARN action
+//
+// Completion is a callback (a hint that schedules wf-action-check at once)
+// plus polling (the truth): while YARN actions run, wf-poll asks the
+// ResourceManager once per PollInterval about all of them, so a lost
+// callback costs at most one interval.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/clock"
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/workflow"
+	"github.com/gozie/gozie/yarn"
+)
+
+// Trigger kinds owned by the runner.
+const (
+	KindActionStart = "wf-action-start"
+	KindActionCheck = "wf-action-check"
+	KindActionKill  = "wf-action-kill"
+	KindActionRetry = "wf-action-retry"
+	KindPoll        = "wf-poll"
+	pollEntity      = "yarn"
+)
+
+// Config configures a Runner. Zero durations take the documented defaults.
+type Config struct {
+	Store  store.Store
+	Clock  clock.Clock
+	Logger *slog.Logger
+	// FS reads application definitions; it takes full URIs.
+	FS hadoop.FileSystem
+	// Executors runs each action type.
+	Executors actions.Registry
+	// IDs hands out job ids.
+	IDs *ids.Generator
+	// CallbackBaseURL is the URL of the callback endpoint
+	// (.../oozie/callback); actions call it with ?id=&status=.
+	CallbackBaseURL string
+	// Options are the workflow engine settings (defaults for name node and
+	// resource manager, user retries).
+	Options workflow.Options
+	// SubstituteDepth bounds ${x} substitution in job configurations.
+	SubstituteDepth int
+	// SystemDir is the directory under each user's home that holds action
+	// directories: <nameNode>/user/<user>/<SystemDir>/<jobID>/... Default
+	// "gozie-sys".
+	SystemDir string
+	// PollInterval is how often running YARN actions are looked at in one
+	// batch. Default 10s.
+	PollInterval time.Duration
+	// CheckInterval is how often an action whose executor cannot be polled
+	// in batch is checked. Default 30s.
+	CheckInterval time.Duration
+	// RetryInterval is the first delay before a transient failure is
+	// retried; it doubles up to MaxRetryInterval. Defaults 10s and 5m.
+	RetryInterval    time.Duration
+	MaxRetryInterval time.Duration
+	// Location is the processing time zone of timestamp(); nil is UTC.
+	Location *time.Location
+}
+
+// Runner runs workflow jobs.
+type Runner struct {
+	cfg   Config
+	log   *slog.Logger
+	cache sync.Map // jobID#run → *parsedJob
+}
+
+// parsedJob is a job's definition and configuration, parsed once per run.
+type parsedJob struct {
+	app  *workflow.App
+	conf map[string]string
+}
+
+// New returns a runner.
+func New(cfg Config) (*Runner, error) {
+	if cfg.Store == nil || cfg.FS == nil || cfg.IDs == nil {
+		return nil, errors.New("runner: Store, FS and IDs are required")
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Executors == nil {
+		cfg.Executors = actions.Registry{}
+	}
+	if cfg.SystemDir == "" {
+		cfg.SystemDir = "gozie-sys"
+	}
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = 10 * time.Second
+	}
+	if cfg.CheckInterval <= 0 {
+		cfg.CheckInterval = 30 * time.Second
+	}
+	if cfg.RetryInterval <= 0 {
+		cfg.RetryInterval = 10 * time.Second
+	}
+	if cfg.MaxRetryInterval <= 0 {
+		cfg.MaxRetryInterval = 5 * time.Minute
+	}
+	if cfg.SubstituteDepth <= 0 {
+		cfg.SubstituteDepth = conf.DefaultSubstituteDepth
+	}
+	return &Runner{cfg: cfg, log: cfg.Logger}, nil
+}
+
+// Register registers the runner's trigger handlers on e.
+func (r *Runner) Register(e *engine.Engine) {
+	e.Handle(KindActionStart, r.handleStart)
+	e.Handle(KindActionCheck, r.handleCheck)
+	e.Handle(KindActionKill, r.handleKill)
+	e.Handle(KindActionRetry, r.handleRetry)
+	e.Handle(KindPoll, r.handlePoll)
+}
+
+func (r *Runner) now() time.Time { return r.cfg.Clock.Now().UTC() }
+
+// parsed returns the job's parsed definition and configuration.
+func (r *Runner) parsed(job *store.WorkflowJob) (*parsedJob, error) {
+	key := fmt.Sprintf("%s#%d#%d", job.ID, job.Run, len(job.Definition))
+	if p, ok := r.cache.Load(key); ok {
+		return p.(*parsedJob), nil
+	}
+	props, err := conf.ReadConfigurationXML(strings.NewReader(job.Conf), "job "+job.ID+" configuration")
+	if err != nil {
+		return nil, fmt.Errorf("workflow %s: %w", job.ID, err)
+	}
+	m := props.Map()
+	app, err := workflow.Load([]byte(job.Definition), workflow.OptionsForJob(r.cfg.Options, m))
+	if err != nil {
+		return nil, fmt.Errorf("workflow %s: %w", job.ID, err)
+	}
+	p := &parsedJob{app: app, conf: m}
+	r.cache.Store(key, p)
+	return p, nil
+}
+
+// forget drops a finished job's parsed form from the cache.
+func (r *Runner) forget(job *store.WorkflowJob) {
+	r.cache.Delete(fmt.Sprintf("%s#%d#%d", job.ID, job.Run, len(job.Definition)))
+}
+
+func (r *Runner) callbackURL(actionID, status string) string {
+	return r.cfg.CallbackBaseURL + "?id=" + url.QueryEscape(actionID) + "&status=" + status
+}
+
+// decide runs the decision core for ev on the job's current rows.
+func (r *Runner) decide(ctx context.Context, x store.Tx, jobID string, ev workflow.Event) (workflow.Step, error) {
+	job, err := x.GetWorkflowJob(ctx, jobID)
+	if errors.Is(err, store.ErrNotFound) {
+		return workflow.Step{}, errorf(CodeJobNotFound, "Job does not exist [%s]", jobID)
+	}
+	if err != nil {
+		return workflow.Step{}, err
+	}
+	acts, err := x.ListWorkflowActions(ctx, jobID)
+	if err != nil {
+		return workflow.Step{}, err
+	}
+	p, err := r.parsed(&job)
+	if err != nil {
+		return workflow.Step{}, err
+	}
+	return workflow.Decide(workflow.Input{
+		App: p.app, Job: job, Actions: acts, Conf: p.conf, Now: r.now(), Options: r.cfg.Options,
+		CallbackURL: r.callbackURL, Location: r.cfg.Location,
+	}, ev)
+}
+
+// apply writes a step and schedules its side effects, in the caller's
+// transaction.
+func (r *Runner) apply(ctx context.Context, x store.Tx, st workflow.Step) error {
+	now := r.now()
+	if st.Job != nil {
+		if err := x.UpdateWorkflowJob(ctx, st.Job); err != nil {
+			return err
+		}
+		if st.Job.Status.Terminal() {
+			r.forget(st.Job)
+		}
+	}
+	for i := range st.Create {
+		if err := x.InsertWorkflowAction(ctx, &st.Create[i]); err != nil {
+			return err
+		}
+	}
+	for i := range st.Update {
+		if err := x.UpdateWorkflowAction(ctx, &st.Update[i]); err != nil {
+			return err
+		}
+	}
+	for _, id := range st.Delete {
+		if err := x.DeleteWorkflowAction(ctx, id); err != nil {
+			return err
+		}
+	}
+	for _, id := range st.Start {
+		if err := x.Schedule(ctx, KindActionStart, id, now, ""); err != nil {
+			return err
+		}
+	}
+	for _, id := range st.Kill {
+		if err := x.Unschedule(ctx, KindActionCheck, id); err != nil {
+			return err
+		}
+		if err := x.Schedule(ctx, KindActionKill, id, now, ""); err != nil {
+			return err
+		}
+	}
+	for _, rt := range st.Retry {
+		if err := x.Schedule(ctx, KindActionRetry, rt.ActionID, rt.At, ""); err != nil {
+			return err
+		}
+	}
+	for _, w := range st.Warnings {
+		r.log.Warn("workflow warning", "code", w.Code, "node", w.Node, "msg", w.Msg)
+	}
+	return nil
+}
+
+// event decides and applies ev in its own transaction, retrying when a
+// concurrent change of the same job wins the compare-and-set.
+func (r *Runner) event(ctx context.Context, jobID string, ev workflow.Event) error {
+	return r.retryConflicts(ctx, func() error {
+		return r.cfg.Store.Tx(ctx, func(x store.Tx) error {
+			st, err := r.decide(ctx, x, jobID, ev)
+			if err != nil {
+				return err
+			}
+			if st.Ignored != nil {
+				r.log.Info("workflow command had no effect", "job_id", jobID, "event", ev.Kind, "reason", st.Ignored.Msg)
+			}
+			return r.apply(ctx, x, st)
+		})
+	})
+}
+
+// retryConflicts repeats fn while it fails with store.ErrConflict: the job
+// changed between read and write, so the decision is taken again on fresh
+// rows.
+func retryConflicts(ctx context.Context, fn func() error) error {
+	var err error
+	for i := 0; i < 20; i++ {
+		if err = fn(); !errors.Is(err, store.ErrConflict) || ctx.Err() != nil {
+			return err
+		}
+	}
+	return err
+}
+
+func (r *Runner) retryConflicts(ctx context.Context, fn func() error) error { return retryConflicts(ctx, fn) }
+
+// actionRun builds the executor's view of one run of an action.
+func (r *Runner) actionRun(job *store.WorkflowJob, act *store.WorkflowAction, jobConf map[string]string) *actions.Run {
+	key := fmt.Sprintf("%s#%d.%d", act.ID, job.Run, act.UserRetryCount)
+	nn, rm := clusterOf(act.Conf)
+	if nn == "" {
+		nn = r.cfg.Options.DefaultNameNode
+	}
+	if rm == "" {
+		rm = r.cfg.Options.DefaultResourceManager
+	}
+	dir := fmt.Sprintf("%s/user/%s/%s/%s/%s--%s/%d.%d", strings.TrimSuffix(nn, "/"), job.User, r.cfg.SystemDir,
+		job.ID, act.Name, strings.ReplaceAll(act.Type, ":", ""), job.Run, act.UserRetryCount)
+	return &actions.Run{
+		ActionID: act.ID, JobID: job.ID, Node: act.Name, Type: act.Type, Key: key, Tag: yarn.ActionTag(key),
+		User: job.User, Group: job.Group, AppPath: job.AppPath, Body: act.Conf, JobConf: jobConf,
+		NameNode: nn, ResourceManager: rm, CallbackURL: r.callbackURL(act.ID, ""),
+		ActionDir: dir, ExternalID: act.ExternalID,
+	}
+}
+
+// clusterOf finds the name node and resource manager an action's resolved
+// XML names.
+func clusterOf(body string) (nameNode, resourceManager string) {
+	b, err := workflow.ParseBody(body)
+	if err != nil {
+		return "", ""
+	}
+	if h, ok := b.(interface{ Cluster() (string, string) }); ok {
+		return h.Cluster()
+	}
+	return "", ""
+}

@@ -1,0 +1,410 @@
+package runner_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/store/sqlite"
+	"github.com/gozie/gozie/workflow/runner"
+)
+
+// scripted is an executor whose runs end when the test says so. It keeps
+// one "external application" per tag, as YARN would, so that a repeated
+// Start of the same run is visible.
+type scripted struct {
+	mu       sync.Mutex
+	launches map[string]int           // tag → launches
+	ended    map[string]actions.Status // external id → final status
+	killed   map[string]bool
+	started  chan string // action ids, as they start
+	batch    bool
+	failOnce map[string]bool   // nodes whose first Start fails after launching
+	ext      map[string]string // action id → external id of its latest run
+}
+
+func newScripted() *scripted {
+	return &scripted{launches: map[string]int{}, ended: map[string]actions.Status{}, killed: map[string]bool{},
+		started: make(chan string, 100), failOnce: map[string]bool{}, ext: map[string]string{}}
+}
+
+func (s *scripted) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ext := "application_" + run.Tag
+	s.ext[run.ActionID] = ext
+	if s.launches[run.Tag] == 0 {
+		s.launches[run.Tag]++
+		s.started <- run.ActionID
+		if s.failOnce[run.Node] {
+			delete(s.failOnce, run.Node)
+			return actions.Status{}, errors.New("connection reset after submitting")
+		}
+	}
+	return actions.Status{ExternalID: ext, ExternalStatus: "RUNNING"}, nil
+}
+
+func (s *scripted) Check(ctx context.Context, run *actions.Run) (actions.Status, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st, ok := s.ended[run.ExternalID]; ok {
+		return st, nil
+	}
+	return actions.Status{ExternalStatus: "RUNNING"}, nil
+}
+
+func (s *scripted) Kill(ctx context.Context, run *actions.Run) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.killed[run.Tag] = true
+	s.ended["application_"+run.Tag] = actions.Status{Done: true, Outcome: actions.Error, ExternalStatus: "KILLED"}
+	return nil
+}
+
+// complete ends the external work of the action's latest run.
+func (s *scripted) complete(actionID string, st actions.Status) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st.Done = true
+	s.ended[s.ext[actionID]] = st
+}
+
+// batchScripted adds the batched poll to scripted.
+type batchScripted struct{ *scripted }
+
+func (b batchScripted) CheckAll(ctx context.Context, runs []*actions.Run) (map[string]actions.Status, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := map[string]actions.Status{}
+	for _, r := range runs {
+		if st, ok := b.ended["application_"+r.Tag]; ok {
+			out[r.ActionID] = st
+		}
+	}
+	return out, nil
+}
+
+type world struct {
+	store  store.Store
+	runner *runner.Runner
+	exec   *scripted
+	apps   string
+}
+
+func setup(t *testing.T, batch bool) *world {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "gozie.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	fs, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: "file:///"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec := newScripted()
+	var e actions.Executor = exec
+	if batch {
+		e = batchScripted{exec}
+	}
+	log := slog.New(slog.NewTextHandler(testLogOut(), nil))
+	r, err := runner.New(runner.Config{Store: st, FS: fs, Logger: log, IDs: ids.NewGenerator("gozie-test", time.Now()),
+		Executors: actions.Registry{"shell": e}, CallbackBaseURL: "http://localhost/oozie/callback",
+		PollInterval: 20 * time.Millisecond, CheckInterval: time.Hour, RetryInterval: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := engine.New(engine.Config{Store: st, Logger: log, Backoff: func(int) time.Duration { return 10 * time.Millisecond }})
+	r.Register(eng)
+	if err := eng.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(eng.Stop)
+	return &world{store: st, runner: r, exec: exec, apps: filepath.Join(dir, "apps")}
+}
+
+func (w *world) app(t *testing.T, name, xml string) string {
+	t.Helper()
+	d := filepath.Join(w.apps, name)
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(d, "workflow.xml"), []byte(xml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "file://" + d
+}
+
+func (w *world) submit(t *testing.T, appPath string, start bool, kv ...string) (string, error) {
+	props := conf.NewProperties(append([]string{"user.name", "alice", "oozie.wf.application.path", appPath,
+		"nameNode", "hdfs://nn:8020", "resourceManager", "rm:8032"}, kv...)...)
+	return w.runner.Submit(context.Background(), props, runner.SubmitOptions{Start: start})
+}
+
+func (w *world) job(t *testing.T, id string) (store.WorkflowJob, map[string]store.WorkflowAction) {
+	t.Helper()
+	var job store.WorkflowJob
+	var acts []store.WorkflowAction
+	err := w.store.Tx(context.Background(), func(x store.Tx) (err error) {
+		if job, err = x.GetWorkflowJob(context.Background(), id); err != nil {
+			return err
+		}
+		acts, err = x.ListWorkflowActions(context.Background(), id)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]store.WorkflowAction{}
+	for _, a := range acts {
+		m[a.Name] = a
+	}
+	return job, m
+}
+
+func (w *world) waitStatus(t *testing.T, id string, want store.WorkflowStatus) store.WorkflowJob {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		job, _ := w.job(t, id)
+		if job.Status == want {
+			return job
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s is %s, want %s", id, job.Status, want)
+		}
+		time.Sleep(5 * time.Millisecond) // condition poll with a deadline
+	}
+}
+
+func (w *world) waitStarted(t *testing.T, actionID string) {
+	t.Helper()
+	select {
+	case got := <-w.exec.started:
+		if got != actionID {
+			t.Fatalf("started %s, want %s", got, actionID)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s never started", actionID)
+	}
+}
+
+const chainApp = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="chain">
+  <start to="extract"/>
+  <action name="extract">
+    <shell xmlns="uri:oozie:shell-action:1.0">
+      <resource-manager>${resourceManager}</resource-manager><name-node>${nameNode}</name-node>
+      <exec>extract.sh</exec><capture-output/>
+    </shell>
+    <ok to="check"/><error to="fail"/>
+  </action>
+  <decision name="check">
+    <switch>
+      <case to="load">${wf:actionData('extract')['rows'] gt 0}</case>
+      <default to="end"/>
+    </switch>
+  </decision>
+  <action name="load">
+    <shell xmlns="uri:oozie:shell-action:1.0">
+      <resource-manager>${resourceManager}</resource-manager><name-node>${nameNode}</name-node>
+      <exec>load.sh</exec><argument>${wf:actionData('extract')['rows']}</argument>
+    </shell>
+    <ok to="end"/><error to="fail"/>
+  </action>
+  <kill name="fail"><message>failed at ${wf:lastErrorNode()}: ${wf:errorMessage(wf:lastErrorNode())}</message></kill>
+  <end name="end"/>
+</workflow-app>`
+
+func TestChainWithDecisionSucceeds(t *testing.T) {
+	w := setup(t, false)
+	id, err := w.submit(t, w.app(t, "chain", chainApp), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.waitStarted(t, id+"@extract")
+	w.exec.complete(id+"@extract", actions.Status{Outcome: actions.OK, ExternalStatus: "SUCCEEDED", Data: "rows=42\n"})
+	if err := w.runner.Callback(context.Background(), id+"@extract", "SUCCEEDED"); err != nil {
+		t.Fatal(err)
+	}
+	w.waitStarted(t, id+"@load")
+	_, acts := w.job(t, id)
+	if !strings.Contains(acts["load"].Conf, "<argument>42</argument>") {
+		t.Fatalf("capture-output did not reach the next action: %s", acts["load"].Conf)
+	}
+	if acts["check"].Transition != "load" || acts["extract"].Status != store.ActionOK {
+		t.Fatalf("decision: %+v / %+v", acts["check"], acts["extract"])
+	}
+	w.exec.complete(id+"@load", actions.Status{Outcome: actions.OK, ExternalStatus: "SUCCEEDED"})
+	_ = w.runner.Callback(context.Background(), id+"@load", "SUCCEEDED")
+	job := w.waitStatus(t, id, store.WorkflowSucceeded)
+	if job.EndTime.IsZero() {
+		t.Fatal("no end time")
+	}
+}
+
+func TestErrorTransitionKillsWithMessage(t *testing.T) {
+	w := setup(t, false)
+	id, err := w.submit(t, w.app(t, "chain", chainApp), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.waitStarted(t, id+"@extract")
+	w.exec.complete(id+"@extract", actions.Status{Outcome: actions.Error, ErrorCode: "1", ErrorMessage: "exit code [1]", ExternalStatus: "FAILED"})
+	_ = w.runner.Callback(context.Background(), id+"@extract", "FAILED")
+	job := w.waitStatus(t, id, store.WorkflowKilled)
+	_, acts := w.job(t, id)
+	if acts["extract"].Status != store.ActionError || acts["extract"].ErrorCode != "1" {
+		t.Fatalf("extract: %+v", acts["extract"])
+	}
+	if job.ErrorMessage != "failed at extract: exit code [1]" && acts["fail"].ErrorMessage != "failed at extract: exit code [1]" {
+		t.Fatalf("kill message: job %q, node %q", job.ErrorMessage, acts["fail"].ErrorMessage)
+	}
+}
+
+func TestLostCallbackIsFoundByTheBatchedPoll(t *testing.T) {
+	w := setup(t, true)
+	id, err := w.submit(t, w.app(t, "chain", chainApp), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.waitStarted(t, id+"@extract")
+	// No callback at all: the batched poll must notice the end.
+	w.exec.complete(id+"@extract", actions.Status{Outcome: actions.OK, Data: "rows=0\n"})
+	w.waitStatus(t, id, store.WorkflowSucceeded)
+}
+
+func TestKillKillsRunningActions(t *testing.T) {
+	w := setup(t, false)
+	id, err := w.submit(t, w.app(t, "chain", chainApp), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.waitStarted(t, id+"@extract")
+	if err := w.runner.Kill(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	w.waitStatus(t, id, store.WorkflowKilled)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		w.exec.mu.Lock()
+		n := len(w.exec.killed)
+		w.exec.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the running action's external work was not killed")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// Killing again is a no-op, as in Oozie.
+	if err := w.runner.Kill(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLaunchRetriedAfterFailureNeverLaunchesTwice(t *testing.T) {
+	w := setup(t, false)
+	w.exec.failOnce["extract"] = true
+	id, err := w.submit(t, w.app(t, "chain", chainApp), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.waitStarted(t, id+"@extract")
+	// The first Start launched and then failed; the retry must find the
+	// launched application by its tag instead of launching again.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_, acts := w.job(t, id)
+		if acts["extract"].Status == store.ActionRunning {
+			if acts["extract"].Retries != 1 || acts["extract"].LaunchTag == "" {
+				t.Fatalf("after retry: %+v", acts["extract"])
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("never running: %+v", acts["extract"])
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	w.exec.mu.Lock()
+	defer w.exec.mu.Unlock()
+	for tag, n := range w.exec.launches {
+		if n != 1 {
+			t.Fatalf("tag %s launched %d times", tag, n)
+		}
+	}
+}
+
+func TestSuspendResume(t *testing.T) {
+	w := setup(t, false)
+	id, err := w.submit(t, w.app(t, "chain", chainApp), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.waitStarted(t, id+"@extract")
+	ctx := context.Background()
+	if err := w.runner.Suspend(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	w.waitStatus(t, id, store.WorkflowSuspended)
+	w.exec.complete(id+"@extract", actions.Status{Outcome: actions.OK, Data: "rows=0\n"})
+	_ = w.runner.Callback(ctx, id+"@extract", "SUCCEEDED")
+	if err := w.runner.Resume(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	w.waitStatus(t, id, store.WorkflowSucceeded)
+}
+
+func TestSubmitErrorsPersistNothing(t *testing.T) {
+	w := setup(t, false)
+	cases := []struct {
+		name, xml, code string
+		props       []string
+	}{
+		{"bad transition", strings.Replace(chainApp, `<ok to="check"/>`, `<ok to="nowhere"/>`, 1), "E0708", nil},
+		{"not xml", "<workflow-app", "E0700", nil},
+		{"missing parameter", `<workflow-app xmlns="uri:oozie:workflow:0.5" name="p"><parameters><property><name>inputDir</name></property></parameters><start to="end"/><end name="end"/></workflow-app>`, "E0738", nil},
+	}
+	for _, c := range cases {
+		_, err := w.submit(t, w.app(t, c.name, c.xml), true, c.props...)
+		var coded interface{ ErrorCode() string }
+		if !errors.As(err, &coded) || coded.ErrorCode() != c.code {
+			t.Errorf("%s: got %v, want code %s", c.name, err, c.code)
+		}
+	}
+	if _, err := w.submit(t, "file:///nonexistent/app", true); err == nil || !strings.Contains(err.Error(), "E0504") {
+		t.Errorf("missing app dir: %v", err)
+	}
+	_, err := w.runner.Submit(context.Background(), conf.NewProperties("oozie.wf.application.path", w.app(t, "ok", chainApp)), runner.SubmitOptions{})
+	if err == nil || !strings.Contains(err.Error(), "E0401") {
+		t.Errorf("missing user.name: %v", err)
+	}
+	var jobs []store.WorkflowJob
+	_ = w.store.Tx(context.Background(), func(x store.Tx) (err error) { jobs, _, err = x.ListWorkflowJobs(context.Background(), store.JobFilter{}); return })
+	if len(jobs) != 0 {
+		t.Fatalf("%d jobs persisted by failed submissions", len(jobs))
+	}
+}
+
+func testLogOut() io.Writer {
+	if os.Getenv("GOZIE_TEST_LOG") != "" {
+		return os.Stderr
+	}
+	return io.Discard
+}
