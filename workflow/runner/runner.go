@@ -277,7 +277,9 @@ func retryConflicts(ctx context.Context, fn func() error) error {
 	return err
 }
 
-func (r *Runner) retryConflicts(ctx context.Context, fn func() error) error { return retryConflicts(ctx, fn) }
+func (r *Runner) retryConflicts(ctx context.Context, fn func() error) error {
+	return retryConflicts(ctx, fn)
+}
 
 // actionRun builds the executor's view of one run of an action.
 func (r *Runner) actionRun(job *store.WorkflowJob, act *store.WorkflowAction, jobConf map[string]string) *actions.Run {

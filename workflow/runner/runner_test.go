@@ -27,7 +27,7 @@ import (
 // Start of the same run is visible.
 type scripted struct {
 	mu       sync.Mutex
-	launches map[string]int           // tag → launches
+	launches map[string]int            // tag → launches
 	ended    map[string]actions.Status // external id → final status
 	killed   map[string]bool
 	started  chan string // action ids, as they start
@@ -375,7 +375,7 @@ func TestSubmitErrorsPersistNothing(t *testing.T) {
 	w := setup(t, false)
 	cases := []struct {
 		name, xml, code string
-		props       []string
+		props           []string
 	}{
 		{"bad transition", strings.Replace(chainApp, `<ok to="check"/>`, `<ok to="nowhere"/>`, 1), "E0708", nil},
 		{"not xml", "<workflow-app", "E0700", nil},
@@ -396,7 +396,10 @@ func TestSubmitErrorsPersistNothing(t *testing.T) {
 		t.Errorf("missing user.name: %v", err)
 	}
 	var jobs []store.WorkflowJob
-	_ = w.store.Tx(context.Background(), func(x store.Tx) (err error) { jobs, _, err = x.ListWorkflowJobs(context.Background(), store.JobFilter{}); return })
+	_ = w.store.Tx(context.Background(), func(x store.Tx) (err error) {
+		jobs, _, err = x.ListWorkflowJobs(context.Background(), store.JobFilter{})
+		return
+	})
 	if len(jobs) != 0 {
 		t.Fatalf("%d jobs persisted by failed submissions", len(jobs))
 	}
