@@ -16,13 +16,18 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/buildinfo"
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/backends"
+	"github.com/gozie/gozie/workflow"
+	"github.com/gozie/gozie/workflow/runner"
 )
 
 // Options are the parts of a process that do not come from configuration.
@@ -37,6 +42,8 @@ type Options struct {
 	Clock clock.Clock
 	// Ready, if set, is called once the REST API accepts connections.
 	Ready func(addr net.Addr)
+	// Executors runs workflow actions by type.
+	Executors actions.Registry
 }
 
 // Daemon is one running server process.
@@ -46,6 +53,10 @@ type Daemon struct {
 	Store  store.Store
 	Engine *engine.Engine
 	REST   *server.Server
+	// FS reaches the cluster's filesystems (and file://) by URI.
+	FS *hadoop.Resolver
+	// Workflows runs workflow jobs.
+	Workflows *runner.Runner
 }
 
 // Open opens the store and builds the engine and REST server without
@@ -77,6 +88,34 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		MaxSleep: cfg.Engine.MaxSleep,
 		Metrics:  engine.NewMetrics(reg),
 	})
+	hconf, err := hadoop.LoadHadoopConf()
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("reading Hadoop configuration: %w", err)
+	}
+	d.FS, err = hadoop.NewResolver(hadoop.ResolverConfig{Conf: hconf, DefaultFS: cfg.Hadoop.DefaultNameNode,
+		User: cfg.UserName, Now: opts.Clock.Now})
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("filesystems: %w", err)
+	}
+	wopts := workflow.DefaultOptions()
+	wopts.DefaultNameNode = cfg.Hadoop.DefaultNameNode
+	wopts.DefaultResourceManager = cfg.Hadoop.DefaultResourceManager
+	wopts.UserRetryMax = cfg.Action.UserRetryMax
+	wopts.UserRetryInterval = cfg.Action.UserRetryInterval
+	wopts.UserRetryPolicy = cfg.Action.UserRetryPolicy
+	d.Workflows, err = runner.New(runner.Config{
+		Store: st, Clock: opts.Clock, Logger: log.With("component", "workflow"), FS: d.FS,
+		Executors: opts.Executors, IDs: ids.NewGenerator(cfg.SystemID, opts.Clock.Now()),
+		CallbackBaseURL: cfg.CallbackBaseURL, Options: wopts, SubstituteDepth: cfg.SubstituteDepth,
+		PollInterval: cfg.Action.CheckInterval, RetryInterval: cfg.Action.RetryInterval,
+	})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	d.Workflows.Register(d.Engine)
 	b := buildinfo.Get()
 	d.REST = server.New(server.Config{
 		Logger:          log.With("component", "rest"),
@@ -93,6 +132,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 // returns nil after a clean shutdown.
 func (d *Daemon) Run(ctx context.Context) (err error) {
 	defer func() {
+		d.FS.Close()
 		if cerr := d.Store.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("closing store: %w", cerr)
 		}
