@@ -1,7 +1,8 @@
 // Command gozie is the whole of gozie in one binary: the server, the
 // Oozie-compatible command-line client, and (on YARN) the action launcher.
 //
-//	gozie server [-config-dir DIR] [-addr HOST:PORT] [-db URL] [-data-dir DIR]
+//	gozie server [-local] [-config-dir DIR] [-addr HOST:PORT] [-db URL] [-data-dir DIR]
+//	gozie minicluster [-data-dir DIR]
 //	gozie admin -oozie URL -status | -version | -systemmode MODE
 //	gozie version
 package main
@@ -34,6 +35,8 @@ func run(args []string) int {
 	switch args[0] {
 	case "server":
 		return runServer(ctx, args[1:])
+	case "minicluster":
+		return runMiniCluster(ctx, args[1:])
 	default:
 		if _, ok := cli.Commands[args[0]]; ok {
 			return cli.Run(ctx, args, cli.OSEnv())
@@ -47,14 +50,15 @@ func run(args []string) int {
 func usage() {
 	fmt.Fprintln(os.Stderr, "usage: gozie <command> [flags]")
 	fmt.Fprintln(os.Stderr, "\ncommands:")
-	fmt.Fprintf(os.Stderr, "  %-9s %s\n", "server", "run the gozie server (REST API, engine)")
+	fmt.Fprintf(os.Stderr, "  %-11s %s\n", "server", "run the gozie server (REST API, engine); -local adds a local cluster")
+	fmt.Fprintf(os.Stderr, "  %-11s %s\n", "minicluster", "run a local Hadoop cluster (MiniDFS, MiniYARN) for development")
 	names := make([]string, 0, len(cli.Commands))
 	for n := range cli.Commands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(os.Stderr, "  %-9s %s\n", n, cli.Commands[n])
+		fmt.Fprintf(os.Stderr, "  %-11s %s\n", n, cli.Commands[n])
 	}
 	fmt.Fprintln(os.Stderr, "\nRun 'gozie <command> -help' for a command's flags.")
 }

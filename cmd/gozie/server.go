@@ -27,6 +27,7 @@ func runServer(ctx context.Context, args []string) int {
 	for _, a := range serverFlagAliases {
 		alias[a.key] = fs.String(a.name, "", a.usage)
 	}
+	local := fs.Bool("local", false, "also run a local cluster (MiniDFS, MiniYARN) in <data-dir> and use it by default")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -62,6 +63,21 @@ func runServer(ctx context.Context, args []string) int {
 	}
 	log := newLogger(cfg.Log)
 	slog.SetDefault(log)
+	if *local {
+		c, err := startLocalCluster(ctx, cfg.DataDir, log)
+		if err != nil {
+			log.Error("local cluster failed to start", "err", err)
+			return 1
+		}
+		defer c.Close()
+		p := c.Properties()
+		if cfg.Hadoop.DefaultNameNode == "" {
+			cfg.Hadoop.DefaultNameNode = p["nameNode"]
+		}
+		if cfg.Hadoop.DefaultResourceManager == "" {
+			cfg.Hadoop.DefaultResourceManager = p["resourceManager"]
+		}
+	}
 	d, err := daemon.Open(ctx, daemon.Options{Config: cfg, Logger: log})
 	if err != nil {
 		log.Error("gozie server failed to start", "err", err)

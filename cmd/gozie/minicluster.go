@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/gozie/gozie/testenv/localcluster"
+)
+
+// runMiniCluster runs a local Hadoop cluster (MiniDFS + MiniYARN) as its own
+// process, as a real cluster outlives a server crash, until SIGTERM.
+func runMiniCluster(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("minicluster", flag.ContinueOnError)
+	dir := fs.String("data-dir", "./gozie-data", "directory for the cluster: dfs/ is the HDFS root")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	c, err := startLocalCluster(ctx, *dir, log)
+	if err != nil {
+		log.Error("minicluster failed to start", "err", err)
+		return 1
+	}
+	<-ctx.Done()
+	if err := c.Close(); err != nil {
+		log.Error("stopping minicluster", "err", err)
+		return 1
+	}
+	log.Info("minicluster stopped")
+	return 0
+}
+
+// startLocalCluster starts a local cluster in dir and writes its
+// local-cluster.properties.
+func startLocalCluster(ctx context.Context, dir string, log *slog.Logger) (*localcluster.Cluster, error) {
+	c, err := localcluster.Start(ctx, localcluster.Options{Dir: dir, Env: containerEnv(),
+		Logger: log.With("component", "minicluster")})
+	if err != nil {
+		return nil, err
+	}
+	path, err := c.WriteProperties()
+	if err != nil {
+		c.Close()
+		return nil, fmt.Errorf("writing %s: %w", localcluster.PropertiesFile, err)
+	}
+	p := c.Properties()
+	log.Info("local cluster started", "nameNode", p["nameNode"], "resourceManager", p["resourceManager"],
+		"properties", path, "dfs_root", p["dfsRoot"])
+	return c, nil
+}
+
+// containerEnv passes the tools of this machine (PATH, JAVA_HOME) to YARN
+// containers, as a NodeManager's environment would.
+func containerEnv() map[string]string {
+	env := map[string]string{}
+	for _, k := range []string{"PATH", "JAVA_HOME", "LANG", "TZ"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env[k] = v
+		}
+	}
+	return env
+}
