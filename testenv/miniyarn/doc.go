@@ -31,6 +31,12 @@
 //     attempt even with exit code 0, with the RM's diagnostics text. Failed
 //     attempts are retried up to max-app-attempts. Lenient mode
 //     ([Options.Lenient]) instead maps exit code 0 to FINISHED/SUCCEEDED.
+//   - The ApplicationMasterProtocol on [RM.SchedulerAddr] (Hadoop IPC, SASL
+//     TOKEN/DIGEST-MD5): each attempt's token file holds an AMRM token whose
+//     identifier names the attempt and whose password is an HMAC under the RM's
+//     master key; registerApplicationMaster makes the application RUNNING,
+//     allocate records progress, finishApplicationMaster records the final
+//     status, diagnostics and tracking URL.
 //   - Kill: SIGTERM to the container's process group, SIGKILL after 250 ms;
 //     the first PUT answers 202, a later one 200 {"state":"KILLED"}.
 //   - HA: [Options.Standbys] extra web endpoints share the state; every endpoint

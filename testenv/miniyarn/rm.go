@@ -22,15 +22,17 @@ type RM struct {
 	opts Options
 	log  *slog.Logger
 
-	mu       sync.Mutex
-	apps     map[yarn.ApplicationID]*app
-	order    []yarn.ApplicationID
-	issued   int64 // highest sequence handed out by new-application
-	hold     bool
-	closing  bool
-	active   int // index into webs of the active endpoint
-	pending  []transition
-	notifyMu sync.Mutex // serialises OnTransition calls
+	mu      sync.Mutex
+	apps    map[yarn.ApplicationID]*app
+	order   []yarn.ApplicationID
+	issued  int64 // highest sequence handed out by new-application
+	hold    bool
+	closing bool
+	active  int // index into webs of the active endpoint; -1 for none
+	// failLaunches counts container launches still to fail (FailNextLaunches).
+	failLaunches int
+	pending      []transition
+	notifyMu     sync.Mutex // serialises OnTransition calls
 
 	webs     []*endpoint
 	nmServer *http.Server
@@ -40,7 +42,9 @@ type RM struct {
 	localDir string
 	logRoot  string
 
-	wg sync.WaitGroup // attempt and cleanup goroutines
+	ctx    context.Context // cancelled by Close; bounds localisation
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // attempt and cleanup goroutines
 }
 
 // endpoint is one web address of the RM (the active one or a standby).
@@ -65,6 +69,7 @@ func Start(ctx context.Context, opts Options) (*RM, error) {
 		localDir: filepath.Join(o.WorkDir, "nm-local-dir"),
 		logRoot:  filepath.Join(o.WorkDir, "nm-logs"),
 	}
+	rm.ctx, rm.cancel = context.WithCancel(context.Background())
 	if _, err := rand.Read(rm.secret); err != nil {
 		return nil, fmt.Errorf("miniyarn: making the RM secret: %w", err)
 	}
@@ -163,22 +168,49 @@ func (rm *RM) ClusterTimestamp() int64 { return rm.opts.ClusterTimestamp }
 func (rm *RM) activeWebAddr() string {
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
+	return rm.activeWebAddrLocked()
+}
+
+func (rm *RM) activeWebAddrLocked() string {
 	if len(rm.webs) == 0 {
 		return ""
+	}
+	if rm.active < 0 { // no active RM: addresses in reports name the first one
+		return rm.webs[0].addr
 	}
 	return rm.webs[rm.active].addr
 }
 
+// activeEndpointLocked returns the active endpoint, nil during a failover.
+// Callers hold rm.mu.
+func (rm *RM) activeEndpointLocked() *endpoint {
+	if rm.active < 0 || rm.active >= len(rm.webs) {
+		return nil
+	}
+	return rm.webs[rm.active]
+}
+
 // Failover makes the web endpoint with the given index (see [RM.WebAddrs]) the
-// active RM; the others answer as standbys.
+// active RM; the others answer as standbys. Index -1 leaves no RM active, as
+// during a failover: every endpoint then answers as a standby that does not
+// know the active RM (307 with a Refresh header and no Location).
 func (rm *RM) Failover(index int) error {
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
-	if index < 0 || index >= len(rm.webs) {
+	if index < -1 || index >= len(rm.webs) {
 		return fmt.Errorf("miniyarn: no web endpoint %d (have %d)", index, len(rm.webs))
 	}
 	rm.active = index
 	return nil
+}
+
+// FailNextLaunches makes the next n container launches fail before the command
+// starts (as a NodeManager that cannot launch the container), so tests can
+// exercise attempt retries and failed applications.
+func (rm *RM) FailNextLaunches(n int) {
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	rm.failLaunches = max(n, 0)
 }
 
 // HoldAccepted keeps newly submitted applications in ACCEPTED (as a full queue
@@ -276,18 +308,20 @@ func (rm *RM) Close() error {
 	sched := rm.sched
 	rm.sched = nil
 	rm.mu.Unlock()
+	rm.cancel()
 	rm.wg.Wait()
 
+	// Every container is gone, so no request of ours is pending. Close (rather
+	// than Shutdown) also drops connections a client opened but never used,
+	// which Shutdown would wait for.
 	var errs []error
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
 	for _, ep := range rm.webs {
-		if err := ep.server.Shutdown(ctx); err != nil {
+		if err := ep.server.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("stopping web endpoint %s: %w", ep.addr, err))
 		}
 	}
 	if rm.nmServer != nil {
-		if err := rm.nmServer.Shutdown(ctx); err != nil {
+		if err := rm.nmServer.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("stopping NodeManager web server: %w", err))
 		}
 	}

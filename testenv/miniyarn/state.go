@@ -157,9 +157,9 @@ func (rm *RM) report(a *app) yarn.AppReport {
 	return r
 }
 
-// proxyURL is the RM web proxy address of an application.
+// proxyURL is the RM web proxy address of an application. Callers hold RM.mu.
 func (rm *RM) proxyURL(id yarn.ApplicationID) string {
-	return fmt.Sprintf("http://%s/proxy/%s/", rm.activeWebAddr(), id)
+	return fmt.Sprintf("http://%s/proxy/%s/", rm.activeWebAddrLocked(), id)
 }
 
 // logsURL is the NodeManager address of a container's logs.

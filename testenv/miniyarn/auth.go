@@ -1,0 +1,95 @@
+package miniyarn
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// authCookie is the cookie Hadoop's authentication filter sets.
+const authCookie = "hadoop.auth"
+
+// authenticate applies pseudo (simple) authentication: the user comes from the
+// user.name parameter or from a valid hadoop.auth cookie; without either the
+// request is refused with 401 unless anonymous access is allowed, in which case
+// it runs as dr.who. It writes the answer itself when it refuses.
+func (rm *RM) authenticate(w http.ResponseWriter, r *http.Request) (string, bool) {
+	user := r.URL.Query().Get("user.name")
+	if user == "" {
+		user = rm.cookieUser(r)
+	}
+	if user == "" {
+		if rm.opts.AnonymousAllowed {
+			return StaticUser, true
+		}
+		w.Header().Set("WWW-Authenticate", "PseudoAuth")
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusUnauthorized)
+		fmt.Fprintln(w, "Authentication required: add the user.name query parameter")
+		return "", false
+	}
+	if !validUserName(user) {
+		writeError(w, forbidden("Invalid user name %q", user))
+		return "", false
+	}
+	http.SetCookie(w, &http.Cookie{Name: authCookie, Value: rm.signCookie(user), Path: "/", HttpOnly: true})
+	return user, true
+}
+
+// validUserName refuses names that could not be a directory name under the
+// NodeManager's usercache.
+func validUserName(u string) bool {
+	if u == "." || u == ".." || len(u) > 256 {
+		return false
+	}
+	for i := 0; i < len(u); i++ {
+		c := u[i]
+		if c <= 0x20 || c >= 0x7f || c == '/' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+func (rm *RM) signCookie(user string) string {
+	exp := rm.opts.Now().Add(cookieLifetime).UnixMilli()
+	payload := "u=" + url.QueryEscape(user) + "&p=" + url.QueryEscape(user) + "&t=simple&e=" + strconv.FormatInt(exp, 10)
+	return payload + "&s=" + rm.cookieMAC(payload)
+}
+
+func (rm *RM) cookieMAC(payload string) string {
+	m := hmac.New(sha256.New, rm.secret)
+	m.Write([]byte(payload))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// cookieUser returns the user of a valid, unexpired hadoop.auth cookie.
+func (rm *RM) cookieUser(r *http.Request) string {
+	c, err := r.Cookie(authCookie)
+	if err != nil {
+		return ""
+	}
+	v := strings.Trim(c.Value, `"`)
+	i := strings.LastIndex(v, "&s=")
+	if i < 0 {
+		return ""
+	}
+	payload, sig := v[:i], v[i+3:]
+	if !hmac.Equal([]byte(sig), []byte(rm.cookieMAC(payload))) {
+		return ""
+	}
+	q, err := url.ParseQuery(payload)
+	if err != nil {
+		return ""
+	}
+	exp, err := strconv.ParseInt(q.Get("e"), 10, 64)
+	if err != nil || exp < rm.opts.Now().UnixMilli() {
+		return ""
+	}
+	return q.Get("u")
+}

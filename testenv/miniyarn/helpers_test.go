@@ -1,0 +1,223 @@
+package miniyarn_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gozie/gozie/testenv/miniyarn"
+	"github.com/gozie/gozie/yarn"
+)
+
+// testUser is who the tests act as.
+const testUser = "alice"
+
+// waitTimeout bounds every wait on a condition.
+const waitTimeout = 30 * time.Second
+
+// cluster is a started RM with a client and the transitions it reported.
+type cluster struct {
+	rm     *miniyarn.RM
+	client *yarn.Client
+
+	mu          sync.Mutex
+	transitions map[yarn.ApplicationID][]yarn.AppState
+}
+
+func setup(t *testing.T, opts miniyarn.Options) *cluster {
+	t.Helper()
+	c := &cluster{transitions: map[yarn.ApplicationID][]yarn.AppState{}}
+	if opts.WorkDir == "" {
+		opts.WorkDir = t.TempDir()
+	}
+	if opts.OnTransition == nil {
+		opts.OnTransition = func(id yarn.ApplicationID, s yarn.AppState) {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			c.transitions[id] = append(c.transitions[id], s)
+		}
+	}
+	if opts.KillGrace == 0 {
+		opts.KillGrace = 100 * time.Millisecond
+	}
+	rm, err := miniyarn.Start(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := rm.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	client, err := yarn.NewClient(yarn.Config{
+		Addresses: []string{rm.WebURL()},
+		Auth:      yarn.PseudoAuth{User: testUser},
+		Retry:     yarn.RetryPolicy{Rounds: 3, InitialBackoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond},
+	})
+	if err != nil {
+		t.Fatalf("NewClient: %v", err)
+	}
+	c.rm, c.client = rm, client
+	return c
+}
+
+func (c *cluster) states(id yarn.ApplicationID) []yarn.AppState {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]yarn.AppState(nil), c.transitions[id]...)
+}
+
+func ctxT(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// submit reserves an id and submits the shell command line with the given
+// adjustments.
+func (c *cluster) submit(t *testing.T, command string, adjust func(*yarn.ApplicationSubmissionContext)) yarn.ApplicationID {
+	t.Helper()
+	ctx := ctxT(t)
+	na, err := c.client.NewApplication(ctx)
+	if err != nil {
+		t.Fatalf("NewApplication: %v", err)
+	}
+	sc := yarn.ApplicationSubmissionContext{
+		ApplicationID:   na.ApplicationID,
+		ApplicationName: "test:" + t.Name(),
+		AMContainerSpec: yarn.ContainerLaunchContext{Commands: yarn.Commands{command}},
+		MaxAppAttempts:  1,
+		Resource:        &yarn.Resource{MemoryMB: 256, VCores: 1},
+		ApplicationType: "GOZIE",
+	}
+	if adjust != nil {
+		adjust(&sc)
+	}
+	if err := c.client.Submit(ctx, sc); err != nil {
+		t.Fatalf("Submit: %v", err)
+	}
+	return na.ApplicationID
+}
+
+// waitFor polls the report until cond holds or the deadline passes.
+func (c *cluster) waitFor(t *testing.T, id yarn.ApplicationID, what string, cond func(yarn.AppReport) bool) yarn.AppReport {
+	t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	var last yarn.AppReport
+	for {
+		r, err := c.client.App(ctxT(t), id)
+		if err != nil {
+			t.Fatalf("App(%s): %v", id, err)
+		}
+		if cond(r) {
+			return r
+		}
+		last = r
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: timed out waiting for %s; last report: state=%s final=%s diag=%q", id, what, last.State, last.FinalStatus, last.Diagnostics)
+		}
+		<-tick.C
+	}
+}
+
+func (c *cluster) waitDone(t *testing.T, id yarn.ApplicationID) yarn.AppReport {
+	t.Helper()
+	return c.waitFor(t, id, "a final state", func(r yarn.AppReport) bool { return r.State.Final() })
+}
+
+// groupAlive reports whether a live (non-zombie) process is in group pgid.
+func groupAlive(t *testing.T, pgid int) bool {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatalf("reading /proc: %v", err)
+	}
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// Fields after the command (in parentheses): state ppid pgrp ...
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if f[2] == strconv.Itoa(pgid) {
+			return true
+		}
+	}
+	return false
+}
+
+func waitGroupGone(t *testing.T, pgid int) {
+	t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for groupAlive(t, pgid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("process group %d still alive", pgid)
+		}
+		<-tick.C
+	}
+}
+
+// httpDo sends a raw request and returns the status, headers and body.
+func httpDo(t *testing.T, method, url, contentType, body string) (int, http.Header, string) {
+	t.Helper()
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctxT(t), method, url, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := noRedirect.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("reading %s: %v", url, err)
+	}
+	return resp.StatusCode, resp.Header, string(b)
+}
+
+var noRedirect = &http.Client{
+	Timeout:       waitTimeout,
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+}
+
+// remoteException decodes an RM error body.
+func remoteException(t *testing.T, body string) yarn.RemoteException {
+	t.Helper()
+	var env yarn.RemoteExceptionEnvelope
+	if err := json.Unmarshal([]byte(body), &env); err != nil {
+		t.Fatalf("error body %q is not a RemoteException: %v", body, err)
+	}
+	return env.RemoteException
+}

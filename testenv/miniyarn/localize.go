@@ -1,0 +1,171 @@
+package miniyarn
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gozie/gozie/yarn"
+)
+
+// Storage is how the NodeManager reads local resources. The test environment
+// backs it with the HDFS client talking to MiniDFS, so paths and modification
+// times agree with what the submitter saw.
+type Storage interface {
+	// Stat returns the size and the modification time (milliseconds since the
+	// epoch) of the file at uri.
+	Stat(ctx context.Context, uri string) (size int64, mtimeMillis int64, err error)
+	// Open opens the file at uri for reading.
+	Open(ctx context.Context, uri string) (io.ReadCloser, error)
+}
+
+// LocalFS is a [Storage] for file:// URLs and plain absolute paths.
+type LocalFS struct{}
+
+// Stat implements [Storage].
+func (LocalFS) Stat(_ context.Context, uri string) (int64, int64, error) {
+	p, err := localPath(uri)
+	if err != nil {
+		return 0, 0, err
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0, 0, fmt.Errorf("stat %s: %w", uri, err)
+	}
+	if fi.IsDir() {
+		return 0, 0, fmt.Errorf("stat %s: is a directory", uri)
+	}
+	return fi.Size(), fi.ModTime().UnixMilli(), nil
+}
+
+// Open implements [Storage].
+func (LocalFS) Open(_ context.Context, uri string) (io.ReadCloser, error) {
+	p, err := localPath(uri)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", uri, err)
+	}
+	return f, nil
+}
+
+func localPath(uri string) (string, error) {
+	if strings.HasPrefix(uri, "/") {
+		return uri, nil
+	}
+	u, err := url.Parse(uri)
+	if err != nil {
+		return "", fmt.Errorf("resource %q: %w", uri, err)
+	}
+	if u.Scheme != "file" {
+		return "", fmt.Errorf("resource %q: LocalFS reads only file:// URLs", uri)
+	}
+	return u.Path, nil
+}
+
+// localizationError marks a failure to localise a resource; the container then
+// fails with exit code -1000 like on a real NodeManager.
+type localizationError struct{ msg string }
+
+func (e *localizationError) Error() string { return e.msg }
+
+// localize copies the application's local resources into the application's
+// file cache and returns link name → localised path. Archives are unpacked into
+// a directory.
+func (rm *RM) localize(ctx context.Context, a *app, at *attempt, appDir string) (map[string]string, error) {
+	links := make(map[string]string)
+	keys := make([]string, 0, len(a.sc.AMContainerSpec.LocalResources))
+	for k := range a.sc.AMContainerSpec.LocalResources {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, key := range keys {
+		lr := a.sc.AMContainerSpec.LocalResources[key]
+		dst := filepath.Join(appDir, "filecache", fmt.Sprintf("%d-%d", at.id.Attempt, i+1))
+		p, err := rm.fetchResource(ctx, lr, dst)
+		if err != nil {
+			return nil, &localizationError{msg: fmt.Sprintf("[%s]Failed to download resource { { %s, %d, %s, null },pending,[(%s)],%d,DOWNLOADING}\n%v\n",
+				rm.opts.Now().Format("2006-01-02 15:04:05.000"), lr.Resource, lr.Timestamp, lr.Type, at.container, at.started.UnixNano(), err)}
+		}
+		links[key] = p
+	}
+	return links, nil
+}
+
+// fetchResource copies one resource below dst (a fresh directory) after YARN's
+// timestamp check, unpacking archives, and returns the path to link to.
+func (rm *RM) fetchResource(ctx context.Context, lr yarn.LocalResource, dst string) (string, error) {
+	_, mtime, err := rm.opts.Storage.Stat(ctx, lr.Resource)
+	if err != nil {
+		return "", fmt.Errorf("java.io.FileNotFoundException: File %s does not exist: %w", lr.Resource, err)
+	}
+	if mtime != lr.Timestamp {
+		// The RM's message, unbalanced parenthesis included.
+		return "", fmt.Errorf("java.io.IOException: Resource %s changed on src filesystem (expected %d, was %d",
+			lr.Resource, lr.Timestamp, mtime)
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return "", fmt.Errorf("java.io.IOException: %w", err)
+	}
+	name := resourceBaseName(lr.Resource)
+	file := filepath.Join(dst, name)
+	if err := rm.copyResource(ctx, lr.Resource, file); err != nil {
+		return "", fmt.Errorf("java.io.IOException: %w", err)
+	}
+	if lr.Type == yarn.ResourceFile {
+		return file, nil
+	}
+	unpacked := filepath.Join(dst, name+".unpacked")
+	ok, err := unpackArchive(file, unpacked)
+	if err != nil {
+		return "", fmt.Errorf("java.io.IOException: unpacking %s: %w", lr.Resource, err)
+	}
+	if !ok {
+		// Not an archive by its suffix: YARN then localises the file as is.
+		return file, nil
+	}
+	return unpacked, nil
+}
+
+func resourceBaseName(uri string) string {
+	p := uri
+	if u, err := url.Parse(uri); err == nil && u.Path != "" {
+		p = u.Path
+	}
+	name := path.Base(p)
+	if name == "/" || name == "." || name == "" {
+		name = "resource"
+	}
+	return name
+}
+
+func (rm *RM) copyResource(ctx context.Context, uri, file string) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	src, err := rm.opts.Storage.Open(ctx, uri)
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", uri, err)
+	}
+	defer src.Close()
+	out, err := os.OpenFile(file, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	if err != nil {
+		return fmt.Errorf("creating %s: %w", file, err)
+	}
+	if _, err := io.Copy(out, src); err != nil {
+		out.Close()
+		return fmt.Errorf("copying %s: %w", uri, err)
+	}
+	if err := out.Close(); err != nil {
+		return fmt.Errorf("closing %s: %w", file, err)
+	}
+	return nil
+}

@@ -1,0 +1,148 @@
+package miniyarn
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gozie/gozie/hadoop"
+)
+
+// The token URL string codec below (Hadoop's Writable token form in URL-safe
+// base64) is what the RM applies to credentials.tokens of a submission.
+
+// maxTokenField bounds one length-prefixed field of a token.
+const maxTokenField = 1 << 20
+
+// decodeTokenURLString decodes Hadoop's token URL string: URL-safe base64
+// without padding of the token's Writable form.
+func decodeTokenURLString(s string) (hadoop.Token, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
+	if err != nil {
+		return hadoop.Token{}, fmt.Errorf("token is not URL-safe base64: %w", err)
+	}
+	r := bytes.NewReader(raw)
+	t, err := readWritableToken(r)
+	if err != nil {
+		return hadoop.Token{}, err
+	}
+	if r.Len() != 0 {
+		return hadoop.Token{}, fmt.Errorf("token has %d trailing bytes", r.Len())
+	}
+	return t, nil
+}
+
+// encodeTokenURLString is the inverse of decodeTokenURLString.
+func encodeTokenURLString(t hadoop.Token) string {
+	var b bytes.Buffer
+	writeWritableToken(&b, t)
+	return base64.RawURLEncoding.EncodeToString(b.Bytes())
+}
+
+func readWritableToken(r io.ByteReader) (hadoop.Token, error) {
+	var t hadoop.Token
+	var err error
+	if t.Identifier, err = readBytesField(r, "identifier"); err != nil {
+		return t, err
+	}
+	if t.Password, err = readBytesField(r, "password"); err != nil {
+		return t, err
+	}
+	kind, err := readBytesField(r, "kind")
+	if err != nil {
+		return t, err
+	}
+	service, err := readBytesField(r, "service")
+	if err != nil {
+		return t, err
+	}
+	t.Kind, t.Service = string(kind), string(service)
+	return t, nil
+}
+
+func writeWritableToken(w *bytes.Buffer, t hadoop.Token) {
+	writeBytesField(w, t.Identifier)
+	writeBytesField(w, t.Password)
+	writeBytesField(w, []byte(t.Kind))
+	writeBytesField(w, []byte(t.Service))
+}
+
+func readBytesField(r io.ByteReader, name string) ([]byte, error) {
+	n, err := readVLong(r)
+	if err != nil {
+		return nil, fmt.Errorf("reading length of %s: %w", name, err)
+	}
+	if n < 0 || n > maxTokenField {
+		return nil, fmt.Errorf("length of %s is %d", name, n)
+	}
+	out := make([]byte, n)
+	for i := range out {
+		b, err := r.ReadByte()
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", name, io.ErrUnexpectedEOF)
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+func writeBytesField(w *bytes.Buffer, b []byte) {
+	writeVLong(w, int64(len(b)))
+	w.Write(b)
+}
+
+// writeVLong writes Hadoop's WritableUtils variable-length long.
+func writeVLong(w *bytes.Buffer, v int64) {
+	if v >= -112 && v <= 127 {
+		w.WriteByte(byte(v))
+		return
+	}
+	l := int64(-112)
+	if v < 0 {
+		v = ^v
+		l = -120
+	}
+	for tmp := v; tmp != 0; tmp >>= 8 {
+		l--
+	}
+	w.WriteByte(byte(l))
+	n := -(l + 112)
+	if l < -120 {
+		n = -(l + 120)
+	}
+	for i := n; i != 0; i-- {
+		shift := uint((i - 1) * 8)
+		w.WriteByte(byte(v >> shift))
+	}
+}
+
+// readVLong reads Hadoop's WritableUtils variable-length long.
+func readVLong(r io.ByteReader) (int64, error) {
+	first, err := r.ReadByte()
+	if err != nil {
+		return 0, io.ErrUnexpectedEOF
+	}
+	fb := int8(first)
+	if fb >= -112 {
+		return int64(fb), nil
+	}
+	size := -111 - int(fb)
+	negative := fb < -120
+	if negative {
+		size = -119 - int(fb)
+	}
+	var v int64
+	for i := 0; i < size-1; i++ {
+		b, err := r.ReadByte()
+		if err != nil {
+			return 0, io.ErrUnexpectedEOF
+		}
+		v = v<<8 | int64(b)
+	}
+	if negative {
+		v = ^v
+	}
+	return v, nil
+}
