@@ -33,17 +33,6 @@ func (e *elem) attr(local string) (string, bool) {
 	return "", false
 }
 
-// setAttr sets (or adds) the unqualified attribute local.
-func (e *elem) setAttr(local, value string) {
-	for i, a := range e.Attrs {
-		if a.Name.Space == "" && a.Name.Local == local {
-			e.Attrs[i].Value = value
-			return
-		}
-	}
-	e.Attrs = append(e.Attrs, xml.Attr{Name: xml.Name{Local: local}, Value: value})
-}
-
 // clone returns a deep copy of e.
 func (e *elem) clone() *elem {
 	c := &elem{Name: e.Name, Text: e.Text, Line: e.Line}

@@ -30,8 +30,7 @@ type scripted struct {
 	launches map[string]int            // tag → launches
 	ended    map[string]actions.Status // external id → final status
 	killed   map[string]bool
-	started  chan string // action ids, as they start
-	batch    bool
+	started  chan string       // action ids, as they start
 	failOnce map[string]bool   // nodes whose first Start fails after launching
 	ext      map[string]string // action id → external id of its latest run
 }
