@@ -1,0 +1,50 @@
+// Package coordinator is the pure core of gozie's coordinators: it reads Oozie coordinator
+// applications (uri:oozie:coordinator:0.1 to 0.5), resolves them for a submission, and decides
+// materialization, input checks, starts and status roll-ups as functions of (definition,
+// state, now). It performs no I/O: dataset existence is asked through an ExistsFunc, included
+// dataset files through a reader, and the engine applies the returned rows through the store.
+//
+// # Flow
+//
+//	Parse(xml) ──► Submit(app, conf) ──► Job ──► Job.Row()/DefinitionXML() ─► store (PREP)
+//	LoadJob(definition) ──► Materialize(job, row, now) ──► []NewAction + updated row
+//	CheckInputs(action, exists, now) ──► READY / WAITING / TIMEDOUT / SKIPPED / FAILED
+//	StartReady(ready actions, concurrency) ──► submit / skip ──► WorkflowConf(action)
+//	RollupCoordinator(actions) / RollupBundle(coordinators) ──► job status
+//
+// Datetimes follow Oozie's processing time zone (TimeFormat, UTC by default) and its strict
+// parser; time zones follow Java's rules (LoadZone); calendar arithmetic follows
+// java.util.GregorianCalendar (AddUnits, MoveToEnd); cron frequencies follow Quartz
+// (ParseCron). EL is evaluated with package el in the phases Oozie defines (Phase); the coord:
+// functions of each phase are in Registry.
+//
+// # Coordinator action statuses
+//
+//	                 ┌──────────► SKIPPED (LAST_ONLY / NONE window passed)
+//	                 │
+//	WAITING ──► READY ──► SUBMITTED ──► RUNNING ──► SUCCEEDED | FAILED | KILLED
+//	   │  │        │                      │  ▲
+//	   │  │        └──► SKIPPED           ▼  │
+//	   │  └──► TIMEDOUT                 SUSPENDED
+//	   └──► SKIPPED
+//	WAITING | READY | SUBMITTED | RUNNING | SUSPENDED ──► KILLED   (kill)
+//	FAILED | KILLED | TIMEDOUT ──► IGNORED                          (ignore)
+//	terminal ──► WAITING                                            (rerun)
+//
+// An action is materialized WAITING. CheckInputs moves it to READY when its dependencies
+// exist (or TIMEDOUT, SKIPPED, FAILED); StartReady moves READY actions to SUBMITTED within
+// the job's concurrency, and the workflow's status then drives the action.
+//
+// # Coordinator job statuses
+//
+//	PREP ──► RUNNING ──► SUCCEEDED | DONEWITHERROR | KILLED | FAILED
+//	 │ ▲        │ ▲ │
+//	 ▼ │        ▼ │ └──► PAUSED (pause time reached) ──► RUNNING (pause time moved)
+//	PREPSUSPENDED  SUSPENDED
+//	PREPPAUSED
+//	FAILED | KILLED ──► IGNORED;  FAILED | KILLED | IGNORED ──► RUNNING (change status)
+//
+// Materialize moves PREP to RUNNING; RollupCoordinator computes the rest from the actions.
+// Every RUNNING, SUSPENDED and PAUSED state has a *WITHERROR twin (some action failed, was
+// killed or timed out), hidden by default as in Oozie (Settings.HideErrorStates).
+package coordinator

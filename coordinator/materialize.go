@@ -1,0 +1,372 @@
+package coordinator
+
+import (
+	"strings"
+	"time"
+
+	"github.com/gozie/gozie/store"
+)
+
+// MaterializeRequest is one materialization pass over a coordinator job.
+type MaterializeRequest struct {
+	// Job is the resolved definition (LoadJob of the row's Definition).
+	Job *Job
+	// JobID is the coordinator job id, for action ids.
+	JobID string
+	// Row is the job's current state: status, start, end, pause, last action number and
+	// time, next materialized time, done flag, throttle, timeout, execution and conf.
+	Row store.CoordJob
+	// Waiting is the number of the job's actions in WAITING status (the throttle counts them).
+	Waiting int
+	// Now is the current time.
+	Now time.Time
+	// Settings are the server defaults (window, look-ahead, batch size, SLA horizon).
+	Settings Settings
+}
+
+// NewAction is an action created by Materialize, ready to be inserted.
+type NewAction struct {
+	// Row is the action row: id, job id, number, WAITING, nominal and creation times, the
+	// action XML, the missing dependencies and the configuration.
+	Row store.CoordAction
+	// Timeout is the action timeout in minutes, copied from the job.
+	Timeout int
+	// SLA is the SLA registration of the action, nil without sla:info.
+	SLA *store.SLA
+	// CheckAt is when the first input check is due: the nominal time, or now if that passed.
+	CheckAt time.Time
+	// Doc is the materialized action (events, SLA values) the XML was rendered from.
+	Doc *ActionDoc
+}
+
+// MaterializeResult is the outcome of Materialize.
+type MaterializeResult struct {
+	// Actions are the new actions, in action-number order.
+	Actions []NewAction
+	// Job is the updated job row (last action number and time, next materialized time, done
+	// flag, PREP → RUNNING); equal to the request's row when nothing ran.
+	Job store.CoordJob
+	// Ran reports whether materialization ran; Reason says why not.
+	Ran    bool
+	Reason string
+	// Throttled is set when the throttle (WAITING actions) stopped materialization early; the
+	// job can continue once actions leave WAITING.
+	Throttled bool
+	// NextAt is the earliest time another pass can create actions (the next materialized time
+	// minus the look-ahead), zero when materialization is done.
+	NextAt time.Time
+}
+
+// Materialize creates the job's next actions, as Oozie's materialization command does for
+// one window:
+//
+//   - preconditions: status PREP, RUNNING or RUNNINGWITHERROR, not done, the next
+//     materialization (or the start) within the look-ahead of now, before the end and before
+//     the pause time; otherwise nothing happens and Reason says why;
+//   - the window runs from the next materialized time (or the start) for Settings.Window,
+//     extended to catch up when it lies in the past: to now for LAST_ONLY/NONE, to the end for
+//     cron, else up to throttle frequencies ahead; it never passes the end (exclusive);
+//   - at most throttle − Waiting actions are created (the batch size for a LAST_ONLY/NONE job
+//     whose window is in the past); nominal times are start + k×frequency in the job zone
+//     (start moved to the end of its day, week or month for endOf* frequencies), or cron fire
+//     times in the processing zone with Oozie's daylight-saving correction for gaps of a day or
+//     more; no action at or after the pause time;
+//   - each action gets its events resolved, missing dependencies, SLA registration and
+//     action XML.
+//
+// An error means the job must become FAILED and no action is kept; the returned row already
+// says so.
+func Materialize(req MaterializeRequest) (MaterializeResult, error) {
+	m := materializer{req: req, s: req.Settings.normalized(), row: req.Row}
+	return m.run(false)
+}
+
+// DryRun lists the actions a new job would materialize first: nominal times from the start
+// over one window (capped at the end), with their resolved URIs, without look-ahead or
+// catch-up (Oozie's -dryrun). Waiting actions do not exist yet, so the throttle is the limit.
+func DryRun(job *Job, jobID string, now time.Time, s Settings) ([]NewAction, error) {
+	row := job.Row()
+	row.ID = jobID
+	m := materializer{req: MaterializeRequest{Job: job, JobID: jobID, Row: row, Now: now, Settings: s},
+		s: s.normalized(), row: row}
+	res, err := m.run(true)
+	return res.Actions, err
+}
+
+// FormatDryRun renders a dry run as Oozie's -dryrun prints it: the job definition, then
+// "***actions for instance***" and, for each action, "action for new instance" followed by
+// the action XML.
+func FormatDryRun(job *Job, actions []NewAction) string {
+	var b strings.Builder
+	b.WriteString(job.DefinitionXML())
+	b.WriteString("\n***actions for instance***")
+	for _, a := range actions {
+		b.WriteString("action for new instance")
+		b.WriteString(a.Row.ActionXML)
+	}
+	return b.String()
+}
+
+// materializer carries one materialization.
+type materializer struct {
+	req  MaterializeRequest
+	s    Settings
+	row  store.CoordJob
+	from time.Time // window start
+	to   time.Time // window end (exclusive)
+}
+
+// run checks the preconditions (unless dryRun) and materializes the window.
+func (m *materializer) run(dryRun bool) (MaterializeResult, error) {
+	res := MaterializeResult{Job: m.row}
+	m.from = m.row.NextMaterializedTime
+	if m.from.IsZero() {
+		m.from = m.row.StartTime
+	}
+	if dryRun {
+		m.to = minTime(m.from.Add(m.s.Window), m.row.EndTime)
+	} else {
+		m.to = minTime(m.catchUp(m.from.Add(m.s.Window)), m.row.EndTime)
+		if reason := m.precondition(); reason != "" {
+			res.Reason = reason
+			res.NextAt = m.nextAt(m.row)
+			return res, nil
+		}
+	}
+	actions, next, throttled, err := m.create(dryRun)
+	if err != nil {
+		failed := m.row
+		failed.Status = store.JobFailed
+		return MaterializeResult{Job: failed, Ran: true, Reason: err.Error()}, err
+	}
+	job := m.row
+	job.LastActionNumber += len(actions)
+	job.LastActionTime = next
+	job.NextMaterializedTime = next
+	if job.Status == store.JobPrep {
+		job.Status = store.JobRunning
+	}
+	if !job.EndTime.After(next) {
+		job.DoneMaterialization = true
+	}
+	job.LastModified = m.req.Now
+	return MaterializeResult{Actions: actions, Job: job, Ran: true, Throttled: throttled, NextAt: m.nextAt(job)}, nil
+}
+
+// nextAt returns when another pass can create actions.
+func (m *materializer) nextAt(job store.CoordJob) time.Time {
+	if job.DoneMaterialization || (!job.NextMaterializedTime.IsZero() && !job.NextMaterializedTime.Before(job.EndTime)) {
+		return time.Time{}
+	}
+	next := job.NextMaterializedTime
+	if next.IsZero() {
+		next = job.StartTime
+	}
+	at := next.Add(-m.s.LookupInterval)
+	if at.Before(m.req.Now) {
+		return m.req.Now
+	}
+	return at
+}
+
+// precondition returns why the job must not be materialized now, or "".
+func (m *materializer) precondition() string {
+	r, now := m.row, m.req.Now
+	horizon := now.Add(m.s.LookupInterval)
+	switch {
+	case r.Status != store.JobPrep && r.Status != store.JobRunning && r.Status != store.JobRunningWithError:
+		return "job is not in PREP or RUNNING but in " + string(r.Status)
+	case r.DoneMaterialization:
+		return "job is already materialized"
+	case !r.NextMaterializedTime.IsZero() && !r.NextMaterializedTime.Before(r.EndTime):
+		return "job is already materialized up to its end time"
+	case r.NextMaterializedTime.IsZero() && r.StartTime.After(horizon):
+		return "job's start time is not reached yet - nothing to materialize"
+	case !r.NextMaterializedTime.IsZero() && r.NextMaterializedTime.After(horizon):
+		return "request is for future time: next materialization is beyond the look-ahead"
+	case !r.LastActionTime.IsZero() && !r.LastActionTime.Before(r.EndTime):
+		return "all actions have been materialized up to the end time"
+	case !r.LastActionTime.IsZero() && !r.LastActionTime.Before(m.to):
+		return "actions are already materialized for this window"
+	case !r.PauseTime.IsZero() && !m.from.Before(r.PauseTime):
+		return "materialization start time is at or after the pause time"
+	}
+	return ""
+}
+
+// catchUp extends a window end that lies in the past, as Oozie does for jobs behind.
+func (m *materializer) catchUp(end time.Time) time.Time {
+	now := m.req.Now
+	if end.After(now) {
+		return end
+	}
+	exec := Execution(m.row.ExecutionOrder)
+	if exec == LastOnly || exec == None {
+		return now
+	}
+	f := m.req.Job.Frequency
+	if f.Unit == Cron {
+		return m.row.EndTime
+	}
+	loc := m.req.Job.Location
+	prev, last := m.from, time.Time{}
+	for i := 1; i <= m.row.Throttle; i++ {
+		last = AddUnits(m.from, f.Unit, i*f.N, loc)
+		if !last.Before(now) {
+			if prev.After(end) {
+				return prev
+			}
+			return end
+		}
+		prev = last
+	}
+	if last.IsZero() {
+		return end
+	}
+	return last
+}
+
+// budget returns how many actions may be created (possibly zero or negative: none), whether
+// there is no limit at all, and whether the limit is the throttle.
+func (m *materializer) budget(dryRun bool) (limit int, unlimited, throttleBound bool) {
+	exec := Execution(m.row.ExecutionOrder)
+	// Oozie compares the window end with a clock read a little later than the one that set
+	// it to now, so a window ending now counts as past.
+	if (exec == LastOnly || exec == None) && !m.to.After(m.req.Now) {
+		return m.s.ActionBatchSize, m.s.ActionBatchSize < 0, false
+	}
+	waiting := m.req.Waiting
+	if dryRun {
+		waiting = 0
+	}
+	return m.row.Throttle - waiting, false, true
+}
+
+// create walks the nominal times of the window and builds the actions. It returns the next
+// materialized time (the nominal time of the first action not created, or the next cron fire
+// time) and whether the throttle stopped it.
+func (m *materializer) create(dryRun bool) ([]NewAction, time.Time, bool, error) {
+	job, r := m.req.Job, m.row
+	limit, unlimited, throttleBound := m.budget(dryRun)
+	take := func() bool { // Oozie's "maxActionsToBeCreated-- > 0"
+		if unlimited {
+			return true
+		}
+		ok := limit > 0
+		limit--
+		return ok
+	}
+	number := r.LastActionNumber
+	var actions []NewAction
+	add := func(nominal time.Time) error {
+		number++
+		a, err := m.action(number, nominal)
+		if err != nil {
+			return err
+		}
+		actions = append(actions, a)
+		return nil
+	}
+	paused := func(t time.Time) bool { return !r.PauseTime.IsZero() && !t.Before(r.PauseTime) }
+
+	if job.Frequency.Unit != Cron {
+		eff := job.nominalTime(r.StartTime, number+1)
+		for eff.Before(m.to) && take() {
+			if paused(eff) {
+				break
+			}
+			if err := add(eff); err != nil {
+				return nil, time.Time{}, false, err
+			}
+			eff = job.nominalTime(r.StartTime, number+1)
+		}
+		return actions, eff, throttleBound && limit < 0 && eff.Before(m.to), nil
+	}
+
+	loc := job.Format.Location()
+	eff := MoveToEnd(m.from, job.Frequency.EndOf, job.Location)
+	first := true
+	for eff.Before(m.to) && take() {
+		if paused(eff) {
+			break
+		}
+		if first && eff.Equal(m.from) {
+			eff = eff.Add(-time.Minute)
+		}
+		first = false
+		next, ok := job.Frequency.Cron.Next(eff, loc)
+		if !ok {
+			eff = r.EndTime
+			break
+		}
+		prev := eff
+		eff = next
+		nominal := next
+		if next.Sub(prev) >= 24*time.Hour {
+			nominal = next.Add(DSTOffset(job.Location, r.StartTime, next))
+		}
+		if !eff.Before(m.to) || paused(eff) {
+			break
+		}
+		if err := add(nominal); err != nil {
+			return nil, time.Time{}, false, err
+		}
+	}
+	throttled := false
+	if eff.Before(m.to) && !take() {
+		throttled = throttleBound
+		if !first {
+			if next, ok := job.Frequency.Cron.Next(eff, loc); ok {
+				eff = next
+			} else {
+				eff = r.EndTime
+			}
+		}
+	}
+	return actions, eff, throttled, nil
+}
+
+// action materializes action number k at a nominal time.
+func (m *materializer) action(k int, nominal time.Time) (NewAction, error) {
+	job, now := m.req.Job, m.req.Now
+	ctx := job.actionContextFor(m.req.JobID, k, nominal, now)
+	ins, outs, err := job.resolveEvents(ctx)
+	if err != nil {
+		return NewAction{}, err
+	}
+	sla, err := job.evaluateSLA(ctx, outs)
+	if err != nil {
+		return NewAction{}, err
+	}
+	reg, err := job.slaRegistration(sla, m.req.JobID, ctx.ID, k, now, m.s)
+	if err != nil {
+		return NewAction{}, err
+	}
+	doc := &ActionDoc{Job: job, Number: k, NominalTime: nominal, ActualTime: now, DataIns: ins, DataOuts: outs, SLA: sla}
+	row := store.CoordAction{
+		ID:                  ctx.ID,
+		JobID:               m.req.JobID,
+		ActionNumber:        k,
+		Status:              store.CoordActionWaiting,
+		NominalTime:         nominal,
+		ActionXML:           doc.XML(),
+		MissingDependencies: pullDependencies(ins),
+		CreatedConf:         m.row.Conf,
+		RunConf:             m.row.Conf,
+		CreatedTime:         now,
+		LastModified:        now,
+	}
+	checkAt := nominal
+	if checkAt.Before(now) {
+		checkAt = now
+	}
+	return NewAction{Row: row, Timeout: m.row.Timeout, SLA: reg, CheckAt: checkAt, Doc: doc}, nil
+}
+
+// minTime returns the earlier of two times.
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}

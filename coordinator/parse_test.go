@@ -1,0 +1,167 @@
+package coordinator
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// exampleConf is the job.properties the example applications expect.
+var exampleConf = []Property{
+	{Name: "user.name", Value: "joe"}, {Name: "nameNode", Value: "hdfs://localhost:8020"},
+	{Name: "resourceManager", Value: "localhost:8032"}, {Name: "queueName", Value: "default"},
+	{Name: "examplesRoot", Value: "examples"}, {Name: "start", Value: "2010-01-01T01:00Z"},
+	{Name: "end", Value: "2010-01-01T04:00Z"}, {Name: "workflowAppUri", Value: "hdfs://localhost:8020/user/joe/examples/apps/cron"},
+	{Name: "shouldStart", Value: "${10 * MINUTES}"}, {Name: "shouldEnd", Value: "${30 * MINUTES}"},
+	{Name: "duration", Value: "${30 * MINUTES}"}, {Name: "alertContact", Value: "joe@example.com"},
+	{Name: "notificationMsg", Value: "late"}, {Name: "upstreamApps", Value: "none"},
+	{Name: "hcatNode", Value: "hcat://localhost:9083"}, {Name: "db", Value: "default"}, {Name: "table", Value: "invites"},
+	{Name: "outputtable", Value: "oozie"}, {Name: "region", Value: "us"}, {Name: "dataOut", Value: "x"},
+}
+
+func TestExampleApplications(t *testing.T) {
+	t.Parallel()
+	paths, err := filepath.Glob(filepath.Join(referenceDir(t), "examples", "apps", "*", "coordinator*.xml"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no example coordinators: %v", err)
+	}
+	for _, p := range paths {
+		name := filepath.Base(filepath.Dir(p)) + "/" + filepath.Base(p)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			app, err := Parse(data)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			job, err := Submit(app, SubmitRequest{Conf: exampleConf, Settings: DefaultSettings()})
+			if strings.Contains(name, "hcatalog") {
+				// HCatalog functions are not provided: the submission names the function.
+				if err == nil || ErrorCode(err) != CodeEL || !strings.Contains(err.Error(), "databaseIn") {
+					t.Fatalf("hcatalog example: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Submit: %v", err)
+			}
+			row := job.Row()
+			row.ID = testJobID
+			res, err := Materialize(MaterializeRequest{Job: job, JobID: testJobID, Row: row, Now: farFuture,
+				Settings: DefaultSettings()})
+			if err != nil || len(res.Actions) == 0 {
+				t.Fatalf("Materialize: %v, %d actions", err, len(res.Actions))
+			}
+			// The stored definition reloads into the same job.
+			loaded, err := LoadJob(job.DefinitionXML(), job.Conf, UTC)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if loaded.DefinitionXML() != job.DefinitionXML() {
+				t.Fatalf("definition does not round-trip:\n%s\n---\n%s", job.DefinitionXML(), loaded.DefinitionXML())
+			}
+		})
+	}
+}
+
+// minimalApp is a valid coordinator in namespace version v with extra elements in body.
+func minimalApp(v, body string) string {
+	return `<coordinator-app xmlns="uri:oozie:coordinator:` + v + `" xmlns:sla="uri:oozie:sla:0.2" name="n" frequency="60"
+  start="2009-01-01T00:00Z" end="2009-01-02T00:00Z" timezone="UTC">` + body +
+		`<action><workflow><app-path>hdfs:///wf</app-path></workflow></action></coordinator-app>`
+}
+
+func TestParseSchema(t *testing.T) {
+	t.Parallel()
+	dataset := `<datasets><dataset name="a" frequency="60" initial-instance="2009-01-01T00:00Z" timezone="UTC">` +
+		`<uri-template>hdfs:///a/${YEAR}</uri-template></dataset></datasets>`
+	tests := []struct {
+		name string
+		doc  string
+		code string // "" means valid
+		msg  string
+	}{
+		{"minimal 0.1", minimalApp("0.1", ""), "", ""},
+		{"minimal 0.5", minimalApp("0.5", ""), "", ""},
+		{"not XML", "<coordinator-app", CodeParse, "malformed"},
+		{"unknown namespace", strings.Replace(minimalApp("0.5", ""), "coordinator:0.5", "coordinator:0.9", 1), CodeInvalidDefinition, "root element"},
+		{"no namespace", `<coordinator-app name="n"/>`, CodeInvalidDefinition, "root element"},
+		{"workflow root", `<workflow-app xmlns="uri:oozie:workflow:0.5" name="w"/>`, CodeInvalidDefinition, "root element"},
+		{"missing attribute", strings.Replace(minimalApp("0.5", ""), `timezone="UTC"`, "", 1), CodeInvalidDefinition, `"timezone" is required`},
+		{"unknown attribute", strings.Replace(minimalApp("0.5", ""), `timezone="UTC"`, `timezone="UTC" color="red"`, 1), CodeInvalidDefinition, "not allowed"},
+		{"throttle needs 0.2", minimalApp("0.1", "<controls><throttle>3</throttle></controls>"), CodeInvalidDefinition, "throttle"},
+		{"throttle in 0.2", minimalApp("0.2", "<controls><throttle>3</throttle></controls>"), "", ""},
+		{"controls order", minimalApp("0.5", "<controls><throttle>3</throttle><timeout>1</timeout></controls>"), CodeInvalidDefinition, "timeout"},
+		{"parameters need 0.4", minimalApp("0.3", "<parameters><property><name>a</name></property></parameters>"), CodeInvalidDefinition, "parameters"},
+		{"parameters in 0.4", minimalApp("0.4", "<parameters><property><name>a</name><value>1</value></property></parameters>"), "", ""},
+		{"input-logic needs 0.5", minimalApp("0.4", dataset+`<input-events><data-in name="x" dataset="a"><instance>${coord:current(0)}</instance></data-in></input-events><input-logic><data-in dataset="x"/></input-logic>`), CodeInvalidDefinition, "input-logic"},
+		{"elements out of order", minimalApp("0.5", "<datasets/><controls/>"), CodeInvalidDefinition, "controls"},
+		{"two controls", minimalApp("0.5", "<controls/><controls/>"), CodeInvalidDefinition, "controls"},
+		{"bad dataset name", minimalApp("0.5", strings.Replace(dataset, `name="a"`, `name="1a"`, 1)), CodeInvalidDefinition, "identifier"},
+		{"include after dataset", minimalApp("0.5", strings.Replace(dataset, "</datasets>", "<include>x</include></datasets>", 1)), CodeInvalidDefinition, "include"},
+		{"data-in without instances", minimalApp("0.5", dataset+`<input-events><data-in name="x" dataset="a"/></input-events>`), CodeInvalidDefinition, "start-instance"},
+		{"data-in mixes instance and range", minimalApp("0.5", dataset+`<input-events><data-in name="x" dataset="a"><instance>1</instance><start-instance>1</start-instance></data-in></input-events>`), CodeInvalidDefinition, "start-instance"},
+		{"data-out with two instances", minimalApp("0.5", dataset+`<output-events><data-out name="o" dataset="a"><instance>a</instance><instance>b</instance></data-out></output-events>`), CodeInvalidDefinition, "instance"},
+		{"nocleanup needs 0.4", minimalApp("0.3", dataset+`<output-events><data-out name="o" dataset="a" nocleanup="true"><instance>a</instance></data-out></output-events>`), CodeInvalidDefinition, "nocleanup"},
+		{"nocleanup boolean", minimalApp("0.4", dataset+`<output-events><data-out name="o" dataset="a" nocleanup="yes"><instance>a</instance></data-out></output-events>`), CodeInvalidDefinition, "boolean"},
+		{"text in element-only content", minimalApp("0.5", "<controls>x</controls>"), CodeInvalidDefinition, "text"},
+		{"element in text content", minimalApp("0.5", "<controls><timeout><b/></timeout></controls>"), CodeInvalidDefinition, "no element"},
+		{"DOCTYPE", `<!DOCTYPE x [<!ENTITY a "b">]>` + minimalApp("0.5", ""), CodeParse, "DOCTYPE"},
+		{"combine with one data-in", minimalApp("0.5", dataset+`<input-events><data-in name="x" dataset="a"><instance>1</instance></data-in></input-events><input-logic><combine><data-in dataset="x"/></combine></input-logic>`), CodeInvalidDefinition, "combine"},
+		{"two logic roots", minimalApp("0.5", dataset+`<input-events><data-in name="x" dataset="a"><instance>1</instance></data-in></input-events><input-logic><data-in dataset="x"/><data-in dataset="x"/></input-logic>`), CodeInvalidDefinition, "exactly one"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Parse([]byte(tc.doc))
+			if tc.code == "" {
+				if err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				return
+			}
+			if err == nil || ErrorCode(err) != tc.code || !strings.Contains(err.Error(), tc.msg) {
+				t.Fatalf("Parse error %v, want %s containing %q", err, tc.code, tc.msg)
+			}
+		})
+	}
+}
+
+func TestParseSLA(t *testing.T) {
+	t.Parallel()
+	ok := strings.Replace(minimalApp("0.5", ""), "</workflow>", "</workflow><sla:info><sla:nominal-time>${coord:nominalTime()}</sla:nominal-time>"+
+		"<sla:should-end>${10 * MINUTES}</sla:should-end></sla:info>", 1)
+	app, err := Parse([]byte(ok))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := app.Action.SLA.Field("should-end"); v != "${10 * MINUTES}" || app.Action.SLA.Namespace != nsSLA02 {
+		t.Fatalf("sla %+v", app.Action.SLA)
+	}
+	for name, doc := range map[string]string{
+		"missing should-end": strings.Replace(ok, "<sla:should-end>${10 * MINUTES}</sla:should-end>", "", 1),
+		"unknown child":      strings.Replace(ok, "</sla:info>", "<sla:color>red</sla:color></sla:info>", 1),
+		"sla 0.2 in 0.3":     strings.Replace(ok, "coordinator:0.5", "coordinator:0.3", 1),
+		"two sla blocks":     strings.Replace(ok, "</action>", "<sla:info/></action>", 1),
+	} {
+		if _, err := Parse([]byte(doc)); ErrorCode(err) != CodeInvalidDefinition {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func TestParseDatasets(t *testing.T) {
+	t.Parallel()
+	defs, err := ParseDatasets([]byte(`<datasets xmlns="uri:oozie:coordinator:0.2"><dataset name="a" frequency="1"
+		initial-instance="2009-01-01T00:00Z" timezone="UTC"><uri-template>x</uri-template><done-flag/></dataset></datasets>`))
+	if err != nil || len(defs) != 1 || !defs[0].HasDoneFlag || defs[0].DoneFlag != "" {
+		t.Fatalf("%+v %v", defs, err)
+	}
+	if _, err := ParseDatasets([]byte(`<datasets/>`)); ErrorCode(err) != CodeInvalidDefinition {
+		t.Fatalf("datasets without namespace: %v", err)
+	}
+}

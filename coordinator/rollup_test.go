@@ -1,0 +1,93 @@
+package coordinator
+
+import (
+	"testing"
+
+	"github.com/gozie/gozie/store"
+)
+
+func TestRollupCoordinator(t *testing.T) {
+	t.Parallel()
+	const (
+		W  = store.CoordActionWaiting
+		RU = store.CoordActionRunning
+		S  = store.CoordActionSucceeded
+		K  = store.CoordActionKilled
+		F  = store.CoordActionFailed
+		TO = store.CoordActionTimedOut
+		SK = store.CoordActionSkipped
+		SU = store.CoordActionSuspended
+		IG = store.CoordActionIgnored
+	)
+	tests := []struct {
+		id   string
+		in   JobRollup
+		hide bool
+		want store.JobStatus
+	}{
+		{"R2", JobRollup{Status: store.JobRunning, DoneMaterialization: true, Actions: []store.CoordActionStatus{K, S, S}}, true, store.JobDoneWithError},
+		{"R4", JobRollup{Status: store.JobRunning, Actions: []store.CoordActionStatus{RU, RU, RU}}, true, store.JobRunning},
+		{"R6", JobRollup{Status: store.JobKilled, DoneMaterialization: true, Actions: []store.CoordActionStatus{S}}, true, store.JobKilled},
+		{"all succeeded", JobRollup{Status: store.JobRunning, DoneMaterialization: true, Actions: []store.CoordActionStatus{S, SK, S}}, true, store.JobSucceeded},
+		{"no actions", JobRollup{Status: store.JobRunning, DoneMaterialization: true}, true, store.JobSucceeded},
+		{"all killed", JobRollup{Status: store.JobRunning, DoneMaterialization: true, Actions: []store.CoordActionStatus{K, K}}, true, store.JobKilled},
+		{"all failed", JobRollup{Status: store.JobRunning, DoneMaterialization: true, Actions: []store.CoordActionStatus{F}}, true, store.JobFailed},
+		{"all timed out", JobRollup{Status: store.JobRunning, DoneMaterialization: true, Actions: []store.CoordActionStatus{TO, TO}}, true, store.JobDoneWithError},
+		{"ignored actions do not count", JobRollup{Status: store.JobRunning, DoneMaterialization: true, Actions: []store.CoordActionStatus{S, IG}}, true, store.JobSucceeded},
+		{"not done", JobRollup{Status: store.JobRunning, Actions: []store.CoordActionStatus{S, S}}, true, store.JobRunning},
+		{"running with error hidden", JobRollup{Status: store.JobRunning, Actions: []store.CoordActionStatus{F, W}}, true, store.JobRunning},
+		{"running with error shown", JobRollup{Status: store.JobRunning, Actions: []store.CoordActionStatus{F, W}}, false, store.JobRunningWithError},
+		{"paused", JobRollup{Status: store.JobPaused, Actions: []store.CoordActionStatus{K, W}}, false, store.JobPausedWithError},
+		{"paused hidden", JobRollup{Status: store.JobPausedWithError, Actions: []store.CoordActionStatus{K, W}}, true, store.JobPaused},
+		{"suspended", JobRollup{Status: store.JobSuspended, Actions: []store.CoordActionStatus{SU, W}}, false, store.JobSuspended},
+		{"prep suspended stays", JobRollup{Status: store.JobPrepSuspended}, true, store.JobPrepSuspended},
+		{"bottom-up suspended", JobRollup{Status: store.JobRunning, DoneMaterialization: true, Actions: []store.CoordActionStatus{SU, S}}, false, store.JobSuspended},
+		{"bottom-up suspended with error", JobRollup{Status: store.JobRunning, DoneMaterialization: true, Actions: []store.CoordActionStatus{SU, F}}, false, store.JobSuspendedWithError},
+		{"pending blocks bottom-up", JobRollup{Status: store.JobRunning, DoneMaterialization: true, Pending: true, Actions: []store.CoordActionStatus{SU, S}}, false, store.JobRunning},
+		{"terminal job never suspended", JobRollup{Status: store.JobSucceeded, DoneMaterialization: true, Actions: []store.CoordActionStatus{SU, S}}, false, store.JobSucceeded},
+		{"prep stays", JobRollup{Status: store.JobPrep}, true, store.JobPrep},
+		{"failed job terminal", JobRollup{Status: store.JobFailed, Actions: []store.CoordActionStatus{S, K}}, true, store.JobDoneWithError},
+	}
+	for _, tc := range tests {
+		t.Run(tc.id, func(t *testing.T) {
+			t.Parallel()
+			if got := RollupCoordinator(tc.in, tc.hide); got != tc.want {
+				t.Fatalf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRollupBundle(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		id   string
+		in   BundleRollup
+		hide bool
+		want store.JobStatus
+	}{
+		{"R8", BundleRollup{Status: store.JobRunning, Children: []store.JobStatus{store.JobKilled}}, true, store.JobKilled},
+		{"R10", BundleRollup{Status: store.JobRunning, Children: []store.JobStatus{store.JobSuspended, store.JobSuspendedWithError}}, false,
+			store.JobSuspendedWithError},
+		{"R10 hidden", BundleRollup{Status: store.JobRunning, Children: []store.JobStatus{store.JobSuspended, store.JobSuspendedWithError}}, true,
+			store.JobSuspended},
+		{"all succeeded", BundleRollup{Status: store.JobRunning, Children: []store.JobStatus{store.JobSucceeded, store.JobSucceeded}}, true, store.JobSucceeded},
+		{"mixed terminal", BundleRollup{Status: store.JobRunning, Children: []store.JobStatus{store.JobSucceeded, store.JobFailed}}, true, store.JobDoneWithError},
+		{"pending is not terminal", BundleRollup{Status: store.JobRunning, Pending: true, Children: []store.JobStatus{store.JobSucceeded}}, true, store.JobRunning},
+		{"killed bundle stays killed", BundleRollup{Status: store.JobKilled, Children: []store.JobStatus{store.JobSucceeded}}, true, store.JobKilled},
+		{"running with error", BundleRollup{Status: store.JobRunning, Children: []store.JobStatus{store.JobRunning, store.JobKilled}}, false, store.JobRunningWithError},
+		{"bottom-up paused", BundleRollup{Status: store.JobRunning, Children: []store.JobStatus{store.JobPaused, store.JobPaused}}, true, store.JobPaused},
+		{"paused with time", BundleRollup{Status: store.JobPausedWithError, Paused: true, Children: []store.JobStatus{store.JobRunning}}, false, store.JobPaused},
+		{"prep with a started child", BundleRollup{Status: store.JobPrep, Children: []store.JobStatus{store.JobPrep, store.JobRunning}}, true, store.JobRunning},
+		{"prep stays prep", BundleRollup{Status: store.JobPrep, Children: []store.JobStatus{store.JobPrep}}, true, store.JobPrep},
+		{"ignored children left out", BundleRollup{Status: store.JobRunning, Children: []store.JobStatus{store.JobSucceeded, store.JobIgnored}}, true, store.JobSucceeded},
+	}
+	for _, tc := range tests {
+		t.Run(tc.id, func(t *testing.T) {
+			t.Parallel()
+			if got := RollupBundle(tc.in, tc.hide); got != tc.want {
+				t.Fatalf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
