@@ -37,35 +37,60 @@ type SubmitOptions struct {
 // resolves the configuration, and stores the job in PREP (or RUNNING when
 // opts.Start is set). Nothing is stored when any of that fails.
 func (r *Runner) Submit(ctx context.Context, props *conf.Properties, opts SubmitOptions) (string, error) {
+	p, err := r.Prepare(ctx, props, opts)
+	if err != nil {
+		return "", err
+	}
+	if err := r.cfg.Store.Tx(ctx, func(x store.Tx) error { return p.Insert(ctx, x) }); err != nil {
+		return "", err
+	}
+	r.log.Info("workflow job submitted", "job_id", p.job.ID, "app_name", p.job.AppName, "user", p.job.User, "started", opts.Start)
+	return p.job.ID, nil
+}
+
+// Prepared is a validated submission, ready to be stored.
+type Prepared struct {
+	r     *Runner
+	job   store.WorkflowJob
+	start bool
+}
+
+// ID returns the job id the submission will have.
+func (p *Prepared) ID() string { return p.job.ID }
+
+// Prepare does everything of Submit but storing: the reads of the app and
+// the validation. Callers that create a workflow as part of their own
+// transaction (a coordinator action) then call Insert in it.
+func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts SubmitOptions) (*Prepared, error) {
 	props = props.Trimmed()
 	user, _ := props.Get(PropUser)
 	if user == "" {
-		return "", errorf(CodeMissingProperty, "Missing configuration property [%s]", PropUser)
+		return nil, errorf(CodeMissingProperty, "Missing configuration property [%s]", PropUser)
 	}
 	props, err := conf.Substitute(props, r.cfg.SubstituteDepth)
 	if err != nil {
-		return "", &Error{Code: CodeConfig, Msg: err.Error(), Err: err}
+		return nil, &Error{Code: CodeConfig, Msg: err.Error(), Err: err}
 	}
 	appPath, _ := props.Get(PropAppPath)
 	if appPath == "" {
-		return "", errorf(CodeInvalidParam, "Invalid parameter [%s]", PropAppPath)
+		return nil, errorf(CodeInvalidParam, "Invalid parameter [%s]", PropAppPath)
 	}
 	dir, def, defaults, err := r.readApp(ctx, appPath)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	jobConf := props.Map()
 	app, err := workflow.Load(def, workflow.OptionsForJob(r.cfg.Options, jobConf))
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	merged, err := workflow.ResolveJobConf(app, defaults, jobConf)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	confXML, err := configurationXML(merged, props)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	parent := opts.ParentID
 	if parent == "" {
@@ -76,29 +101,27 @@ func (r *Runner) Submit(ctx context.Context, props *conf.Properties, opts Submit
 		group = merged[PropGroup]
 	}
 	now := r.now()
-	job := store.WorkflowJob{
+	return &Prepared{r: r, start: opts.Start, job: store.WorkflowJob{
 		ID: r.cfg.IDs.Next(ids.Workflow), AppName: app.Name, AppPath: dir, User: user, Group: group,
 		Status: store.WorkflowPrep, ParentID: parent, Conf: confXML, Definition: string(def),
 		CreatedTime: now, LastModified: now,
+	}}, nil
+}
+
+// Insert stores the prepared job in x, started if the submission asked.
+func (p *Prepared) Insert(ctx context.Context, x store.Tx) error {
+	job := p.job
+	if err := x.InsertWorkflowJob(ctx, &job); err != nil {
+		return err
 	}
-	err = r.cfg.Store.Tx(ctx, func(x store.Tx) error {
-		if err := x.InsertWorkflowJob(ctx, &job); err != nil {
-			return err
-		}
-		if !opts.Start {
-			return nil
-		}
-		st, err := r.decide(ctx, x, job.ID, workflow.Event{Kind: workflow.EventStart})
-		if err != nil {
-			return err
-		}
-		return r.apply(ctx, x, st)
-	})
+	if !p.start {
+		return nil
+	}
+	st, err := p.r.decide(ctx, x, job.ID, workflow.Event{Kind: workflow.EventStart})
 	if err != nil {
-		return "", err
+		return err
 	}
-	r.log.Info("workflow job submitted", "job_id", job.ID, "app_name", job.AppName, "user", user, "started", opts.Start)
-	return job.ID, nil
+	return p.r.apply(ctx, x, st)
 }
 
 // readApp reads the workflow definition and config-default.xml of an app

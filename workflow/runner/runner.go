@@ -83,6 +83,10 @@ type Config struct {
 	MaxRetryInterval time.Duration
 	// Location is the processing time zone of timestamp(); nil is UTC.
 	Location *time.Location
+	// OnJobChange, when set, is called in the transaction of every change
+	// of a job that has a parent (a coordinator action or a parent
+	// workflow), so the parent follows its child atomically.
+	OnJobChange func(ctx context.Context, x store.Tx, job store.WorkflowJob) error
 }
 
 // Runner runs workflow jobs.
@@ -206,6 +210,11 @@ func (r *Runner) apply(ctx context.Context, x store.Tx, st workflow.Step) error 
 		}
 		if st.Job.Status.Terminal() {
 			r.forget(st.Job)
+		}
+		if st.Job.ParentID != "" && r.cfg.OnJobChange != nil {
+			if err := r.cfg.OnJobChange(ctx, x, *st.Job); err != nil {
+				return err
+			}
 		}
 	}
 	for i := range st.Create {
