@@ -11,6 +11,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lib/pq"
@@ -59,6 +60,16 @@ func dialect() *sqlstore.Dialect {
 // Open connects to the database at dsn (a postgres:// URL), applies
 // migrations and starts listening for wake-ups from other servers.
 func Open(ctx context.Context, dsn string) (*Store, error) {
+	// With binary_parameters lib/pq sends a parameterized statement in one
+	// round trip instead of two (parse, then bind); every store statement
+	// is parameterized.
+	if !strings.Contains(dsn, "binary_parameters") {
+		sep := "?"
+		if strings.Contains(dsn, "?") {
+			sep = "&"
+		}
+		dsn += sep + "binary_parameters=yes"
+	}
 	db, err := sql.Open("postgres", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
