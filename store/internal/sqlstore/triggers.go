@@ -184,12 +184,25 @@ func (s *DB) ClaimTriggers(ctx context.Context, req store.ClaimRequest) ([]store
 	owner := w.arg(req.Owner)
 	until := w.arg(s.d.tv(req.LeaseUntil))
 	now := w.arg(s.d.tv(req.Now))
-	w.conds = append(w.conds, fmt.Sprintf("due_at <= %s", now),
-		fmt.Sprintf("(lease_owner = '' OR lease_expires < %s)", now))
-	w.in("kind", req.Kinds, false)
-	q := fmt.Sprintf(`UPDATE triggers SET lease_owner = %s, lease_expires = %s, lease_seq = lease_seq + 1
-WHERE id IN (SELECT id FROM triggers %s ORDER BY due_at, id LIMIT %d%s)
-RETURNING %s`, owner, until, w, req.Limit, s.d.SkipLocked, triggerCols)
+	kinds := ""
+	if len(req.Kinds) > 0 {
+		kw := &where{args: w.args}
+		kw.in("kind", req.Kinds, false)
+		w.args = kw.args
+		kinds = " AND " + kw.conds[0]
+	}
+	// Two index-friendly candidate sets, each matching one partial index:
+	// triggers whose holder's lease expired (taken first, so a busy system
+	// never starves them) and unleased due triggers.
+	q := fmt.Sprintf(`WITH expired AS (
+  SELECT id FROM triggers WHERE lease_owner <> '' AND lease_expires < %[3]s AND due_at <= %[3]s%[4]s
+  ORDER BY lease_expires, id LIMIT %[5]d%[6]s),
+due AS (
+  SELECT id FROM triggers WHERE lease_owner = '' AND due_at <= %[3]s%[4]s
+  ORDER BY due_at, id LIMIT %[5]d%[6]s)
+UPDATE triggers SET lease_owner = %[1]s, lease_expires = %[2]s, lease_seq = lease_seq + 1
+WHERE id IN (SELECT id FROM (SELECT id FROM expired UNION ALL SELECT id FROM due) AS c LIMIT %[5]d)
+RETURNING %[7]s`, owner, until, now, kinds, req.Limit, s.d.SkipLocked, triggerCols)
 	// One statement, committed on its own: no BEGIN/COMMIT round trips.
 	rows, err := s.db.QueryContext(ctx, q, w.args...)
 	if err != nil {
