@@ -12,7 +12,8 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"strings"
+	"os/user"
+	"strconv"
 	"time"
 
 	"github.com/gozie/gozie/buildinfo"
@@ -27,6 +28,11 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
 	HTTPClient     *http.Client
+	// User returns the name of the user running the command, which job configurations get
+	// as user.name when they do not set it; nil means the operating-system user.
+	User func() (string, error)
+	// Local is the zone of -localtime; nil means time.Local.
+	Local *time.Location
 }
 
 // OSEnv is the process's real environment.
@@ -34,10 +40,25 @@ func OSEnv() Env {
 	return Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, HTTPClient: &http.Client{Timeout: 60 * time.Second}}
 }
 
+// user returns the user running the command.
+func (e Env) user() (string, error) {
+	if e.User != nil {
+		return e.User()
+	}
+	u, err := user.Current()
+	if err != nil {
+		return "", fmt.Errorf("finding the current user: %w", err)
+	}
+	return u.Username, nil
+}
+
 // Commands lists the client verbs Run accepts.
 var Commands = map[string]string{
-	"admin":   "server administration: -status, -version, -systemmode MODE",
-	"version": "print the client's build version",
+	"admin":    "server administration: -status, -version, -systemmode MODE",
+	"version":  "print the client's build version",
+	"job":      "job operations: -run, -submit, -dryrun, -start, -info, -kill, -suspend, -resume, -rerun, -log, -definition",
+	"jobs":     "list jobs: [-jobtype wf] [-filter 'user=u;status=S'] [-offset N] [-len N]",
+	"validate": "validate a workflow or coordinator XML file: validate FILE",
 }
 
 // Run runs the client verb args[0] with its flags and returns the exit code.
@@ -50,6 +71,12 @@ func Run(ctx context.Context, args []string, env Env) int {
 	switch args[0] {
 	case "admin":
 		err = runAdmin(ctx, args[1:], env)
+	case "job":
+		err = runJob(ctx, args[1:], env)
+	case "jobs":
+		err = runJobs(ctx, args[1:], env)
+	case "validate":
+		err = runValidate(ctx, args[1:], env)
 	case "version":
 		fmt.Fprintf(env.Stdout, "Oozie client build version: %s\n", buildinfo.Get().Version)
 	default:
@@ -62,7 +89,10 @@ func Run(ctx context.Context, args []string, env Env) int {
 // errUsage marks a command-line mistake; its message has been printed.
 var errUsage = errors.New("usage")
 
-// report prints err as Oozie's CLI does and returns the exit code.
+// report prints err as Oozie's CLI does and returns the exit code. A server error prints
+// "Error: <code> : <message>", the message being the server's own, which for Oozie's codes
+// starts with the code again ("Error: E0604 : E0604: Job does not exist [...]"); without a
+// code Oozie prints "HTTP error code: <status>" in its place.
 func report(err error, env Env) int {
 	if err == nil {
 		return 0
@@ -70,14 +100,29 @@ func report(err error, env Env) int {
 	if errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp) {
 		return 2
 	}
+	var plain *plainError
+	if errors.As(err, &plain) {
+		fmt.Fprintf(env.Stderr, "Error: %s\n", plain.msg)
+		return 255
+	}
 	var ce *client.Error
 	if errors.As(err, &ce) {
-		fmt.Fprintf(env.Stderr, "Error: %s : %s\n", ce.Code, strings.TrimPrefix(ce.Message, ce.Code+": "))
+		code := ce.Code
+		if code == "" {
+			code = "HTTP error code: " + strconv.Itoa(ce.StatusCode)
+		}
+		fmt.Fprintf(env.Stderr, "Error: %s : %s\n", code, ce.Message)
 		return 255
 	}
 	fmt.Fprintf(env.Stderr, "Error: %v\n", err)
 	return 255
 }
+
+// plainError is printed as "Error: <message>", for failures Oozie's CLI reports by message
+// only (those of validate, for instance).
+type plainError struct{ msg string }
+
+func (e *plainError) Error() string { return e.msg }
 
 // common holds the flags every client verb shares.
 type common struct {
@@ -121,4 +166,23 @@ func parse(fs *flag.FlagSet, args []string) error {
 		return errUsage
 	}
 	return nil
+}
+
+// parseInterspersed parses flags that may come before, between or after positional
+// arguments (as Oozie's option parser allows: `validate FILE -oozie URL`) and returns the
+// positional arguments. After a "--" the next argument is positional even if it looks
+// like a flag.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, errUsage
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
 }

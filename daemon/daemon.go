@@ -24,6 +24,7 @@ import (
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/server"
+	"github.com/gozie/gozie/server/jobs"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/backends"
 	"github.com/gozie/gozie/workflow"
@@ -124,6 +125,11 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		Configuration:   cfg.Dump,
 		ShutdownTimeout: cfg.HTTP.ShutdownTimeout,
 	})
+	if err := jobs.Register(d.REST, jobs.Deps{Store: st, Workflows: d.Workflows, Clock: opts.Clock,
+		Logger: log.With("component", "jobs"), FS: d.FS, WorkflowOptions: wopts, SubstituteDepth: cfg.SubstituteDepth}); err != nil {
+		st.Close()
+		return nil, err
+	}
 	return d, nil
 }
 

@@ -18,6 +18,8 @@ const (
 	CodeInvalidParamType  = "E0304" // Invalid parameter type, parameter [{0}] expected type [{1}]
 	CodeMissingParam      = "E0305" // Missing parameter [{0}]
 	CodeRuntime           = "E0307" // Runtime error [{0}]
+	CodeJobNotFound       = "E0604" // Job does not exist [{0}]
+	CodeActionNotFound    = "E0605" // Action does not exist [{0}]
 )
 
 // Error is an Oozie error response: the HTTP status, the Oozie error code sent in the
@@ -79,13 +81,36 @@ func ErrInvalidContentType(contentType string) *Error {
 	return NewError(http.StatusBadRequest, CodeInvalidContent, "Invalid content-type [%s]", contentType)
 }
 
-// errorFor maps any error to the response to send. Domain errors (job not found, XML
-// errors...) are mapped here as endpoints that return them are added; anything unknown is a
-// 500 E0307 runtime error.
+// Coded is implemented by domain errors that carry an Oozie error code (the workflow
+// runner's, the workflow and coordinator parsers'...). errorFor sends them as 400 with that
+// code, except that a job or action that does not exist (E0604, E0605) is a 404.
+type Coded interface {
+	error
+	ErrorCode() string
+}
+
+// errorFor maps any error to the response to send: an *Error as it is, a Coded error (the
+// first one in the chain) by its code, and anything else as a 500 E0307 runtime error.
 func errorFor(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
+	}
+	var c Coded
+	if errors.As(err, &c) {
+		if code := c.ErrorCode(); code != "" {
+			status := http.StatusBadRequest
+			if code == CodeJobNotFound || code == CodeActionNotFound {
+				status = http.StatusNotFound
+			}
+			// The coded error's own message, without the context wrapped around it on the
+			// way up, in Oozie's "<code>: <text>" form.
+			msg := c.Error()
+			if !strings.HasPrefix(msg, code) {
+				msg = code + ": " + msg
+			}
+			return &Error{Status: status, Code: code, Msg: msg}
+		}
 	}
 	return NewError(http.StatusInternalServerError, CodeRuntime, "Runtime error [%s]", err.Error())
 }

@@ -4,6 +4,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -112,29 +113,60 @@ func (c *Client) BuildVersion(ctx context.Context) (BuildVersion, error) {
 // do sends one request to path (relative to the base URL) and decodes a JSON answer into
 // out when out is not nil.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, out any) error {
-	u := c.base.JoinPath(path)
-	u.RawQuery = query.Encode()
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), nil)
+	return c.call(ctx, request{method: method, path: path, query: query}, out)
+}
+
+// request is one call of the REST API.
+type request struct {
+	method, path string
+	query        url.Values
+	body         []byte // sent when not nil
+	contentType  string // of body
+}
+
+// call sends req and decodes a JSON answer into out when out is not nil.
+func (c *Client) call(ctx context.Context, req request, out any) error {
+	resp, err := c.send(ctx, req, "application/json")
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
+		return err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return decodeError(resp)
-	}
 	if out == nil {
 		_, _ = io.Copy(io.Discard, resp.Body)
 		return nil
 	}
 	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-		return fmt.Errorf("%s %s: decoding response: %w", method, path, err)
+		return fmt.Errorf("%s %s: decoding response: %w", req.method, req.path, err)
 	}
 	return nil
+}
+
+// send sends req and returns a successful (2xx) response, whose body the caller closes;
+// an error response becomes an *Error.
+func (c *Client) send(ctx context.Context, req request, accept string) (*http.Response, error) {
+	u := c.base.JoinPath(req.path)
+	u.RawQuery = req.query.Encode()
+	var body io.Reader
+	if req.body != nil {
+		body = bytes.NewReader(req.body)
+	}
+	hreq, err := http.NewRequestWithContext(ctx, req.method, u.String(), body)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", req.method, req.path, err)
+	}
+	hreq.Header.Set("Accept", accept)
+	if req.contentType != "" {
+		hreq.Header.Set("Content-Type", req.contentType)
+	}
+	resp, err := c.http.Do(hreq)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", req.method, req.path, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		return nil, decodeError(resp)
+	}
+	return resp, nil
 }
 
 // decodeError builds an *Error from an error response: the Oozie headers first, then a

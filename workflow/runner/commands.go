@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"path"
 	"slices"
 	"strings"
 
@@ -127,14 +126,11 @@ func (p *Prepared) Insert(ctx context.Context, x store.Tx) error {
 // readApp reads the workflow definition and config-default.xml of an app
 // path (a directory, or a .xml file in one).
 func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, def []byte, defaults map[string]string, err error) {
-	dir, file := appPath, strings.TrimSuffix(appPath, "/")+"/workflow.xml"
+	dir, file := strings.TrimSuffix(appPath, "/"), strings.TrimSuffix(appPath, "/")+"/workflow.xml"
 	if strings.HasSuffix(appPath, ".xml") {
-		dir, file = path.Dir(appPath), appPath
-		if i := strings.Index(appPath, "://"); i >= 0 && !strings.Contains(appPath[i+3:], "/") {
-			dir = appPath
-		}
+		// Not path.Dir: it would fold the "//" of "hdfs://nn/...".
+		dir, file = appPath[:max(strings.LastIndexByte(appPath, '/'), 0)], appPath
 	}
-	dir = strings.TrimSuffix(dir, "/")
 	if _, err := r.cfg.FS.Stat(ctx, dir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", nil, nil, errorf(CodeAppDirMissing, "App directory [%s] does not exist", dir)

@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/server/client"
+)
+
+// jobCommands are the options of `job` that name what to do; exactly one is given.
+var jobCommands = []string{"run", "submit", "dryrun", "start", "suspend", "resume", "kill", "rerun", "info", "log", "definition"}
+
+// jobFlags are the parsed flags of `job`.
+type jobFlags struct {
+	common
+	config              string
+	defs                defines
+	run, submit, dryrun bool
+	id                  map[string]*string // -start, -info, ... → job id
+	offset, length      int
+	filter, timezone    string
+	verbose, localtime  bool
+	set                 map[string]bool
+}
+
+// runJob is `gozie job`: submit, run, control and inspect one job, printing what Oozie's
+// CLI prints (`job: <id>`, the -info block, the log, the definition).
+func runJob(ctx context.Context, args []string, env Env) error {
+	fs := newFlagSet("job", env)
+	f := jobFlags{id: map[string]*string{}, set: map[string]bool{}}
+	f.register(fs)
+	fs.StringVar(&f.config, "config", "", "job configuration file, `FILE`.properties or FILE.xml (for -run, -submit, -dryrun, -rerun)")
+	fs.Var(&f.defs, "D", "set a configuration property, `name=value` (repeatable; wins over -config)")
+	fs.BoolVar(&f.run, "run", false, "submit and start a job")
+	fs.BoolVar(&f.submit, "submit", false, "submit a job (in PREP)")
+	fs.BoolVar(&f.dryrun, "dryrun", false, "check a job configuration and its app without submitting")
+	for _, c := range []struct{ name, usage string }{
+		{"start", "start a submitted job"}, {"suspend", "suspend a job"}, {"resume", "resume a job"},
+		{"kill", "kill a job"}, {"rerun", "rerun a finished workflow job (with -config or -D)"},
+		{"info", "info of a job or action"}, {"log", "log of a job"}, {"definition", "definition of a job"},
+	} {
+		f.id[c.name] = fs.String(c.name, "", c.usage+", by `ID`")
+	}
+	fs.IntVar(&f.offset, "offset", 0, "first action shown by -info (1-based; default 1)")
+	fs.IntVar(&f.length, "len", 0, "number of actions shown by -info (default all)")
+	fs.StringVar(&f.filter, "filter", "", "action filter of -info (coordinators only)")
+	fs.BoolVar(&f.verbose, "verbose", false, "verbose -info")
+	fs.StringVar(&f.timezone, "timezone", "", "show dates in the time zone `ID` (default $OOZIE_TIMEZONE, then GMT)")
+	fs.BoolVar(&f.localtime, "localtime", false, "show dates in the local time zone (overrides -timezone)")
+	if err := parse(fs, splitDefines(args)); err != nil {
+		return err
+	}
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	var chosen []string
+	for _, c := range jobCommands {
+		if f.set[c] {
+			chosen = append(chosen, "-"+c)
+		}
+	}
+	if len(chosen) != 1 {
+		fmt.Fprintf(env.Stderr, "job: give exactly one of -%s (got %s)\n", strings.Join(jobCommands, ", -"), strings.Join(chosen, " "))
+		fs.Usage()
+		return errUsage
+	}
+	cmd := strings.TrimPrefix(chosen[0], "-")
+	if p, ok := f.id[cmd]; ok && strings.TrimSpace(*p) == "" {
+		fmt.Fprintf(env.Stderr, "job: -%s needs a job id\n", cmd)
+		return errUsage
+	}
+	cl, err := f.client(env)
+	if err != nil {
+		return err
+	}
+	out := env.Stdout
+	switch cmd {
+	case "run", "submit":
+		props, err := jobConfiguration(env, f.config, &f.defs)
+		if err != nil {
+			return err
+		}
+		id, err := cl.Submit(ctx, props, cmd == "run")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "job: %s\n", id)
+	case "dryrun":
+		props, err := jobConfiguration(env, f.config, &f.defs)
+		if err != nil {
+			return err
+		}
+		res, err := cl.DryRun(ctx, props)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(out, res)
+	case "start":
+		return cl.Start(ctx, *f.id[cmd])
+	case "suspend":
+		return cl.Suspend(ctx, *f.id[cmd])
+	case "resume":
+		return cl.Resume(ctx, *f.id[cmd])
+	case "kill":
+		return cl.Kill(ctx, *f.id[cmd])
+	case "rerun":
+		// Without a configuration Oozie reruns with an empty one (not even user.name).
+		props := &conf.Properties{}
+		if configured(env, f.config, &f.defs) {
+			if props, err = jobConfiguration(env, f.config, &f.defs); err != nil {
+				return err
+			}
+		}
+		return cl.Rerun(ctx, *f.id[cmd], props)
+	case "info":
+		return f.info(ctx, env, cl, *f.id[cmd])
+	case "log":
+		return cl.Log(ctx, *f.id[cmd], out)
+	case "definition":
+		def, err := cl.Definition(ctx, *f.id[cmd])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(out, def)
+	}
+	return nil
+}
+
+// info is `job -info ID`: a workflow job with its actions, or one workflow action.
+func (f *jobFlags) info(ctx context.Context, env Env, cl *client.Client, id string) error {
+	loc, err := displayZone(env, f.timezone, f.localtime)
+	if err != nil {
+		return err
+	}
+	if strings.Contains(id, "-W@") {
+		if f.filter != "" {
+			return &plainError{"Filter option is not supported for a Workflow action"}
+		}
+		a, err := cl.ActionInfo(ctx, id)
+		if err != nil {
+			return err
+		}
+		return printAction(env.Stdout, &a, loc, f.verbose)
+	}
+	if f.filter != "" && strings.HasSuffix(id, "-W") {
+		return &plainError{"Filter option is currently not supported for a Workflow job"}
+	}
+	job, err := cl.Info(ctx, id, f.offset, f.length)
+	if err != nil {
+		return err
+	}
+	return printJob(env.Stdout, &job, loc, f.verbose)
+}

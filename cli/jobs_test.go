@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// submitJobs submits three jobs a minute apart (fs by joe, started; no-op by ann, run to
+// the end; fs by joe, only submitted) and returns their ids, oldest first.
+func submitJobs(t *testing.T, f *cliFixture) []string {
+	t.Helper()
+	var ids []string
+	for _, args := range [][]string{
+		{"job", "-run", "-D", "oozie.wf.application.path=" + f.fsApp, "-D", "group.name=etl"},
+		{"job", "-run", "-D", "oozie.wf.application.path=" + f.noOp, "-D", "user.name=ann"},
+		{"job", "-submit", "-D", "oozie.wf.application.path=" + f.fsApp},
+	} {
+		out := f.mustRun(t, args...)
+		ids = append(ids, strings.TrimPrefix(strings.TrimSpace(out), "job: "))
+		f.Clock.Advance(time.Minute)
+	}
+	return ids
+}
+
+func TestJobsGolden(t *testing.T) {
+	t.Parallel()
+	f := newCLIFixture(t)
+	submitJobs(t, f)
+	tests := []struct {
+		golden string
+		args   []string
+	}{
+		{"jobs", []string{"jobs"}},
+		{"jobs_filter_page", []string{"jobs", "-jobtype", "wf", "-filter", "user=joe", "-offset", "2", "-len", "5", "-timezone", "America/New_York"}},
+		{"jobs_verbose", []string{"jobs", "-verbose", "-filter", "status=SUCCEEDED;status=RUNNING"}},
+		{"jobs_none", []string{"jobs", "-filter", "user=nobody"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			golden(t, tt.golden, f.mustRun(t, tt.args...), map[string]string{f.fsApp: "${FS_APP}", f.noOp: "${NOOP_APP}"})
+		})
+	}
+}
+
+func TestJobsErrors(t *testing.T) {
+	t.Parallel()
+	f := newCLIFixture(t)
+	tests := []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"jobs", "-filter", "owner=joe"}, "Error: E0420 : E0420: Invalid jobs filter [owner=joe], invalid name [owner]\n"},
+		{[]string{"jobs", "-jobtype", "coordinator"}, "Error: E0302 : E0302: Invalid parameter [listing coordinator jobs is not supported yet]\n"},
+		{[]string{"jobs", "-oozie", "http://127.0.0.1:1/oozie", "-len", "1"}, ""},
+	}
+	for _, tt := range tests {
+		out, errOut, code := f.run(t, tt.args...)
+		if tt.stderr == "" {
+			// An unreachable server: the transport's error, Oozie-style.
+			if code != 255 || !strings.HasPrefix(errOut, "Error: GET v2/jobs: ") {
+				t.Errorf("%v: exit %d, stderr %q", tt.args, code, errOut)
+			}
+			continue
+		}
+		if out != "" || errOut != tt.stderr || code != 255 {
+			t.Errorf("%v: exit %d\nstdout %q\nstderr %q\nwant   %q", tt.args, code, out, errOut, tt.stderr)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package jobs
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/gorilla/mux"
+
+	"github.com/gozie/gozie/server"
+)
+
+// Values of the action parameter of PUT job/<id>.
+const (
+	actionStart   = "start"
+	actionSuspend = "suspend"
+	actionResume  = "resume"
+	actionKill    = "kill"
+	actionRerun   = "rerun"
+)
+
+// otherActions are PUT job actions Oozie has for coordinators and bundles.
+var otherActions = map[string]bool{
+	"change": true, "ignore": true, "coord-rerun": true, "bundle-rerun": true, "update": true,
+	"sla-enable": true, "sla-disable": true, "sla-change": true,
+}
+
+// put serves PUT job/<id>?action=start|suspend|resume|kill|rerun on a workflow job; rerun
+// takes an XML job configuration as its body. Commands that do not apply to the job's
+// current state (resuming a running job, killing a finished one) change nothing and still
+// answer 200, as in Oozie.
+func (a *api) put(w http.ResponseWriter, r *http.Request) error {
+	id := mux.Vars(r)["id"]
+	q := r.URL.Query()
+	if !q.Has(paramAction) {
+		return server.ErrMissingParam(paramAction)
+	}
+	action := q.Get(paramAction)
+	switch action {
+	case actionStart, actionSuspend, actionResume, actionKill, actionRerun:
+	default:
+		if otherActions[action] {
+			return errNotSupported("action=" + action)
+		}
+		return server.ErrInvalidParamValue(paramAction, action)
+	}
+	switch kind := kindOfID(id); kind {
+	case idWorkflow:
+	case idCoordinator:
+		if action == actionStart {
+			// Coordinators start by themselves; Oozie refuses the command.
+			return server.ErrInvalidParamValue(paramAction, action)
+		}
+		return errNotSupported("coordinator jobs")
+	default:
+		if e, ok := notSupportedKind(kind); ok {
+			return e
+		}
+		return errJobNotFound(id)
+	}
+	ctx := r.Context()
+	var err error
+	switch action {
+	case actionStart:
+		err = a.Workflows.Start(ctx, id)
+	case actionSuspend:
+		err = a.Workflows.Suspend(ctx, id)
+	case actionResume:
+		err = a.Workflows.Resume(ctx, id)
+	case actionKill:
+		err = a.Workflows.Kill(ctx, id)
+	case actionRerun:
+		props, rerr := readConfiguration(r)
+		if rerr != nil {
+			return rerr
+		}
+		err = a.Workflows.Rerun(ctx, id, props)
+	}
+	if err != nil {
+		return fmt.Errorf("%s of workflow job %s: %w", action, id, err)
+	}
+	w.WriteHeader(http.StatusOK)
+	return nil
+}

@@ -1,0 +1,148 @@
+package jobs
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"github.com/gozie/gozie/server"
+	"github.com/gozie/gozie/server/oozieapi"
+	"github.com/gozie/gozie/store"
+)
+
+// Values of the show parameter.
+const (
+	showInfo       = "info"
+	showDefinition = "definition"
+	showLog        = "log"
+	showStatus     = "status"
+)
+
+// otherShows are show values Oozie serves and gozie does not yet.
+var otherShows = map[string]bool{
+	"errorlog": true, "auditlog": true, "graph": true, "allruns": true, "retries": true,
+	"jmstopic": true, "missing-dependencies": true, "wf-actions-in-coord": true,
+}
+
+// get serves GET job/<id>?show=...: info (the default), definition, log or status, of a
+// workflow job; info and status also of a workflow action (<job id>@<node>).
+func (a *api) get(w http.ResponseWriter, r *http.Request) error {
+	id := mux.Vars(r)["id"]
+	q := r.URL.Query()
+	show := q.Get(paramShow)
+	if show == "" {
+		show = showInfo
+	}
+	switch show {
+	case showInfo, showDefinition, showLog, showStatus:
+	default:
+		if otherShows[show] {
+			return errNotSupported("show=" + show)
+		}
+		return server.ErrInvalidParamValue(paramShow, show)
+	}
+	loc, err := zoneParam(q)
+	if err != nil {
+		return err
+	}
+	kind := kindOfID(id)
+	if e, ok := notSupportedKind(kind); ok {
+		return e
+	}
+	switch kind {
+	case idWorkflowAction:
+		return a.getAction(w, r, id, show, loc)
+	case idWorkflow:
+		return a.getWorkflow(w, r, id, show, loc)
+	}
+	return errJobNotFound(id)
+}
+
+// getWorkflow answers GET job/<workflow id>.
+func (a *api) getWorkflow(w http.ResponseWriter, r *http.Request, id, show string, loc *time.Location) error {
+	q := r.URL.Query()
+	// Actions of info are paged like Oozie's: 1-based offset, every action by default.
+	offset, length, err := pageParams(q, 0)
+	if err != nil {
+		return err
+	}
+	var (
+		job  store.WorkflowJob
+		acts []store.WorkflowAction
+	)
+	err = a.Store.Tx(r.Context(), func(x store.Tx) error {
+		var err error
+		if job, err = x.GetWorkflowJob(r.Context(), id); err != nil {
+			return err
+		}
+		if show == showInfo || show == showLog {
+			acts, err = x.ListWorkflowActions(r.Context(), id)
+		}
+		return err
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return errJobNotFound(id)
+	}
+	if err != nil {
+		return fmt.Errorf("reading workflow job %s: %w", id, err)
+	}
+	switch show {
+	case showDefinition:
+		return writeText(w, xmlResponseType, job.Definition)
+	case showStatus:
+		return server.WriteJSON(w, http.StatusOK, oozieapi.JobStatus{Status: string(job.Status)})
+	case showLog:
+		w.Header().Set("Content-Type", textContentType)
+		w.WriteHeader(http.StatusOK)
+		return writeJobLog(w, &job, acts, loc)
+	}
+	return server.WriteJSON(w, http.StatusOK, workflowJSON(&job, page(acts, offset, length), loc))
+}
+
+// page returns the length items of s from the 1-based offset; length 0 means all of them.
+func page[T any](s []T, offset, length int) []T {
+	if offset > len(s) {
+		return s[:0]
+	}
+	s = s[offset-1:]
+	if length > 0 && length < len(s) {
+		s = s[:length]
+	}
+	return s
+}
+
+// getAction answers GET job/<workflow action id>: the action's info or status.
+func (a *api) getAction(w http.ResponseWriter, r *http.Request, id, show string, loc *time.Location) error {
+	if show != showInfo && show != showStatus {
+		return server.ErrInvalidParamValue(paramShow, show)
+	}
+	var act store.WorkflowAction
+	err := a.Store.Tx(r.Context(), func(x store.Tx) error {
+		var err error
+		act, err = x.GetWorkflowAction(r.Context(), id)
+		return err
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return errActionNotFound(id)
+	}
+	if err != nil {
+		return fmt.Errorf("reading workflow action %s: %w", id, err)
+	}
+	if show == showStatus {
+		return server.WriteJSON(w, http.StatusOK, oozieapi.JobStatus{Status: string(act.Status)})
+	}
+	return server.WriteJSON(w, http.StatusOK, actionJSON(&act, loc))
+}
+
+// writeText sends a 200 text response.
+func writeText(w http.ResponseWriter, contentType, body string) error {
+	w.Header().Set("Content-Type", contentType)
+	w.WriteHeader(http.StatusOK)
+	if _, err := w.Write([]byte(body)); err != nil {
+		return fmt.Errorf("writing response: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+package jobs
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/gozie/gozie/clock"
+	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/server"
+	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/workflow"
+	"github.com/gozie/gozie/workflow/runner"
+)
+
+// Deps is what the job endpoints need.
+type Deps struct {
+	// Store is read directly for job info and listings. Required.
+	Store store.Store
+	// Workflows runs workflow commands. Required.
+	Workflows *runner.Runner
+	// Clock gives "now" for relative filter times (startcreatedtime=-2d); default the real
+	// clock.
+	Clock clock.Clock
+	// Logger receives warnings; default discards.
+	Logger *slog.Logger
+	// FS reads application files for workflow dry runs and for validating hdfs:// files.
+	// Without it those two requests fail with 500 E0307.
+	FS hadoop.FileSystem
+	// WorkflowOptions are the engine's workflow settings, used by dry runs to judge a
+	// workflow as a submission would.
+	WorkflowOptions workflow.Options
+	// SubstituteDepth bounds ${x} substitution in dry runs; zero means Oozie's default.
+	SubstituteDepth int
+}
+
+// api holds the registered endpoints' dependencies.
+type api struct {
+	Deps
+}
+
+// Route templates, relative to server.ContextPath.
+const (
+	jobsPath     = "/v{version:[12]}/jobs"
+	jobPath      = "/v{version:[12]}/job/{id}"
+	callbackPath = "/callback"
+	validatePath = "/v2/validate"
+)
+
+// Register adds the job endpoints (see the package documentation) to srv. It fails when a
+// required dependency is missing.
+func Register(srv *server.Server, d Deps) error {
+	if d.Store == nil || d.Workflows == nil {
+		return errors.New("jobs: Deps.Store and Deps.Workflows are required")
+	}
+	if d.Clock == nil {
+		d.Clock = clock.Real{}
+	}
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	a := &api{Deps: d}
+	srv.Handle(http.MethodPost, jobsPath, a.submit)
+	srv.Handle(http.MethodGet, jobsPath, a.list)
+	srv.Handle(http.MethodGet, jobPath, a.get)
+	srv.Handle(http.MethodPut, jobPath, a.put)
+	// Launchers call back whatever the system mode, as Oozie's callback servlet allows.
+	srv.Handle(http.MethodGet, callbackPath, a.callback, server.AllowInSafeMode())
+	srv.Handle(http.MethodPost, callbackPath, a.callback, server.AllowInSafeMode())
+	srv.Handle(http.MethodPost, validatePath, a.validate)
+	return nil
+}

@@ -1,0 +1,121 @@
+// Package jobstest starts gozie's REST server with the job endpoints (package server/jobs)
+// on a real SQLite store and a real workflow runner, for the tests of clients of the API
+// (server/client, cli). No engine runs: submitted jobs get their action rows, but actions
+// are never launched, so tests see jobs exactly in the state their commands left them.
+package jobstest
+
+import (
+	"context"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/gozie/gozie/clock"
+	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/server"
+	"github.com/gozie/gozie/server/jobs"
+	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/store/sqlite"
+	"github.com/gozie/gozie/workflow/runner"
+)
+
+// Epoch is where the fake clock starts, and the start time in job ids: the first job is
+// 0000000-250127091857123-gozie-test-W.
+var Epoch = time.Date(2025, 1, 27, 9, 18, 57, 123e6, time.UTC)
+
+// SystemID is the system id in job ids.
+const SystemID = "gozie-test"
+
+// Env is a running server and what it runs on.
+type Env struct {
+	// URL is the server's base URL with the context path, as OOZIE_URL holds it.
+	URL    string
+	Server *server.Server
+	Store  store.Store
+	Runner *runner.Runner
+	Clock  *clock.Fake
+	// Apps is a directory for test apps (see WriteApp).
+	Apps string
+}
+
+// New starts a server on a random loopback port; everything is stopped and removed when
+// the test ends.
+func New(t testing.TB) *Env {
+	t.Helper()
+	dir := t.TempDir()
+	st, err := sqlite.Open(context.Background(), filepath.Join(dir, "gozie.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	fsys, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: "file:///"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fsys.Close() })
+	fake := clock.NewFake(Epoch)
+	log := slog.New(slog.DiscardHandler)
+	run, err := runner.New(runner.Config{
+		Store: st, Clock: fake, Logger: log, FS: fsys, IDs: ids.NewGenerator(SystemID, Epoch),
+		CallbackBaseURL: "http://127.0.0.1:1/oozie/callback",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{Logger: log, Registry: prometheus.NewRegistry(), Build: server.BuildInfo{Version: "test"}})
+	if err := jobs.Register(srv, jobs.Deps{Store: st, Workflows: run, Clock: fake, Logger: log, FS: fsys}); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	apps := filepath.Join(dir, "apps")
+	if err := os.MkdirAll(apps, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return &Env{URL: ts.URL + server.ContextPath, Server: srv, Store: st, Runner: run, Clock: fake, Apps: apps}
+}
+
+// WriteApp writes def as the workflow.xml of app directory name and returns the app path
+// (a file:// URI).
+func (e *Env) WriteApp(t testing.TB, name, def string) string {
+	t.Helper()
+	dir := filepath.Join(e.Apps, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "workflow.xml"), []byte(def), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "file://" + dir
+}
+
+// FSApp is a workflow whose only action is an fs mkdir of the given directory:
+// start → mkdir → end, with errors going to the kill node "fail".
+func FSApp(mkdir string) string {
+	return `<workflow-app xmlns="uri:oozie:workflow:1.0" name="fs-wf">
+    <start to="mkdir"/>
+    <action name="mkdir">
+        <fs><mkdir path="` + mkdir + `"/></fs>
+        <ok to="end"/>
+        <error to="fail"/>
+    </action>
+    <kill name="fail">
+        <message>mkdir failed [${wf:errorMessage(wf:lastErrorNode())}]</message>
+    </kill>
+    <end name="end"/>
+</workflow-app>
+`
+}
+
+// NoOpApp is a workflow that goes from start to end.
+const NoOpApp = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="no-op-wf">
+    <start to="end"/>
+    <end name="end"/>
+</workflow-app>
+`

@@ -1,0 +1,200 @@
+package jobs
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/server"
+	"github.com/gozie/gozie/server/oozieapi"
+)
+
+// Query parameters, as Oozie names them.
+const (
+	paramAction   = "action"
+	paramShow     = "show"
+	paramJobType  = "jobtype"
+	paramFilter   = "filter"
+	paramOffset   = "offset"
+	paramLen      = "len"
+	paramTimezone = "timezone"
+	paramID       = "id"
+	paramStatus   = "status"
+	paramFile     = "file"
+	paramUser     = "user"
+)
+
+// Oozie error codes returned by this package (the server maps them to responses).
+const (
+	codeXML            = "E0700" // XML error, {0}
+	codeSchema         = "E0701" // XML schema error, {0}
+	codeMissingProp    = "E0401" // Missing configuration property [{0}]
+	codeCallbackID     = "E0402" // Invalid callback ID [{0}]
+	codeNoAppPath      = "E0405" // Submission request does not have any application or lib path
+	codeJobsFilter     = "E0420" // Invalid jobs filter [{0}], {1}
+	codeAppDefMissing  = "E0505" // App definition [{0}] does not exist
+	xmlContentType     = "application/xml"
+	textContentType    = "text/plain;charset=UTF-8"
+	xmlResponseType    = "application/xml;charset=UTF-8"
+	maxConfigBodyBytes = 16 << 20
+)
+
+// requireXML refuses a request body that is not application/xml (parameters such as
+// charset aside), with Oozie's 400 E0300 naming the type sent.
+func requireXML(r *http.Request) error {
+	ct := r.Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil || mt != xmlContentType {
+		shown := strings.ToLower(strings.TrimSpace(strings.SplitN(ct, ";", 2)[0]))
+		if shown == "" {
+			shown = "null"
+		}
+		return server.ErrInvalidContentType(shown)
+	}
+	return nil
+}
+
+// readBody reads a request body of at most limit bytes.
+func readBody(r *http.Request, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, limit))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return nil, server.NewError(http.StatusRequestEntityTooLarge, server.CodeInvalidParamValue,
+			"Invalid parameter value, [body] = [larger than %d bytes]", limit)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading request body: %w", err)
+	}
+	return b, nil
+}
+
+// readConfiguration reads an XML job configuration from the request body: 400 E0300 unless
+// the body is application/xml, 400 E0700 when it is not a valid configuration document.
+func readConfiguration(r *http.Request) (*conf.Properties, error) {
+	if err := requireXML(r); err != nil {
+		return nil, err
+	}
+	body, err := readBody(r, maxConfigBodyBytes)
+	if err != nil {
+		return nil, err
+	}
+	props, err := conf.ReadConfigurationXML(bytes.NewReader(body), "configuration")
+	if err != nil {
+		return nil, server.NewError(http.StatusBadRequest, codeXML, "XML error, %s", err)
+	}
+	return props, nil
+}
+
+// intParam reads an optional integer parameter; absent or empty means def.
+func intParam(q url.Values, name string, def int) (int, error) {
+	s := strings.TrimSpace(q.Get(name))
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, server.ErrInvalidParamValue(name, q.Get(name))
+	}
+	return n, nil
+}
+
+// pageParams reads Oozie's 1-based offset (default 1; below 1 means 1) and len (default
+// defLen; below 1 means defLen).
+func pageParams(q url.Values, defLen int) (offset, length int, err error) {
+	if offset, err = intParam(q, paramOffset, 1); err != nil {
+		return 0, 0, err
+	}
+	if length, err = intParam(q, paramLen, defLen); err != nil {
+		return 0, 0, err
+	}
+	return max(offset, 1), orDefault(length, defLen), nil
+}
+
+// orDefault returns n, or def when n is below 1.
+func orDefault(n, def int) int {
+	if n < 1 {
+		return def
+	}
+	return n
+}
+
+// zoneParam returns the zone dates are written in: the timezone parameter resolved with
+// Java's rules, GMT when absent. An id Java rejects is 400 E0303.
+func zoneParam(q url.Values) (*time.Location, error) {
+	id := q.Get(paramTimezone)
+	if id == "" {
+		return oozieapi.GMT, nil
+	}
+	loc, err := coordinator.LoadZone(id)
+	if err != nil {
+		return nil, server.ErrInvalidParamValue(paramTimezone, id)
+	}
+	return loc, nil
+}
+
+// errNotSupported answers a request for something Oozie offers and gozie does not serve
+// yet, the way Oozie itself refuses unsupported operations (E0302 "Invalid parameter [...]").
+func errNotSupported(what string) *server.Error {
+	return server.NewError(http.StatusBadRequest, server.CodeInvalidParam, "Invalid parameter [%s is not supported yet]", what)
+}
+
+// errJobNotFound is 404 E0604 for an id that names no job.
+func errJobNotFound(id string) *server.Error {
+	return server.NewError(http.StatusNotFound, server.CodeJobNotFound, "Job does not exist [%s]", id)
+}
+
+// errActionNotFound is 404 E0605 for an id that names no action.
+func errActionNotFound(id string) *server.Error {
+	return server.NewError(http.StatusNotFound, server.CodeActionNotFound, "Action does not exist [%s]", id)
+}
+
+// idKind is what a job or action id names, told by its suffix as Oozie does.
+type idKind int
+
+const (
+	idUnknown        idKind = iota
+	idWorkflow              // <seq>-<start>-<system>-W
+	idWorkflowAction        // ...-W@<node>
+	idCoordinator           // ...-C
+	idCoordAction           // ...-C@<n>
+	idBundle                // ...-B
+)
+
+// kindOfID classifies an id by its suffix.
+func kindOfID(id string) idKind {
+	switch {
+	case strings.Contains(id, "-W@"):
+		return idWorkflowAction
+	case strings.Contains(id, "-C@"):
+		return idCoordAction
+	case strings.HasSuffix(id, "-W"):
+		return idWorkflow
+	case strings.HasSuffix(id, "-C"):
+		return idCoordinator
+	case strings.HasSuffix(id, "-B"):
+		return idBundle
+	}
+	return idUnknown
+}
+
+// notSupportedKind answers a coordinator or bundle id, or reports false for other ids.
+func notSupportedKind(k idKind) (*server.Error, bool) {
+	switch k {
+	case idCoordinator, idCoordAction:
+		return errNotSupported("coordinator jobs"), true
+	case idBundle:
+		return errNotSupported("bundle jobs"), true
+	case idUnknown, idWorkflow, idWorkflowAction:
+		return nil, false
+	}
+	return nil, false
+}

@@ -1,0 +1,133 @@
+package jobs
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/server"
+	"github.com/gozie/gozie/server/oozieapi"
+	"github.com/gozie/gozie/workflow"
+)
+
+// maxDocumentBytes bounds a document sent to validate.
+const maxDocumentBytes = 4 << 20
+
+// validate serves POST v2/validate?file=<path>&user=<user>: the body is the document (for a
+// local file) or empty (for a file on a remote filesystem, read through Deps.FS). A workflow
+// or coordinator document that follows its schema is {"validate":"Valid workflow-app"}; any
+// failure is 400 E0701 "XML schema error, <file>, <reason>", as in Oozie. Workflows are
+// checked by their schema only, like Oozie's validate; submission checks more (the graph,
+// parameters).
+func (a *api) validate(w http.ResponseWriter, r *http.Request) error {
+	if err := requireXML(r); err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	file := q.Get(paramFile)
+	if file == "" {
+		return server.ErrMissingParam(paramFile)
+	}
+	if q.Get(paramUser) == "" {
+		return server.ErrMissingParam(paramUser)
+	}
+	var doc []byte
+	var err error
+	if isRemote(file) {
+		doc, err = a.readRemote(r, file)
+	} else {
+		doc, err = readBody(r, maxDocumentBytes)
+	}
+	if err != nil {
+		return err
+	}
+	if err := validateDocument(doc); err != nil {
+		return server.NewError(http.StatusBadRequest, codeSchema, "XML schema error, %s, %s", file, withoutCode(err))
+	}
+	return server.WriteJSON(w, http.StatusOK, oozieapi.Validation{Validate: oozieapi.ValidMessage})
+}
+
+// isRemote reports whether a validate file names a remote filesystem (hdfs://...), whose
+// document the server reads itself.
+func isRemote(file string) bool {
+	return strings.Contains(file, "://") && !strings.HasPrefix(file, "file://")
+}
+
+// readRemote reads a document from the server's filesystem; any failure is Oozie's 400
+// E0505 "App definition [File does not exist, <file>] does not exist".
+func (a *api) readRemote(r *http.Request, file string) ([]byte, error) {
+	if a.FS == nil {
+		return nil, errors.New("validating remote files needs a filesystem (jobs.Deps.FS)")
+	}
+	f, err := a.FS.Open(r.Context(), file)
+	if err != nil {
+		a.Logger.Warn("validate: reading document", "file", file, "error", err)
+		return nil, server.NewError(http.StatusBadRequest, codeAppDefMissing, "App definition [File does not exist, %s] does not exist", file)
+	}
+	defer f.Close()
+	doc, err := io.ReadAll(io.LimitReader(f, maxDocumentBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", file, err)
+	}
+	if len(doc) > maxDocumentBytes {
+		return nil, server.NewError(http.StatusBadRequest, codeSchema, "XML schema error, %s, larger than %d bytes", file, maxDocumentBytes)
+	}
+	return doc, nil
+}
+
+// validateDocument checks a document against the schema its root element names. Bundle
+// and SLA documents cannot be checked yet and are reported as such.
+func validateDocument(doc []byte) error {
+	root, err := rootElement(doc)
+	if err != nil {
+		return err
+	}
+	switch {
+	case root.Local == "workflow-app" && strings.HasPrefix(root.Space, "uri:oozie:workflow:"):
+		_, err := workflow.Parse(doc)
+		return err
+	case root.Local == "coordinator-app" && strings.HasPrefix(root.Space, "uri:oozie:coordinator:"):
+		_, err := coordinator.Parse(doc)
+		return err
+	case root.Local == "bundle-app" || root.Local == "sla-info" || root.Local == "event":
+		return fmt.Errorf("validating %s documents is not supported yet", root.Local)
+	}
+	// Oozie reports the workflow schema's complaint for a document no schema declares.
+	_, err = workflow.Parse(doc)
+	if err == nil {
+		err = fmt.Errorf("element <%s> in namespace [%s] is not a workflow, coordinator or bundle application", root.Local, root.Space)
+	}
+	return err
+}
+
+// rootElement returns the name of a document's first element.
+func rootElement(doc []byte) (xml.Name, error) {
+	d := xml.NewDecoder(bytes.NewReader(doc))
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return xml.Name{}, errors.New("the document has no root element")
+			}
+			return xml.Name{}, fmt.Errorf("the document is not well-formed XML: %w", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			return se.Name, nil
+		}
+	}
+}
+
+// codePrefix matches the "E0701: XML schema error, " a domain error message starts with.
+var codePrefix = regexp.MustCompile(`^E\d{4}: (XML schema error, )?`)
+
+// withoutCode is an error's message without its leading Oozie code, for embedding in
+// another message.
+func withoutCode(err error) string {
+	return codePrefix.ReplaceAllString(err.Error(), "")
+}
