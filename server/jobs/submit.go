@@ -116,4 +116,3 @@ func (a *api) dryRun(ctx context.Context, props *conf.Properties) error {
 	_, err := a.Workflows.Prepare(ctx, props, runner.SubmitOptions{})
 	return err
 }
-
