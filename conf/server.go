@@ -174,8 +174,6 @@ type Launcher struct {
 	MemoryMB int
 	// VCores is the container's virtual cores.
 	VCores int
-	// MaxAttempts is the number of YARN attempts.
-	MaxAttempts int
 }
 
 // Purge configures the removal of old jobs.

@@ -208,9 +208,6 @@ var settings = []Setting{
 	intv("gozie.launcher.vcores", "1", 1,
 		"Virtual cores of a launcher container (Oozie: oozie.launcher.default.vcores).",
 		func(s *Server) *int { return &s.Launcher.VCores }),
-	intv("gozie.launcher.max-attempts", "2", 1,
-		"YARN attempts of a launcher application (Oozie: oozie.launcher.default.max.attempts).",
-		func(s *Server) *int { return &s.Launcher.MaxAttempts }),
 
 	// Purge.
 	dur("gozie.purge.workflow.older-than", "30d",

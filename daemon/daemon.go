@@ -100,6 +100,12 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		st.Close()
 		return nil, fmt.Errorf("filesystems: %w", err)
 	}
+	if opts.Executors == nil {
+		if opts.Executors, err = executors(cfg, d.FS, opts.Clock, log); err != nil {
+			st.Close()
+			return nil, err
+		}
+	}
 	wopts := workflow.DefaultOptions()
 	wopts.DefaultNameNode = cfg.Hadoop.DefaultNameNode
 	wopts.DefaultResourceManager = cfg.Hadoop.DefaultResourceManager

@@ -5,6 +5,7 @@
 //	gozie minicluster [-data-dir DIR]
 //	gozie admin -oozie URL -status | -version | -systemmode MODE
 //	gozie version
+//	gozie launcher [-spec FILE]   (inside a YARN container, started by the server)
 package main
 
 import (
@@ -16,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/gozie/gozie/cli"
+	"github.com/gozie/gozie/yarn/launcher"
 )
 
 func main() {
@@ -35,6 +37,8 @@ func run(args []string) int {
 	switch args[0] {
 	case "server":
 		return runServer(ctx, args[1:])
+	case "launcher":
+		return launcher.Main(ctx, args[1:], launcher.OSEnv())
 	case "minicluster":
 		return runMiniCluster(ctx, args[1:])
 	default:
@@ -52,6 +56,7 @@ func usage() {
 	fmt.Fprintln(os.Stderr, "\ncommands:")
 	fmt.Fprintf(os.Stderr, "  %-11s %s\n", "server", "run the gozie server (REST API, engine); -local adds a local cluster")
 	fmt.Fprintf(os.Stderr, "  %-11s %s\n", "minicluster", "run a local Hadoop cluster (MiniDFS, MiniYARN) for development")
+	fmt.Fprintf(os.Stderr, "  %-11s %s\n", "launcher", "run an action as a YARN ApplicationMaster (started by the server)")
 	names := make([]string, 0, len(cli.Commands))
 	for n := range cli.Commands {
 		names = append(names, n)

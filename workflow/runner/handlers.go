@@ -106,8 +106,12 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Run) error {
 			return err
 		}
 		if batch {
-			// The batched poll finds it; a callback checks it sooner.
-			return x.Schedule(ctx, KindPoll, pollEntity, r.now().Add(r.cfg.PollInterval), "")
+			// The batched poll finds it, a callback sooner, and a slow
+			// check of its own covers a run the batch misses.
+			if err := x.Schedule(ctx, KindPoll, pollEntity, r.now().Add(r.cfg.PollInterval), ""); err != nil {
+				return err
+			}
+			return x.Schedule(ctx, KindActionCheck, act.ID, r.now().Add(r.cfg.FallbackCheckInterval), "")
 		}
 		return x.Schedule(ctx, KindActionCheck, act.ID, r.now().Add(r.cfg.CheckInterval), "")
 	})
@@ -181,7 +185,7 @@ func (r *Runner) handleCheck(ctx context.Context, run *engine.Run) error {
 	_, batch := exec.(actions.BatchChecker)
 	next := r.now().Add(r.cfg.CheckInterval)
 	if batch {
-		next = time.Time{} // the batched poll looks at it
+		next = r.now().Add(r.cfg.FallbackCheckInterval) // the batched poll looks at it sooner
 	}
 	return r.finish(ctx, run, next, func(x store.Tx) error {
 		if st.ExternalStatus == l.act.ExternalStatus {

@@ -77,6 +77,11 @@ type Config struct {
 	// CheckInterval is how often an action whose executor cannot be polled
 	// in batch is checked. Default 30s.
 	CheckInterval time.Duration
+	// FallbackCheckInterval is how often an action that the batched poll
+	// follows is also checked on its own, for the rare run the batch misses
+	// (an application the ResourceManager forgot between two polls).
+	// Default 5m.
+	FallbackCheckInterval time.Duration
 	// RetryInterval is the first delay before a transient failure is
 	// retried; it doubles up to MaxRetryInterval. Defaults 10s and 5m.
 	RetryInterval    time.Duration
@@ -124,6 +129,9 @@ func New(cfg Config) (*Runner, error) {
 	}
 	if cfg.CheckInterval <= 0 {
 		cfg.CheckInterval = 30 * time.Second
+	}
+	if cfg.FallbackCheckInterval <= 0 {
+		cfg.FallbackCheckInterval = 5 * time.Minute
 	}
 	if cfg.RetryInterval <= 0 {
 		cfg.RetryInterval = 10 * time.Second

@@ -1,0 +1,58 @@
+package launch
+
+import (
+	"errors"
+	"io/fs"
+	"net/http"
+
+	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/yarn"
+)
+
+// Oozie's error codes of the launcher-based executors (JavaActionExecutor).
+const (
+	codeAccess      = "JA002" // AccessControlException
+	codeBadXML      = "JA007" // the action XML cannot be read
+	codeNotFound    = "JA008" // FileNotFoundException
+	codeIO          = "JA009" // IOException, transient
+	codeBadEnv      = "JA010" // <env-var> not NAME=VALUE
+	codeUnknownJob  = "JA017" // the RM and the action directory both forgot the run
+	codeBadNumber   = "NumberFormatException"
+	unknownJobText  = "Unknown hadoop job [%s] associated with action [%s] and couldn't determine status from action data.  Failing this action!"
+	externalRunning = "RUNNING"
+	// Oozie's external statuses of an ended launcher.
+	externalSucceeded = "SUCCEEDED"
+	externalFailed    = "FAILED/KILLED"
+)
+
+// fsError classifies a filesystem failure during op as Oozie does: a
+// missing file ends the action in ERROR (JA008), a refused access needs a
+// person (JA002), anything else is retried (JA009).
+func fsError(err error, format string, args ...any) error {
+	args = append(args, err)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return actions.Errorf(actions.ActionError, codeNotFound, format+": %w", args...)
+	case errors.Is(err, fs.ErrPermission):
+		return actions.Errorf(actions.NonTransient, codeAccess, format+": %w", args...)
+	default:
+		return actions.Errorf(actions.Transient, codeIO, format+": %w", args...)
+	}
+}
+
+// yarnError classifies a ResourceManager failure: an RM that refuses the
+// request itself (a bad submission) ends the action in ERROR, a refused user
+// needs a person, everything else (unreachable RM, standby, 5xx) is retried.
+func yarnError(err error, format string, args ...any) error {
+	args = append(args, err)
+	var re *yarn.RemoteError
+	if errors.As(err, &re) && !re.Retryable() {
+		switch re.StatusCode {
+		case http.StatusUnauthorized, http.StatusForbidden:
+			return actions.Errorf(actions.NonTransient, codeAccess, format+": %w", args...)
+		case http.StatusBadRequest:
+			return actions.Errorf(actions.ActionError, codeIO, format+": %w", args...)
+		}
+	}
+	return actions.Errorf(actions.Transient, codeIO, format+": %w", args...)
+}

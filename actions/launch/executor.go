@@ -1,0 +1,246 @@
+package launch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/yarn"
+	"github.com/gozie/gozie/yarn/launcher"
+)
+
+// Executor runs shell or java actions as YARN applications whose
+// ApplicationMaster is `gozie launcher`. It is safe for concurrent use.
+type Executor struct {
+	cfg    Config
+	binary *localBinary
+
+	mu           sync.Mutex
+	lastCheckAll time.Time // when the last successful CheckAll query started
+}
+
+var (
+	_ actions.Executor     = (*Executor)(nil)
+	_ actions.BatchChecker = (*Executor)(nil)
+)
+
+// New returns an executor for cfg.Type.
+func New(cfg Config) (*Executor, error) {
+	if err := cfg.setDefaults(); err != nil {
+		return nil, err
+	}
+	return &Executor{cfg: cfg, binary: &localBinary{path: cfg.Binary}}, nil
+}
+
+// Start launches the run, unless it was launched already: an application
+// carrying the run's tag, or a result file in the run's action directory (an
+// application the RM has forgotten), is reported instead of a second launch.
+func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
+	if run.Tag == "" || run.ActionDir == "" {
+		return actions.Status{}, actions.Errorf(actions.NonTransient, codeIO, "action %s: a launch needs the run's tag and action directory", run.ActionID)
+	}
+	log := e.cfg.Logger.With("action_id", run.ActionID)
+	if rep, ok, err := e.findApp(ctx, run.Tag); err != nil {
+		return actions.Status{}, err
+	} else if ok {
+		log.Info("found the run's application; not launching again", "yarn_app_id", rep.ID.String())
+		return e.status(ctx, run, rep)
+	}
+	if res, err := e.readResult(ctx, run); err != nil {
+		return actions.Status{}, err
+	} else if res != nil {
+		log.Info("the run already ended and its application is forgotten; not launching again")
+		return e.resultStatus(run, res.ApplicationID, res), nil
+	}
+	p, err := e.makePlan(ctx, run)
+	if err != nil {
+		return actions.Status{}, err
+	}
+	sc, err := e.stage(ctx, run, p)
+	if err != nil {
+		return actions.Status{}, err
+	}
+	na, err := e.cfg.YARN.NewApplication(ctx)
+	if err != nil {
+		return actions.Status{}, yarnError(err, "reserving an application id")
+	}
+	sc.ApplicationID = na.ApplicationID
+	if err := e.cfg.YARN.Submit(ctx, sc); err != nil {
+		return actions.Status{}, yarnError(err, "submitting the launcher of %s", run.ActionID)
+	}
+	log.Info("launched", "yarn_app_id", na.ApplicationID.String(), "queue", sc.Queue)
+	return actions.Status{
+		ExternalID:     na.ApplicationID.String(),
+		ExternalStatus: string(yarn.StateAccepted),
+		TrackerURI:     run.ResourceManager,
+	}, nil
+}
+
+// stage writes the launch spec and the binary and returns the submission,
+// still without its application id.
+func (e *Executor) stage(ctx context.Context, run *actions.Run, p *plan) (yarn.ApplicationSubmissionContext, error) {
+	var sc yarn.ApplicationSubmissionContext
+	res, links, err := e.resources(ctx, p)
+	if err != nil {
+		return sc, err
+	}
+	p.spec.Resources = links
+	bin, err := e.stageBinary(ctx, run, p.root)
+	if err != nil {
+		return sc, err
+	}
+	res[launcher.Binary] = bin
+	if err := p.spec.Validate(); err != nil {
+		return sc, actions.Errorf(actions.ActionFailed, codeBadXML, "action %s: %w", run.ActionID, err)
+	}
+	b, err := p.spec.Encode()
+	if err != nil {
+		return sc, actions.Errorf(actions.NonTransient, codeIO, "%w", err)
+	}
+	specURI := p.spec.ActionDir + "/" + launcher.SpecFile
+	if err := e.cfg.FS.WriteFile(ctx, specURI, b, 0o644); err != nil {
+		return sc, fsError(err, "writing the launch spec")
+	}
+	if res[launcher.SpecFile], err = e.localResource(ctx, specURI, yarn.ResourceFile); err != nil {
+		return sc, err
+	}
+	return yarn.ApplicationSubmissionContext{
+		ApplicationName: fmt.Sprintf("gozie:launcher:T=%s:A=%s:ID=%s", e.cfg.Type, run.Node, run.JobID),
+		Queue:           p.queue,
+		AMContainerSpec: yarn.ContainerLaunchContext{
+			LocalResources: res,
+			Environment:    p.env,
+			Commands: yarn.Commands{"./" + launcher.Binary + " launcher -spec " + launcher.SpecFile +
+				" 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"},
+		},
+		// One attempt only: a second attempt would run the user's command
+		// again, and commands are not idempotent (a script that appends, a
+		// load that doubles rows). A failed attempt ends the action, and the
+		// workflow's retry rules decide. The launcher's id guard would refuse
+		// a second attempt anyway.
+		MaxAppAttempts:  1,
+		Resource:        &yarn.Resource{MemoryMB: int64(p.memoryMB), VCores: int64(p.vcores)},
+		ApplicationType: ApplicationType,
+		ApplicationTags: yarn.Tags{run.Tag, CommonTag},
+	}, nil
+}
+
+// Check reports the run: the application report while it runs, and once it
+// ended the outcome from the result file. An application the RM no longer
+// knows is judged by the result file alone (JA017 when there is none).
+func (e *Executor) Check(ctx context.Context, run *actions.Run) (actions.Status, error) {
+	id, err := yarn.ParseApplicationID(run.ExternalID)
+	if err != nil {
+		rep, ok, ferr := e.findApp(ctx, run.Tag)
+		if ferr != nil {
+			return actions.Status{}, ferr
+		}
+		if ok {
+			return e.status(ctx, run, rep)
+		}
+		return e.forgotten(ctx, run, run.ExternalID)
+	}
+	rep, err := e.cfg.YARN.App(ctx, id)
+	if errors.Is(err, yarn.ErrAppNotFound) {
+		return e.forgotten(ctx, run, id.String())
+	}
+	if err != nil {
+		return actions.Status{}, yarnError(err, "reading the report of %s", id)
+	}
+	return e.status(ctx, run, rep)
+}
+
+// forgotten judges a run whose application the RM does not know.
+func (e *Executor) forgotten(ctx context.Context, run *actions.Run, appID string) (actions.Status, error) {
+	res, err := e.readResult(ctx, run)
+	if err != nil {
+		return actions.Status{}, err
+	}
+	if res == nil {
+		return actions.Status{
+			ExternalID: appID, ExternalStatus: string(yarn.StateFailed), TrackerURI: run.ResourceManager,
+			Done: true, Outcome: actions.Failed, ErrorCode: codeUnknownJob,
+			ErrorMessage: fmt.Sprintf(unknownJobText, appID, run.ActionID),
+		}, nil
+	}
+	if appID == "" {
+		appID = res.ApplicationID
+	}
+	return e.resultStatus(run, appID, res), nil
+}
+
+// Kill kills the run's launcher and every application started by the action
+// (those carrying the child tag). Killing ended or unknown applications is
+// not an error.
+func (e *Executor) Kill(ctx context.Context, run *actions.Run) error {
+	var ids []yarn.ApplicationID
+	if id, err := yarn.ParseApplicationID(run.ExternalID); err == nil {
+		ids = append(ids, id)
+	}
+	if run.Tag != "" {
+		reps, err := e.cfg.YARN.Apps(ctx, yarn.AppsFilter{
+			Tags:   []string{run.Tag, ChildTag(run.Tag)},
+			States: []yarn.AppState{yarn.StateNew, yarn.StateNewSaving, yarn.StateSubmitted, yarn.StateAccepted, yarn.StateRunning},
+		})
+		if err != nil {
+			return yarnError(err, "finding the applications of %s", run.ActionID)
+		}
+		// The launcher first, so that it starts no more children.
+		slices.SortStableFunc(reps, func(a, b yarn.AppReport) int {
+			return boolInt(!a.HasTag(run.Tag)) - boolInt(!b.HasTag(run.Tag))
+		})
+		for _, r := range reps {
+			if !slices.Contains(ids, r.ID) {
+				ids = append(ids, r.ID)
+			}
+		}
+	}
+	var errs []error
+	for _, id := range ids {
+		err := e.cfg.YARN.Kill(ctx, id)
+		if err != nil && !errors.Is(err, yarn.ErrAppNotFound) {
+			errs = append(errs, yarnError(err, "killing %s", id))
+			continue
+		}
+		e.cfg.Logger.Info("killed", "action_id", run.ActionID, "yarn_app_id", id.String())
+	}
+	return errors.Join(errs...)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// findApp returns the launcher carrying tag, if the RM knows one.
+func (e *Executor) findApp(ctx context.Context, tag string) (yarn.AppReport, bool, error) {
+	if tag == "" {
+		return yarn.AppReport{}, false, nil
+	}
+	reps, err := e.cfg.YARN.Apps(ctx, yarn.AppsFilter{Tags: []string{tag}})
+	if err != nil {
+		return yarn.AppReport{}, false, yarnError(err, "looking for the application tagged %s", tag)
+	}
+	var found *yarn.AppReport
+	for i := range reps {
+		r := &reps[i]
+		if !r.HasTag(tag) || !strings.EqualFold(r.ApplicationType, ApplicationType) {
+			continue
+		}
+		// Only one should exist; if several do, follow the first submitted.
+		if found == nil || r.ID.Sequence < found.ID.Sequence && r.ID.ClusterTimestamp == found.ID.ClusterTimestamp {
+			found = r
+		}
+	}
+	if found == nil {
+		return yarn.AppReport{}, false, nil
+	}
+	return *found, true, nil
+}

@@ -1,0 +1,220 @@
+package launcher
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/hadoop"
+)
+
+// runAction runs the action's command and says how it ended. ctx ends on a
+// kill; the result is then of no use.
+func (l *launcher) runAction(ctx context.Context, fsys hadoop.FileSystem, appID string) Result {
+	fail := func(code, format string, args ...any) Result {
+		msg := fmt.Sprintf(format, args...)
+		l.log.Error("action failed", "error_code", code, "error", msg)
+		return failure(appID, code, msg)
+	}
+	if err := l.guard(ctx, fsys, appID); err != nil {
+		return fail(CodeException, "%v", err)
+	}
+	if err := l.prepare(ctx, fsys); err != nil {
+		return fail(CodeException, "Prepare execution in the Launcher AM has failed, %v", err)
+	}
+	dir := l.env.Dir
+	for _, name := range l.spec.Resources {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
+			return fail(CodeNotFound, "File [%s] does not exist in the container: %v", name, err)
+		}
+	}
+	f := newFiles(dir)
+	ok, err := writeActionTokens(l.env.Getenv(tokenFileEnv), filepath.Join(dir, actionTokensFile))
+	if err != nil {
+		return fail(CodeException, "%v", err)
+	}
+	if ok {
+		f.tokens = filepath.Join(dir, actionTokensFile)
+	}
+	if err := writeActionConf(f.actionConf, l.spec.Conf); err != nil {
+		return fail(CodeException, "%v", err)
+	}
+
+	launched := l.env.Now()
+	var cmd command
+	if l.spec.Type == TypeShell {
+		cmd, err = shellCommand(l.spec, l.env.Environ(), f, launched)
+	} else {
+		cmd, err = javaCommand(l.spec, l.env.Environ(), f, launched)
+	}
+	if err != nil {
+		return fail(CodeException, "%v", err)
+	}
+	cmd.stdout, cmd.stderr = l.env.Stdout, l.env.Stderr
+	var captured *os.File
+	if l.spec.Type == TypeShell && l.spec.CaptureOutput {
+		// Oozie's shell contract: stdout is the output properties.
+		if captured, err = os.Create(f.output); err != nil {
+			return fail(CodeException, "creating the capture file: %v", err)
+		}
+		cmd.stdout = io.MultiWriter(l.env.Stdout, captured)
+	}
+	l.log.Info("running the action", "type", l.spec.Type, "command", cmd.args)
+	ex := cmd.run(ctx, l.spec.KillGrace.or(DefaultKillGrace))
+	if captured != nil {
+		captured.Close()
+	}
+	res := Result{Version: ResultVersion, ApplicationID: appID, Started: launched, Finished: l.env.Now()}
+	if ex.startErr != nil {
+		return fail(CodeException, "cannot run program [%s]: %v", cmd.args[0], ex.startErr)
+	}
+	res.ExitCode = &ex.code
+	if ids, err := readChildIDs(f.childIDs); err != nil {
+		l.log.Warn("reading the child application ids", "err", err)
+	} else {
+		res.ExternalChildIDs = ids
+	}
+	l.log.Info("the action's command ended", "exit_code", ex.code)
+	if ex.code != 0 {
+		res.FinalStatus = StatusFailed
+		res.ErrorCode, res.ErrorMessage = l.exitError(ex)
+		return res
+	}
+	if l.spec.CaptureOutput {
+		max := l.spec.MaxOutputData
+		if max == 0 {
+			max = DefaultMaxOutputData
+		}
+		out, err := readOutput(f.output, max)
+		if err != nil {
+			res.FinalStatus = StatusFailed
+			res.ErrorCode, res.ErrorMessage = CodeException, err.Error()
+			return res
+		}
+		res.Output = out
+	}
+	res.FinalStatus = StatusSucceeded
+	return res
+}
+
+// exitError is the error code and message of a command that exited non-zero,
+// as Oozie gives them: a shell action always has error code 1; a java
+// action's exit code is its error code, except that an uncaught exception (or
+// a main class that does not load), which the JVM reports with exit code 1,
+// is JA018 with the exception's message.
+func (l *launcher) exitError(ex exit) (code, msg string) {
+	if l.spec.Type == TypeShell {
+		return CodeShellExit, fmt.Sprintf("Shell command [%s] exited with code [%d]", path.Base(l.spec.Shell.Exec), ex.code)
+	}
+	if ex.code == 1 {
+		if m, ok := javaFailure(ex.stderrTail); ok {
+			return CodeException, m
+		}
+	}
+	return strconv.Itoa(ex.code), fmt.Sprintf("Main Class [%s], exit code [%d]", l.spec.Java.MainClass, ex.code)
+}
+
+// javaFailure finds, in the end of a JVM's stderr, the line of an uncaught
+// exception in main or of a main class that could not be loaded, and returns
+// the exception's message (or the whole line when it has none).
+func javaFailure(stderr string) (string, bool) {
+	const uncaught = `Exception in thread "main" `
+	const noMain = "Error: Could not find or load main class "
+	if i := strings.LastIndex(stderr, uncaught); i >= 0 {
+		line, _, _ := strings.Cut(stderr[i+len(uncaught):], "\n")
+		line = strings.TrimSpace(line)
+		if _, m, ok := strings.Cut(line, ": "); ok && strings.TrimSpace(m) != "" {
+			return strings.TrimSpace(m), true
+		}
+		return line, true
+	}
+	if i := strings.LastIndex(stderr, noMain); i >= 0 {
+		line, _, _ := strings.Cut(stderr[i:], "\n")
+		return strings.TrimSpace(line), true
+	}
+	return "", false
+}
+
+// guard is Oozie's recovery-id check: the first launcher of a run records its
+// application id in the action directory, and a launcher of another
+// application for the same run refuses to run the action a second time.
+func (l *launcher) guard(ctx context.Context, fsys hadoop.FileSystem, appID string) error {
+	if appID == "" {
+		return nil
+	}
+	p := strings.TrimSuffix(l.spec.ActionDir, "/") + "/" + IDFile
+	b, err := fsys.ReadFile(ctx, p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("reading %s: %w", p, err)
+	default:
+		id := string(bytes.TrimSpace(b))
+		if id == appID {
+			return nil
+		}
+		if id != "" {
+			return fmt.Errorf("YARN Id mismatch, action file [%s] declares Id [%s] current Id [%s]", p, id, appID)
+		}
+	}
+	if err := fsys.WriteFile(ctx, p, []byte(appID+"\n"), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", p, err)
+	}
+	return nil
+}
+
+// prepare runs the <prepare> block: deletes (globs allowed), then mkdirs.
+func (l *launcher) prepare(ctx context.Context, fsys hadoop.FileSystem) error {
+	if l.spec.Prepare == nil {
+		return nil
+	}
+	for _, pattern := range l.spec.Prepare.Delete {
+		matches, err := fsys.Glob(ctx, pattern)
+		if err != nil {
+			return fmt.Errorf("delete [%s]: %w", pattern, err)
+		}
+		for _, m := range matches {
+			if err := fsys.RemoveAll(ctx, m); err != nil {
+				return fmt.Errorf("delete [%s]: %w", m, err)
+			}
+		}
+	}
+	for _, p := range l.spec.Prepare.Mkdir {
+		if err := fsys.MkdirAll(ctx, p, 0o755); err != nil {
+			return fmt.Errorf("mkdir [%s]: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// writeActionConf writes the action configuration as Hadoop configuration
+// XML, in key order.
+func writeActionConf(p string, props map[string]string) error {
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	pairs := make([]string, 0, 2*len(keys))
+	for _, k := range keys {
+		pairs = append(pairs, k, props[k])
+	}
+	var buf bytes.Buffer
+	if err := conf.WriteConfigurationXML(&buf, conf.NewProperties(pairs...)); err != nil {
+		return fmt.Errorf("writing the action configuration: %w", err)
+	}
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("writing the action configuration: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,216 @@
+package launcher
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/yarn"
+)
+
+// Bounds of the launcher's own calls once the action has ended.
+const (
+	unregisterTimeout = time.Minute
+	resultAttempts    = 3
+	resultPause       = 500 * time.Millisecond
+	heartbeatProgress = 0.5
+)
+
+// launcher is one run of the ApplicationMaster.
+type launcher struct {
+	spec *Spec
+	env  Env
+	log  *slog.Logger
+}
+
+// run registers, runs the action while heartbeating, writes the result,
+// unregisters with the action's true final status and calls back.
+func (l *launcher) run(ctx context.Context) int {
+	appID := ""
+	if cid, err := yarn.ParseContainerID(l.env.Getenv("CONTAINER_ID")); err == nil {
+		appID = cid.Attempt.App.String()
+		l.log = l.log.With("yarn_app_id", appID)
+	} else {
+		l.log.Warn("no container id: the launcher id guard is off", "err", err)
+	}
+	fsys, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: l.defaultFS(), User: l.spec.User, Now: l.env.Now})
+	if err != nil {
+		l.log.Error("opening the filesystem", "err", err)
+		return ExitFailed
+	}
+	defer fsys.Close()
+
+	am, err := l.connect(ctx)
+	if err != nil {
+		l.log.Error("registering with the ResourceManager", "err", err)
+		// The RM will fail the attempt; leave the reason where Check looks.
+		l.writeResult(ctx, fsys, failure(appID, CodeException, fmt.Sprintf("registering with the ResourceManager: %v", err)))
+		return ExitFailed
+	}
+	defer am.Close()
+
+	actionCtx, stopAction := context.WithCancelCause(ctx)
+	defer stopAction(nil)
+	hbCtx, stopHeartbeat := context.WithCancel(ctx)
+	hbDone := make(chan struct{})
+	go func() {
+		defer close(hbDone)
+		l.heartbeat(hbCtx, am, stopAction)
+	}()
+	res := l.runAction(actionCtx, fsys, appID)
+	stopHeartbeat()
+	<-hbDone
+
+	if ctx.Err() != nil {
+		l.log.Info("terminated while the action ran; the ResourceManager ends the application")
+		return ExitTerminated
+	}
+	if cause := context.Cause(actionCtx); cause != nil {
+		l.log.Error("the ResourceManager stopped the application", "err", cause)
+		return ExitTerminated
+	}
+	l.writeResult(ctx, fsys, res)
+	final := yarn.FinalFailed
+	if res.Succeeded() {
+		final = yarn.FinalSucceeded
+	}
+	uctx, cancel := context.WithTimeout(ctx, unregisterTimeout)
+	err = am.Unregister(uctx, final, res.ErrorMessage, "")
+	cancel()
+	code := ExitOK
+	if err != nil {
+		l.log.Error("unregistering from the ResourceManager", "err", err)
+		code = ExitFailed
+	} else {
+		l.log.Info("unregistered", "final_status", final, "error_code", res.ErrorCode)
+	}
+	l.callback(ctx, res.FinalStatus)
+	return code
+}
+
+// defaultFS is the spec's name node, or the action directory's filesystem.
+func (l *launcher) defaultFS() string {
+	if l.spec.NameNode != "" {
+		return l.spec.NameNode
+	}
+	scheme, rest, _ := strings.Cut(l.spec.ActionDir, "://")
+	authority, _, _ := strings.Cut(rest, "/")
+	return scheme + "://" + authority
+}
+
+// connect registers with the scheduler named by the AMRM token (or the spec).
+func (l *launcher) connect(ctx context.Context) (*yarn.AMClient, error) {
+	tokenFile := l.env.Getenv(tokenFileEnv)
+	if tokenFile == "" {
+		return nil, fmt.Errorf("%s is not set: not running in a YARN container", tokenFileEnv)
+	}
+	tok, err := yarn.AMRMToken(tokenFile)
+	if err != nil {
+		return nil, err
+	}
+	addr := l.spec.SchedulerAddress
+	if addr == "" {
+		addr = tok.Service
+	}
+	am, err := yarn.NewAMClient(ctx, addr, tok)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := am.Register(ctx, l.host(), ""); err != nil {
+		am.Close()
+		return nil, err
+	}
+	l.log.Info("registered with the ResourceManager", "scheduler", addr)
+	return am, nil
+}
+
+func (l *launcher) host() string {
+	if h := l.env.Getenv("NM_HOST"); h != "" {
+		return h
+	}
+	h, _ := os.Hostname()
+	return h
+}
+
+// heartbeat keeps the attempt alive until ctx ends. An order to shut down
+// stops the action (stop); an order to resync registers again.
+func (l *launcher) heartbeat(ctx context.Context, am *yarn.AMClient, stop context.CancelCauseFunc) {
+	t := time.NewTicker(l.spec.Heartbeat.or(DefaultHeartbeat))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		err := am.Heartbeat(ctx, heartbeatProgress)
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			return
+		case errors.Is(err, yarn.ErrAMShutdown):
+			stop(err)
+			return
+		case errors.Is(err, yarn.ErrAMResync):
+			if _, err := am.Register(ctx, l.host(), ""); err != nil {
+				l.log.Warn("registering again after a resync order", "err", err)
+			}
+		default:
+			l.log.Warn("heartbeat failed; trying again at the next beat", "err", err)
+		}
+	}
+}
+
+// writeResult writes the result file, retrying briefly; a failure is logged,
+// since the RM's final status still tells the outcome.
+func (l *launcher) writeResult(ctx context.Context, fsys hadoop.FileSystem, res Result) {
+	b, err := res.Encode()
+	if err != nil {
+		l.log.Error("encoding the result", "err", err)
+		return
+	}
+	p := strings.TrimSuffix(l.spec.ActionDir, "/") + "/" + ResultFile
+	for attempt := 1; ; attempt++ {
+		err = fsys.WriteFile(ctx, p, b, 0o644)
+		if err == nil {
+			return
+		}
+		if attempt == resultAttempts || ctx.Err() != nil {
+			l.log.Error("writing the result file", "path", p, "err", err)
+			return
+		}
+		t := time.NewTimer(resultPause)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+		case <-t.C:
+		}
+	}
+}
+
+// callback notifies the server, bounded by the spec's callback timeout.
+func (l *launcher) callback(ctx context.Context, status string) {
+	if l.spec.CallbackURL == "" {
+		return
+	}
+	client := l.env.HTTPClient
+	if client == nil {
+		client = &http.Client{Timeout: DefaultCallbackTimeout}
+	}
+	cctx, cancel := context.WithTimeout(ctx, l.spec.CallbackTimeout.or(DefaultCallbackTimeout))
+	defer cancel()
+	if err := notify(cctx, client, l.spec.CallbackURL, status); err != nil {
+		l.log.Warn("callback failed; the server will see the end by polling", "err", err)
+	}
+}
+
+// failure is a failed result without an exit code.
+func failure(appID, code, msg string) Result {
+	return Result{Version: ResultVersion, ApplicationID: appID, FinalStatus: StatusFailed, ErrorCode: code, ErrorMessage: msg}
+}
