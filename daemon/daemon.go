@@ -43,8 +43,11 @@ type Options struct {
 	Clock clock.Clock
 	// Ready, if set, is called once the REST API accepts connections.
 	Ready func(addr net.Addr)
-	// Executors runs workflow actions by type.
+	// Executors runs workflow actions by type; nil means the standard ones.
 	Executors actions.Registry
+	// LauncherBinary is the gozie binary staged as the YARN launcher; empty
+	// means the running executable.
+	LauncherBinary string
 }
 
 // Daemon is one running server process.
@@ -58,6 +61,8 @@ type Daemon struct {
 	FS *hadoop.Resolver
 	// Workflows runs workflow jobs.
 	Workflows *runner.Runner
+	// Metrics is the registry /metrics serves.
+	Metrics *prometheus.Registry
 }
 
 // Open opens the store and builds the engine and REST server without
@@ -78,7 +83,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	host, _ := os.Hostname()
-	d := &Daemon{opts: opts, log: log, Store: st}
+	d := &Daemon{opts: opts, log: log, Store: st, Metrics: reg}
 	d.Engine = engine.New(engine.Config{
 		Store:    st,
 		Clock:    opts.Clock,
@@ -101,7 +106,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		return nil, fmt.Errorf("filesystems: %w", err)
 	}
 	if opts.Executors == nil {
-		if opts.Executors, err = executors(cfg, d.FS, opts.Clock, log); err != nil {
+		if opts.Executors, err = executors(cfg, d.FS, opts.Clock, log, opts.LauncherBinary); err != nil {
 			st.Close()
 			return nil, err
 		}
@@ -116,7 +121,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		Store: st, Clock: opts.Clock, Logger: log.With("component", "workflow"), FS: d.FS,
 		Executors: opts.Executors, IDs: ids.NewGenerator(cfg.SystemID, opts.Clock.Now()),
 		CallbackBaseURL: cfg.CallbackBaseURL, Options: wopts, SubstituteDepth: cfg.SubstituteDepth,
-		PollInterval: cfg.Action.CheckInterval, RetryInterval: cfg.Action.RetryInterval,
+		PollInterval: cfg.Action.CheckInterval, RetryInterval: cfg.Action.RetryInterval, Metrics: reg,
 	})
 	if err != nil {
 		st.Close()

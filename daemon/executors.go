@@ -18,7 +18,7 @@ import (
 // executors builds the action executors: shell and java run as YARN
 // applications with `gozie launcher` as their ApplicationMaster, on the
 // cluster each action names; fs runs in the server.
-func executors(cfg *conf.Server, fs *hadoop.Resolver, clk clock.Clock, log *slog.Logger) (actions.Registry, error) {
+func executors(cfg *conf.Server, fs *hadoop.Resolver, clk clock.Clock, log *slog.Logger, binary string) (actions.Registry, error) {
 	dir := cfg.Hadoop.ConfDir
 	if dir == "" {
 		dir = conf.HadoopConfDir(os.LookupEnv)
@@ -36,7 +36,7 @@ func executors(cfg *conf.Server, fs *hadoop.Resolver, clk clock.Clock, log *slog
 			if err != nil {
 				return nil, err
 			}
-			return launch.New(launch.Config{Type: typ, YARN: yc, FS: fs, Queue: cfg.Launcher.Queue,
+			return launch.New(launch.Config{Type: typ, YARN: yc, FS: fs, Binary: binary, Queue: cfg.Launcher.Queue,
 				MemoryMB: cfg.Launcher.MemoryMB, VCores: cfg.Launcher.VCores, MaxOutputData: cfg.Action.MaxOutputData,
 				Clock: clk, Logger: log.With("component", "launch", "type", typ)})
 		})

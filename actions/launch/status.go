@@ -23,7 +23,11 @@ func (e *Executor) status(ctx context.Context, run *actions.Run, rep yarn.AppRep
 		TrackerURI:     run.ResourceManager,
 		ConsoleURL:     rep.TrackingURL,
 	}
-	if !rep.Done() {
+	// A launcher that unregistered has written its result and settled its
+	// final status; the RM keeps the application FINISHING until the
+	// container exits, which must not delay the next action.
+	unregistered := rep.FinalStatus != "" && rep.FinalStatus != yarn.FinalUndefined
+	if !rep.Done() && !unregistered {
 		if rep.State == yarn.StateRunning {
 			st.ExternalStatus = externalRunning
 		}
@@ -37,7 +41,7 @@ func (e *Executor) status(ctx context.Context, run *actions.Run, rep yarn.AppRep
 	if res != nil {
 		st.ExternalChildIDs = res.ExternalChildIDs
 	}
-	if rep.Succeeded() {
+	if rep.FinalStatus == yarn.FinalSucceeded {
 		st.ExternalStatus, st.Outcome = externalSucceeded, actions.OK
 		if res != nil && res.Succeeded() {
 			st.Data = res.Output

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gozie/gozie/conf"
@@ -120,7 +121,7 @@ func (p *Prepared) Insert(ctx context.Context, x store.Tx) error {
 	if err != nil {
 		return err
 	}
-	return p.r.apply(ctx, x, st)
+	return p.r.apply(ctx, x, st, "")
 }
 
 // readApp reads the workflow definition and config-default.xml of an app
@@ -264,14 +265,14 @@ func (r *Runner) Rerun(ctx context.Context, id string, props *conf.Properties) e
 			if st.Ignored != nil {
 				return st.Ignored
 			}
-			if err := r.apply(ctx, x, st); err != nil {
+			if err := r.apply(ctx, x, st, ""); err != nil {
 				return err
 			}
 			st, err = r.decide(ctx, x, id, workflow.Event{Kind: workflow.EventStart})
 			if err != nil {
 				return err
 			}
-			return r.apply(ctx, x, st)
+			return r.apply(ctx, x, st, "")
 		})
 	})
 }
@@ -291,6 +292,7 @@ func (r *Runner) Callback(ctx context.Context, actionID, status string) error {
 		if act.Status.Terminal() {
 			return nil
 		}
-		return x.Schedule(ctx, KindActionCheck, actionID, r.now(), "")
+		now := r.now()
+		return x.Schedule(ctx, KindActionCheck, actionID, now, strconv.FormatInt(now.UnixNano(), 10))
 	})
 }

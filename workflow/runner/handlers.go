@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -88,6 +89,7 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Run) error {
 	if st.Done {
 		return r.end(ctx, run, l.act.ID, st)
 	}
+	r.observeLaunch(run.Trigger.Payload)
 	_, batch := exec.(actions.BatchChecker)
 	return r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
 		act, err := x.GetWorkflowAction(ctx, l.act.ID)
@@ -228,7 +230,7 @@ func (r *Runner) end(ctx context.Context, run *engine.Run, actionID string, st a
 		if err != nil {
 			return err
 		}
-		return r.apply(ctx, x, step)
+		return r.apply(ctx, x, step, run.Trigger.Payload)
 	})
 }
 
@@ -291,7 +293,7 @@ func (r *Runner) handleRetry(ctx context.Context, run *engine.Run) error {
 		if err != nil {
 			return err
 		}
-		return r.apply(ctx, x, st)
+		return r.apply(ctx, x, st, "")
 	})
 }
 
@@ -337,4 +339,19 @@ func (r *Runner) handlePoll(ctx context.Context, run *engine.Run) error {
 		}
 		return nil
 	})
+}
+
+// observeLaunch records the latency from the callback that led to this
+// launch, when there was one.
+func (r *Runner) observeLaunch(origin string) {
+	if origin == "" {
+		return
+	}
+	ns, err := strconv.ParseInt(origin, 10, 64)
+	if err != nil {
+		return
+	}
+	if d := r.now().Sub(time.Unix(0, ns)); d >= 0 {
+		r.nextLaunch.Observe(d.Seconds())
+	}
 }

@@ -27,6 +27,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/conf"
@@ -88,6 +90,8 @@ type Config struct {
 	MaxRetryInterval time.Duration
 	// Location is the processing time zone of timestamp(); nil is UTC.
 	Location *time.Location
+	// Metrics, when set, receives the runner's Prometheus metrics.
+	Metrics prometheus.Registerer
 	// OnJobChange, when set, is called in the transaction of every change
 	// of a job that has a parent (a coordinator action or a parent
 	// workflow), so the parent follows its child atomically.
@@ -99,6 +103,8 @@ type Runner struct {
 	cfg   Config
 	log   *slog.Logger
 	cache sync.Map // jobID#run → *parsedJob
+	// nextLaunch observes callback → next action launched.
+	nextLaunch prometheus.Histogram
 }
 
 // parsedJob is a job's definition and configuration, parsed once per run.
@@ -142,7 +148,18 @@ func New(cfg Config) (*Runner, error) {
 	if cfg.SubstituteDepth <= 0 {
 		cfg.SubstituteDepth = conf.DefaultSubstituteDepth
 	}
-	return &Runner{cfg: cfg, log: cfg.Logger}, nil
+	r := &Runner{cfg: cfg, log: cfg.Logger}
+	r.nextLaunch = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "gozie_callback_to_next_launch_seconds",
+		Help:    "Time from an action's completion callback to the launch of the action that follows it.",
+		Buckets: []float64{.005, .01, .02, .035, .05, .075, .1, .15, .2, .3, .5, .75, 1, 2, 5, 10, 30},
+	})
+	if cfg.Metrics != nil {
+		if err := cfg.Metrics.Register(r.nextLaunch); err != nil {
+			return nil, fmt.Errorf("runner metrics: %w", err)
+		}
+	}
+	return r, nil
 }
 
 // Register registers the runner's trigger handlers on e.
@@ -209,8 +226,10 @@ func (r *Runner) decide(ctx context.Context, x store.Tx, jobID string, ev workfl
 }
 
 // apply writes a step and schedules its side effects, in the caller's
-// transaction.
-func (r *Runner) apply(ctx context.Context, x store.Tx, st workflow.Step) error {
+// transaction. origin, when set, is the time (Unix nanoseconds) of the
+// callback that led here; the actions the step starts carry it so the
+// latency from callback to next launch can be measured.
+func (r *Runner) apply(ctx context.Context, x store.Tx, st workflow.Step, origin string) error {
 	now := r.now()
 	if st.Job != nil {
 		if err := x.UpdateWorkflowJob(ctx, st.Job); err != nil {
@@ -241,7 +260,7 @@ func (r *Runner) apply(ctx context.Context, x store.Tx, st workflow.Step) error 
 		}
 	}
 	for _, id := range st.Start {
-		if err := x.Schedule(ctx, KindActionStart, id, now, ""); err != nil {
+		if err := x.Schedule(ctx, KindActionStart, id, now, origin); err != nil {
 			return err
 		}
 	}
@@ -276,7 +295,7 @@ func (r *Runner) event(ctx context.Context, jobID string, ev workflow.Event) err
 			if st.Ignored != nil {
 				r.log.Info("workflow command had no effect", "job_id", jobID, "event", ev.Kind, "reason", st.Ignored.Msg)
 			}
-			return r.apply(ctx, x, st)
+			return r.apply(ctx, x, st, "")
 		})
 	})
 }

@@ -1,0 +1,335 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/daemon"
+	"github.com/gozie/gozie/server/client"
+	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/store/postgres/pgtest"
+	"github.com/gozie/gozie/testenv/localcluster"
+	"github.com/gozie/gozie/yarn"
+)
+
+// benchEnv is an in-process server on PostgreSQL with an in-process local
+// cluster, for benchmarks that need the server's internals (metrics,
+// MiniYARN hooks).
+type benchEnv struct {
+	d       *daemon.Daemon
+	cluster *localcluster.Cluster
+	client  *client.Client
+	dir     string
+	user    string
+}
+
+func newBenchEnv(b *testing.B, callbacks bool) *benchEnv {
+	b.Helper()
+	ctx := context.Background()
+	dir := b.TempDir()
+	c, err := localcluster.Start(ctx, localcluster.Options{Dir: dir, Env: map[string]string{"PATH": os.Getenv("PATH")}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { c.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String() + "/oozie"
+	callback := base + "/callback"
+	if !callbacks {
+		callback = "http://127.0.0.1:1/oozie/callback" // refused at once: completion is seen by polling only
+	}
+	p := c.Properties()
+	cfg, err := conf.Load(conf.Sources{ConfigDir: b.TempDir(), LookupEnv: func(string) (string, bool) { return "", false },
+		Flags: map[string]string{"gozie.db.url": pgtest.NewDatabase(b), "gozie.data.dir": dir,
+			"gozie.callback.base.url": callback, "gozie.actions.default.name-node": p["nameNode"],
+			"gozie.actions.default.resource-manager": p["resourceManager"], "gozie.engine.workers": "32"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := daemon.Open(ctx, daemon.Options{Config: cfg, Listener: ln, LauncherBinary: binary,
+		Logger: slog.New(slog.NewTextHandler(benchLog(), &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- d.Run(runCtx) }()
+	b.Cleanup(func() { cancel(); <-done })
+	cl, err := client.New(base, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &benchEnv{d: d, cluster: c, client: cl, dir: dir, user: "bench"}
+}
+
+// app writes a workflow app into the DFS root and returns its URI.
+func (e *benchEnv) app(b *testing.B, name, xml string) string {
+	b.Helper()
+	d := filepath.Join(e.dir, "dfs", "user", e.user, name)
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(d, "workflow.xml"), []byte(xml), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return e.cluster.Properties()["nameNode"] + "/user/" + e.user + "/" + name
+}
+
+// runMany submits and starts n workflows of app from `clients` concurrent
+// REST clients and returns their ids.
+func (e *benchEnv) runMany(b *testing.B, appPath string, n, clients int) []string {
+	b.Helper()
+	ids := make([]string, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errc := make(chan error, clients)
+	for w := 0; w < clients; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				props := conf.NewProperties("user.name", e.user, "oozie.wf.application.path", appPath)
+				id, err := e.client.Submit(context.Background(), props, true)
+				if err != nil {
+					errc <- err
+					return
+				}
+				ids[i] = id
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		b.Fatal(err)
+	}
+	return ids
+}
+
+// runClosedLoop runs n workflows of app with at most k in flight: each of
+// k clients submits one, waits for it to end, and submits the next.
+func (e *benchEnv) runClosedLoop(b *testing.B, appPath string, n, k int) {
+	b.Helper()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errc := make(chan error, k)
+	for w := 0; w < k; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for int(next.Add(1)) <= n {
+				props := conf.NewProperties("user.name", e.user, "oozie.wf.application.path", appPath)
+				id, err := e.client.Submit(context.Background(), props, true)
+				if err != nil {
+					errc <- err
+					return
+				}
+				for {
+					st, err := e.client.JobStatus(context.Background(), id)
+					if err != nil {
+						errc <- err
+						return
+					}
+					if st == "SUCCEEDED" {
+						break
+					}
+					if st == "KILLED" || st == "FAILED" {
+						errc <- fmt.Errorf("%s ended %s", id, st)
+						return
+					}
+					time.Sleep(20 * time.Millisecond) // a client polling its job's status
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		b.Fatal(err)
+	}
+}
+
+// waitCount waits until count reaches want.
+func (e *benchEnv) waitCount(b *testing.B, what string, want int, count func(x store.Tx) (int, error)) {
+	b.Helper()
+	deadline := time.Now().Add(10 * time.Minute)
+	for {
+		var n int
+		err := e.d.Store.Tx(context.Background(), func(x store.Tx) (err error) { n, err = count(x); return })
+		if err != nil {
+			b.Fatal(err)
+		}
+		if n >= want {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("%s: %d of %d", what, n, want)
+		}
+		time.Sleep(20 * time.Millisecond) // condition poll with a deadline
+	}
+}
+
+func rssMB() float64 {
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(l, "VmRSS:") {
+			var kb float64
+			fmt.Sscanf(strings.TrimSpace(strings.TrimPrefix(l, "VmRSS:")), "%f", &kb)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+const oneShellAction = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="starts">
+  <start to="a"/>
+  <action name="a"><shell xmlns="uri:oozie:shell-action:1.0"><exec>true</exec></shell><ok to="end"/><error to="k"/></action>
+  <kill name="k"><message>failed</message></kill><end name="end"/>
+</workflow-app>`
+
+// BenchmarkWorkflowStarts measures sustained workflow starts on PostgreSQL
+// with MiniYARN: one op is one workflow submitted and started over REST
+// (16 concurrent clients) until its first action is submitted to YARN.
+// MiniYARN holds the applications in ACCEPTED so that launching containers
+// does not compete for the CPU with what is measured.
+func BenchmarkWorkflowStarts(b *testing.B) {
+	e := newBenchEnv(b, true)
+	e.cluster.YARN.HoldAccepted(true)
+	app := e.app(b, "starts", oneShellAction)
+	b.ResetTimer()
+	start := time.Now()
+	e.runMany(b, app, b.N, 16)
+	e.waitCount(b, "actions submitted to YARN", b.N, func(x store.Tx) (int, error) {
+		acts, err := x.ListActionsByStatus(context.Background(), []store.ActionStatus{store.ActionRunning}, b.N+10)
+		return len(acts), err
+	})
+	el := time.Since(start)
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/el.Seconds(), "wf/s")
+	b.ReportMetric(rssMB(), "RSS-MB")
+	if apps := e.cluster.YARN.Apps(); len(apps) != b.N {
+		b.Fatalf("%d YARN applications for %d workflows", len(apps), b.N)
+	}
+}
+
+const twoShellActions = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="pair">
+  <start to="a"/>
+  <action name="a"><shell xmlns="uri:oozie:shell-action:1.0"><exec>true</exec></shell><ok to="b"/><error to="k"/></action>
+  <action name="b"><shell xmlns="uri:oozie:shell-action:1.0"><exec>true</exec></shell><ok to="end"/><error to="k"/></action>
+  <kill name="k"><message>failed</message></kill><end name="end"/>
+</workflow-app>`
+
+// BenchmarkCallbackToNextLaunch measures how long after an action's
+// completion callback the next action is launched on YARN (p50, p99 from
+// the server's histogram), running b.N two-action workflows two at a time:
+// the engine's reaction, not a CPU saturated by container launches (each
+// launcher container is a process start on this small machine).
+func BenchmarkCallbackToNextLaunch(b *testing.B) {
+	e := newBenchEnv(b, true)
+	app := e.app(b, "pair", twoShellActions)
+	b.ResetTimer()
+	e.runClosedLoop(b, app, b.N, 2)
+	b.StopTimer()
+	h := histogram(b, e, "gozie_callback_to_next_launch_seconds")
+	if h.GetSampleCount() == 0 {
+		b.Fatal("no callback was observed")
+	}
+	b.ReportMetric(quantile(h, 0.5)*1000, "p50-ms")
+	b.ReportMetric(quantile(h, 0.99)*1000, "p99-ms")
+	b.ReportMetric(float64(h.GetSampleCount()), "callbacks")
+}
+
+// BenchmarkPollOnlyToNextLaunch is the same with every callback lost: the
+// next launch follows the YARN application's end through the batched poll.
+// It reports the gap between the first application's finish and the second
+// one's start, as the ResourceManager recorded them.
+func BenchmarkPollOnlyToNextLaunch(b *testing.B) {
+	e := newBenchEnv(b, false)
+	app := e.app(b, "pair", twoShellActions)
+	b.ResetTimer()
+	e.runClosedLoop(b, app, b.N, 2)
+	b.StopTimer()
+	apps := e.cluster.YARN.Apps()
+	sort.Slice(apps, func(i, j int) bool { return apps[i].StartedTime.Before(apps[j].StartedTime) })
+	byJob := map[string][]yarn.AppReport{}
+	for _, a := range apps {
+		job := a.Name[strings.LastIndex(a.Name, "ID=")+1:] // gozie:launcher:T=..:A=<node>:ID=<job>
+		byJob[job] = append(byJob[job], a)
+	}
+	var gaps []float64
+	for _, as := range byJob {
+		if len(as) == 2 {
+			gaps = append(gaps, float64(as[1].StartedTime.Sub(as[0].FinishedTime).Milliseconds()))
+		}
+	}
+	sort.Float64s(gaps)
+	if len(gaps) == 0 {
+		b.Fatal("no pairs")
+	}
+	b.ReportMetric(gaps[len(gaps)/2], "p50-ms")
+	b.ReportMetric(gaps[(len(gaps)*99)/100], "p99-ms")
+}
+
+func histogram(b *testing.B, e *benchEnv, name string) *dto.Histogram {
+	b.Helper()
+	mfs, err := e.d.Metrics.Gather()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == name && len(mf.GetMetric()) > 0 {
+			return mf.GetMetric()[0].GetHistogram()
+		}
+	}
+	b.Fatalf("metric %s not found", name)
+	return nil
+}
+
+// quantile interpolates the q-quantile from a histogram's buckets.
+func quantile(h *dto.Histogram, q float64) float64 {
+	total := float64(h.GetSampleCount())
+	rank := q * total
+	var prevBound, prevCount float64
+	for _, bk := range h.GetBucket() {
+		c := float64(bk.GetCumulativeCount())
+		if c >= rank {
+			if c == prevCount {
+				return bk.GetUpperBound()
+			}
+			return prevBound + (bk.GetUpperBound()-prevBound)*(rank-prevCount)/(c-prevCount)
+		}
+		prevBound, prevCount = bk.GetUpperBound(), c
+	}
+	return prevBound
+}
+
+func benchLog() io.Writer {
+	if os.Getenv("GOZIE_BENCH_LOG") != "" {
+		return os.Stderr
+	}
+	return io.Discard
+}
