@@ -54,6 +54,11 @@ type Run struct {
 	ActionDir string
 	// ExternalID is what Start reported (Check and Kill only).
 	ExternalID string
+	// Notify, when set, is what an executor whose runs end inside the
+	// server (not through a launcher's callback) calls once the end is
+	// recorded, so the runner checks the run at once instead of at its
+	// next poll.
+	Notify func()
 }
 
 // Status is what an executor reports about a run.

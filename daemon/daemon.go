@@ -149,6 +149,11 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 // returns nil after a clean shutdown.
 func (d *Daemon) Run(ctx context.Context) (err error) {
 	defer func() {
+		for _, ex := range d.opts.Executors {
+			if c, ok := ex.(interface{ Close() error }); ok {
+				c.Close()
+			}
+		}
 		d.FS.Close()
 		if cerr := d.Store.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("closing store: %w", cerr)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/actions/fsaction"
+	"github.com/gozie/gozie/actions/hive2"
 	"github.com/gozie/gozie/actions/launch"
 	"github.com/gozie/gozie/actions/rmroute"
 	"github.com/gozie/gozie/clock"
@@ -17,7 +18,8 @@ import (
 
 // executors builds the action executors: shell and java run as YARN
 // applications with `gozie launcher` as their ApplicationMaster, on the
-// cluster each action names; fs runs in the server.
+// cluster each action names; fs runs in the server; hive2 runs its
+// statements on HiveServer2 from the server.
 func executors(cfg *conf.Server, fs *hadoop.Resolver, clk clock.Clock, log *slog.Logger, binary string) (actions.Registry, error) {
 	dir := cfg.Hadoop.ConfDir
 	if dir == "" {
@@ -46,5 +48,10 @@ func executors(cfg *conf.Server, fs *hadoop.Resolver, clk clock.Clock, log *slog
 		return nil, err
 	}
 	reg["fs"] = fsx
+	h2, err := hive2.New(hive2.Config{FS: fs, Clock: clk, Logger: log.With("component", "hive2")})
+	if err != nil {
+		return nil, err
+	}
+	reg["hive2"] = h2
 	return reg, nil
 }

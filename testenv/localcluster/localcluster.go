@@ -1,4 +1,4 @@
-// Package localcluster runs MiniDFS and MiniYARN together on free loopback
+// Package localcluster runs MiniDFS, MiniYARN and MiniHS2 together on free loopback
 // ports: the Hadoop cluster of `gozie server -local`, `gozie minicluster`
 // and the end-to-end tests. The MiniDFS root is <Dir>/dfs, so HDFS path
 // /user/alice/x is the plain file <Dir>/dfs/user/alice/x and can be put
@@ -18,6 +18,7 @@ import (
 
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/testenv/minidfs"
+	"github.com/gozie/gozie/testenv/minihs2"
 	"github.com/gozie/gozie/testenv/miniyarn"
 )
 
@@ -39,6 +40,9 @@ type Options struct {
 type Cluster struct {
 	DFS  *minidfs.MiniDFS
 	YARN *miniyarn.RM
+	// HS2 is a HiveServer2 whose tables are MiniDFS files and whose
+	// queries run as tagged applications on MiniYARN.
+	HS2 *minihs2.Server
 	// FS reaches MiniDFS (and file://) through the real HDFS client.
 	FS  *hadoop.Resolver
 	dir string
@@ -72,7 +76,14 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		dfs.Close()
 		return nil, fmt.Errorf("localcluster: starting MiniYARN: %w", err)
 	}
-	return &Cluster{DFS: dfs, YARN: rm, FS: fs, dir: opts.Dir}, nil
+	hs2, err := minihs2.Start(ctx, minihs2.Options{FS: fs, YARN: rm.WebURL(), Logger: opts.Logger})
+	if err != nil {
+		rm.Close()
+		fs.Close()
+		dfs.Close()
+		return nil, fmt.Errorf("localcluster: starting MiniHS2: %w", err)
+	}
+	return &Cluster{DFS: dfs, YARN: rm, HS2: hs2, FS: fs, dir: opts.Dir}, nil
 }
 
 // Properties returns the values job.properties files use: nameNode,
@@ -85,6 +96,7 @@ func (c *Cluster) Properties() map[string]string {
 		"resourceManager":       c.YARN.WebAddr(),
 		"resourceManagerWebapp": c.YARN.WebURL(),
 		"dfsRoot":               c.DFS.Root(),
+		"hive2JdbcUrl":          c.HS2.JDBCURL("default"),
 	}
 }
 
@@ -112,8 +124,9 @@ func (c *Cluster) WriteProperties() (string, error) {
 	return path, os.Rename(tmp, path)
 }
 
-// Close stops YARN (killing its containers), then HDFS.
+// Close stops HiveServer2 and YARN (killing its containers), then HDFS.
 func (c *Cluster) Close() error {
+	c.HS2.Close()
 	err := c.YARN.Close()
 	c.FS.Close()
 	if derr := c.DFS.Close(); err == nil {

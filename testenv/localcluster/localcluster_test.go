@@ -54,7 +54,7 @@ func TestLocalCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"nameNode", "jobTracker", "resourceManager", "resourceManagerWebapp"} {
+	for _, k := range []string{"nameNode", "jobTracker", "resourceManager", "resourceManagerWebapp", "hive2JdbcUrl"} {
 		if v, _ := props.Get(k); v == "" {
 			t.Errorf("%s missing from %s", k, localcluster.PropertiesFile)
 		}

@@ -319,6 +319,7 @@ func (r *Runner) retryConflicts(ctx context.Context, fn func() error) error {
 
 // actionRun builds the executor's view of one run of an action.
 func (r *Runner) actionRun(job *store.WorkflowJob, act *store.WorkflowAction, jobConf map[string]string) *actions.Run {
+	actionID := act.ID
 	key := fmt.Sprintf("%s#%d.%d", act.ID, job.Run, act.UserRetryCount)
 	nn, rm := clusterOf(act.Conf)
 	if nn == "" {
@@ -334,6 +335,11 @@ func (r *Runner) actionRun(job *store.WorkflowJob, act *store.WorkflowAction, jo
 		User: job.User, Group: job.Group, AppPath: job.AppPath, Body: act.Conf, JobConf: jobConf,
 		NameNode: nn, ResourceManager: rm, CallbackURL: r.callbackURL(act.ID, ""),
 		ActionDir: dir, ExternalID: act.ExternalID,
+		Notify: func() {
+			if err := r.Callback(context.Background(), actionID, ""); err != nil {
+				r.log.Warn("in-process completion notice failed; the action is checked later", "action_id", actionID, "err", err)
+			}
+		},
 	}
 }
 
