@@ -220,10 +220,17 @@ func BenchmarkWorkflowStarts(b *testing.B) {
 	e := newBenchEnv(b, true)
 	e.cluster.YARN.HoldAccepted(true)
 	app := e.app(b, "starts", oneShellAction)
+	// One workflow first, so that the one-time staging of the launcher
+	// binary on HDFS is not counted.
+	e.runMany(b, app, 1, 1)
+	e.waitCount(b, "the warm-up action submitted", 1, func(x store.Tx) (int, error) {
+		acts, err := x.ListActionsByStatus(context.Background(), []store.ActionStatus{store.ActionRunning}, 10)
+		return len(acts), err
+	})
 	b.ResetTimer()
 	start := time.Now()
 	e.runMany(b, app, b.N, 16)
-	e.waitCount(b, "actions submitted to YARN", b.N, func(x store.Tx) (int, error) {
+	e.waitCount(b, "actions submitted to YARN", b.N+1, func(x store.Tx) (int, error) {
 		acts, err := x.ListActionsByStatus(context.Background(), []store.ActionStatus{store.ActionRunning}, b.N+10)
 		return len(acts), err
 	})
@@ -231,7 +238,7 @@ func BenchmarkWorkflowStarts(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/el.Seconds(), "wf/s")
 	b.ReportMetric(rssMB(), "RSS-MB")
-	if apps := e.cluster.YARN.Apps(); len(apps) != b.N {
+	if apps := e.cluster.YARN.Apps(); len(apps) != b.N+1 {
 		b.Fatalf("%d YARN applications for %d workflows", len(apps), b.N)
 	}
 }

@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${BENCH_OUT:-bench-results}
 mkdir -p "$out"
+: > "$out/go-bench.txt"
 benchtime=${BENCHTIME:-3s}
 
 echo "## Machine"
@@ -14,9 +15,21 @@ echo "- memory: $(free -g | awk '/Mem:/{print $2}') GiB; $(go version | cut -d' 
 echo "- load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
-echo "## Go benchmarks (benchtime $benchtime)"
-go test -run '^$' -bench . -benchtime "$benchtime" -benchmem ./store/sqlite/ ./store/postgres/ ./engine/ 2>&1 \
-  | tee "$out/go-bench.txt" | grep -E '^(Benchmark|ok|FAIL|---)'
+echo "## Go benchmarks"
+# package, benchmark pattern, benchtime
+benches=(
+  "./store/sqlite/ . $benchtime"
+  "./store/postgres/ . $benchtime"
+  "./coordinator/ . $benchtime"
+  "./e2e/ WorkflowStarts 1000x"
+  "./e2e/ CallbackToNextLaunch 50x"
+  "./e2e/ PollOnlyToNextLaunch 10x"
+)
+for b in "${benches[@]}"; do
+  set -- $b
+  go test -run '^$' -bench "$2" -benchtime "$3" -benchmem -timeout 30m "$1" 2>&1 \
+    | tee -a "$out/go-bench.txt" | grep -E '^(Benchmark|ok|FAIL|---)'
+done
 echo
 
 if [ -n "${GOZIE_TEST_PGBIN:-}" ] && [ -x "$GOZIE_TEST_PGBIN/pgbench" ]; then
