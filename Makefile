@@ -27,7 +27,8 @@ run: build ## Build and start the server with its embedded defaults and a local 
 
 .PHONY: test
 test: ## Run every test on SQLite and a throwaway PostgreSQL (installs what is missing)
-	@set -e; env_file=$$(mktemp); trap 'scripts/test-services.sh stop; rm -f $$env_file' EXIT; \
+	@set -e; env_file=$$(mktemp); export GOZIE_TEST_STATE=$$(mktemp -d); \
+	trap 'scripts/test-services.sh stop; rm -rf $$env_file $$GOZIE_TEST_STATE' EXIT; \
 	scripts/test-services.sh start > $$env_file; . $$env_file; \
 	echo "test services: PostgreSQL at $$GOZIE_TEST_POSTGRES"; \
 	CI=$${CI:-} $(GO) test $(TEST_FLAGS) ./...
@@ -40,7 +41,8 @@ lint: ## gofmt, go vet and staticcheck
 
 .PHONY: bench
 bench: ## Run the benchmarks (Go benchmarks, load tools, pgbench ceiling); see BENCHMARKS.md
-	@set -e; env_file=$$(mktemp); trap 'scripts/test-services.sh stop; rm -f $$env_file' EXIT; \
+	@set -e; env_file=$$(mktemp); export GOZIE_TEST_STATE=$$(mktemp -d); \
+	trap 'scripts/test-services.sh stop; rm -rf $$env_file $$GOZIE_TEST_STATE' EXIT; \
 	scripts/test-services.sh start > $$env_file; . $$env_file; \
 	scripts/bench.sh
 
