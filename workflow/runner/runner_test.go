@@ -410,3 +410,97 @@ func testLogOut() io.Writer {
 	}
 	return io.Discard
 }
+
+func TestRerunFailNodesSkipsWhatSucceeded(t *testing.T) {
+	w := setup(t, false)
+	app := w.app(t, "chain", chainApp)
+	id, err := w.submit(t, app, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.waitStarted(t, id+"@extract")
+	w.exec.complete(id+"@extract", actions.Status{Outcome: actions.OK, Data: "rows=5\n"})
+	_ = w.runner.Callback(context.Background(), id+"@extract", "")
+	w.waitStarted(t, id+"@load")
+	w.exec.complete(id+"@load", actions.Status{Outcome: actions.Error, ErrorCode: "1", ErrorMessage: "exit code [1]"})
+	_ = w.runner.Callback(context.Background(), id+"@load", "")
+	w.waitStatus(t, id, store.WorkflowKilled)
+
+	props := conf.NewProperties("oozie.wf.application.path", app, "oozie.wf.rerun.failnodes", "true")
+	if err := w.runner.Rerun(context.Background(), id, props); err != nil {
+		t.Fatal(err)
+	}
+	// extract ended OK and is skipped (its old transition replayed); load runs again.
+	w.waitStarted(t, id+"@load")
+	job, acts := w.job(t, id)
+	if job.Run != 1 || job.Status != store.WorkflowRunning {
+		t.Fatalf("after rerun: run %d status %s", job.Run, job.Status)
+	}
+	if acts["extract"].Status != store.ActionOK || !strings.Contains(acts["load"].Conf, "<argument>5</argument>") {
+		t.Fatalf("extract %s, load conf %s", acts["extract"].Status, acts["load"].Conf)
+	}
+	w.exec.complete(id+"@load", actions.Status{Outcome: actions.OK})
+	_ = w.runner.Callback(context.Background(), id+"@load", "")
+	w.waitStatus(t, id, store.WorkflowSucceeded)
+	w.exec.mu.Lock()
+	defer w.exec.mu.Unlock()
+	if len(w.exec.launches) != 3 {
+		t.Fatalf("%d launches, want 3 (extract once, load twice with distinct tags)", len(w.exec.launches))
+	}
+	// A rerun of a job that has not ended is refused with Oozie's code.
+	running, err := w.submit(t, app, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = w.runner.Rerun(context.Background(), running, props)
+	var coded interface{ ErrorCode() string }
+	if !errors.As(err, &coded) || coded.ErrorCode() != "E0805" {
+		t.Fatalf("rerun of a running job: %v", err)
+	}
+}
+
+const retryApp = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="retry">
+  <start to="flaky"/>
+  <action name="flaky" retry-max="2" retry-interval="1">
+    <shell xmlns="uri:oozie:shell-action:1.0">
+      <resource-manager>${resourceManager}</resource-manager><name-node>${nameNode}</name-node>
+      <exec>flaky.sh</exec>
+    </shell>
+    <ok to="end"/><error to="fail"/>
+  </action>
+  <kill name="fail"><message>flaky failed</message></kill>
+  <end name="end"/>
+</workflow-app>`
+
+func TestUserRetryRelaunchesWithANewTag(t *testing.T) {
+	w := setup(t, false)
+	id, err := w.submit(t, w.app(t, "retry", retryApp), true, "oozie.wf.action.user.retry.error.code.ext", "ALL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.waitStarted(t, id+"@flaky")
+	w.exec.complete(id+"@flaky", actions.Status{Outcome: actions.Error, ErrorCode: "JA018", ErrorMessage: "boom"})
+	_ = w.runner.Callback(context.Background(), id+"@flaky", "")
+	// JA018 is retryable: USER_RETRY with a trigger a minute out.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_, acts := w.job(t, id)
+		if acts["flaky"].Status == store.ActionUserRetry {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("flaky is %s, want USER_RETRY", acts["flaky"].Status)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	var tr store.Trigger
+	if err := w.store.Tx(context.Background(), func(x store.Tx) (err error) {
+		tr, err = x.GetTrigger(context.Background(), runner.KindActionRetry, id+"@flaky")
+		return
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Until(tr.DueAt); d < 50*time.Second || d > 61*time.Second {
+		t.Fatalf("retry due in %v, want about one minute (retry-interval 1)", d)
+	}
+}
