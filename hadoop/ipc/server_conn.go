@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"runtime/debug"
+	"time"
 
 	"github.com/gozie/gozie/hadoop/hadooppb/commonpb"
 	"google.golang.org/protobuf/proto"
@@ -253,7 +254,21 @@ func (c *serverConn) fatal(callID int32, re *RemoteError) error {
 	}
 	re.Fatal = true
 	_ = c.send(c.errorHeader(callID, commonpb.RpcResponseHeaderProto_FATAL, re))
+	c.linger()
 	return &fatalError{re: re}
+}
+
+// linger half-closes the connection after a fatal answer and reads what
+// the client still sends, briefly: closing with unread data would reset the
+// connection, and the client could lose the answer that explains why.
+func (c *serverConn) linger() {
+	tc, ok := c.nc.(interface{ CloseWrite() error })
+	if !ok {
+		return
+	}
+	_ = tc.CloseWrite()
+	_ = c.nc.SetReadDeadline(time.Now().Add(time.Second))
+	_, _ = io.Copy(io.Discard, c.br)
 }
 
 func (c *serverConn) send(msgs ...proto.Message) error {
