@@ -31,6 +31,10 @@ import (
 	"github.com/gozie/gozie/workflow/runner"
 )
 
+// newWorkKinds are the trigger kinds that start new work; SAFEMODE holds
+// them while running work (checks, kills, completions) goes on.
+var newWorkKinds = []string{runner.KindActionStart, runner.KindActionRetry}
+
 // Options are the parts of a process that do not come from configuration.
 type Options struct {
 	// Config is the loaded server configuration.
@@ -135,6 +139,13 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		Build:           server.BuildInfo{Version: b.Version, Revision: b.Revision, Time: b.Time, URL: "github.com/gozie/gozie"},
 		Configuration:   cfg.Dump,
 		ShutdownTimeout: cfg.HTTP.ShutdownTimeout,
+		OnSystemModeChange: func(_, to server.SystemMode) {
+			if to == server.ModeSafe {
+				d.Engine.Hold(newWorkKinds...)
+				return
+			}
+			d.Engine.Hold()
+		},
 	})
 	if err := jobs.Register(d.REST, jobs.Deps{Store: st, Workflows: d.Workflows, Clock: opts.Clock,
 		Logger: log.With("component", "jobs"), FS: d.FS, WorkflowOptions: wopts, SubstituteDepth: cfg.SubstituteDepth}); err != nil {

@@ -69,6 +69,9 @@ type Engine struct {
 	slots    chan struct{}
 	freed    chan struct{}
 
+	held   map[string]bool // kinds not claimed for now (SAFEMODE)
+	heldMu sync.Mutex
+
 	mu      sync.Mutex
 	cancel  context.CancelFunc
 	done    chan struct{}
@@ -179,10 +182,29 @@ func (e *Engine) Stop() {
 	<-done
 }
 
+// Hold stops the engine from claiming triggers of the given kinds until the
+// next Hold call replaces the set (Hold() with none releases all). Work
+// already running finishes; held triggers wait, due, in the store. The
+// server holds the kinds that start new work while in SAFEMODE.
+func (e *Engine) Hold(kinds ...string) {
+	e.heldMu.Lock()
+	e.held = map[string]bool{}
+	for _, k := range kinds {
+		e.held[k] = true
+	}
+	e.heldMu.Unlock()
+	e.Wake()
+}
+
+// kinds returns the kinds to claim: those with a handler and not held.
 func (e *Engine) kinds() []string {
+	e.heldMu.Lock()
+	defer e.heldMu.Unlock()
 	out := make([]string, 0, len(e.handlers))
 	for k := range e.handlers {
-		out = append(out, k)
+		if !e.held[k] {
+			out = append(out, k)
+		}
 	}
 	return out
 }
@@ -196,8 +218,7 @@ func (e *Engine) loop(ctx context.Context) {
 		e.running.Wait()
 		cancelWork()
 	}()
-	kinds := e.kinds()
-	if len(kinds) == 0 {
+	if len(e.handlers) == 0 {
 		<-ctx.Done() // nothing to claim: an empty kind list would claim every kind
 		return
 	}
@@ -205,7 +226,11 @@ func (e *Engine) loop(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
+		kinds := e.kinds()
 		free := e.cfg.Workers - len(e.slots)
+		if len(kinds) == 0 {
+			free = 0 // everything is held: sleep until woken
+		}
 		claimed := 0
 		if free > 0 {
 			now := e.cfg.Clock.Now()

@@ -441,3 +441,33 @@ func TestKilledEnginesTriggerIsTakenOver(t *testing.T) {
 		}
 	})
 }
+
+func TestHeldKindsWaitUntilReleased(t *testing.T) {
+	s := backend{"sqlite", "sqlite:" + filepath.Join(t.TempDir(), "gozie.db")}.open(t)
+	fake := clock.NewFake(t0)
+	ran := make(chan string, 2)
+	e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger(), MaxSleep: time.Hour})
+	e.Handle("coord-materialize", func(ctx context.Context, r *engine.Run) error { ran <- r.Trigger.Kind; return nil })
+	e.Handle("wf-action-check", func(ctx context.Context, r *engine.Run) error { ran <- r.Trigger.Kind; return nil })
+	e.Hold("coord-materialize")
+	schedule(t, s, "coord-materialize", "C1", t0)
+	start(t, e)
+	schedule(t, s, "wf-action-check", "W@a", t0)
+	if got := <-ran; got != "wf-action-check" {
+		t.Fatalf("ran %s while it was held", got)
+	}
+	select {
+	case got := <-ran:
+		t.Fatalf("ran held %s", got)
+	default:
+	}
+	e.Hold() // back to NORMAL
+	select {
+	case got := <-ran:
+		if got != "coord-materialize" {
+			t.Fatal(got)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the held trigger did not run after release")
+	}
+}
