@@ -59,6 +59,7 @@ var Commands = map[string]string{
 	"job":      "job operations: -run, -submit, -dryrun, -start, -info, -kill, -suspend, -resume, -rerun, -log, -definition",
 	"jobs":     "list jobs: [-jobtype wf] [-filter 'user=u;status=S'] [-offset N] [-len N]",
 	"validate": "validate a workflow or coordinator XML file: validate FILE",
+	"sla":      "SLA summaries: -filter 'app_name=a;event_status=END_MISS' [-len N] [-sortby K] [-order desc] [-json]",
 }
 
 // Run runs the client verb args[0] with its flags and returns the exit code.
@@ -77,6 +78,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		err = runJobs(ctx, args[1:], env)
 	case "validate":
 		err = runValidate(ctx, args[1:], env)
+	case "sla":
+		err = runSLA(ctx, args[1:], env)
 	case "version":
 		fmt.Fprintf(env.Stdout, "Oozie client build version: %s\n", buildinfo.Get().Version)
 	default:

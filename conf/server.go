@@ -64,6 +64,8 @@ type Server struct {
 	Purge Purge
 	// SLA holds SLA defaults.
 	SLA SLA
+	// Email is the SMTP server of the email action.
+	Email Email
 	// UserName is the operating-system user the server runs as, the value of ${user.name}.
 	UserName string
 
@@ -156,6 +158,8 @@ type HadoopSettings struct {
 	DefaultNameNode string
 	// DefaultResourceManager is used by actions that name none; empty means the configured RMs.
 	DefaultResourceManager string
+	// DefaultHiveJDBCURL is the HiveServer2 of hive actions whose configuration names none.
+	DefaultHiveJDBCURL string
 }
 
 // Kerberos is gozie's identity towards Hadoop.
@@ -196,6 +200,35 @@ type SLA struct {
 	DefaultAlertEvents string
 	// DisableAlertsOlderThan suppresses alerts for old nominal times.
 	DisableAlertsOlderThan time.Duration
+	// Enabled runs the SLA service.
+	Enabled bool
+	// WebhookURLs are comma-separated URLs that receive SLA events.
+	WebhookURLs string
+	// WebhookEvents are the events posted (comma list, or ALL).
+	WebhookEvents string
+	// WebhookAttempts, WebhookBackoff and WebhookTimeout govern one delivery.
+	WebhookAttempts int
+	WebhookBackoff  time.Duration
+	WebhookTimeout  time.Duration
+	// EmailEnabled sends alert emails through the Email SMTP server.
+	EmailEnabled bool
+}
+
+// Email is the SMTP server the email action sends through.
+type Email struct {
+	// Host and Port locate the SMTP server.
+	Host string
+	Port int
+	// From is the sender address.
+	From string
+	// Auth turns on SMTP authentication (PLAIN) with Username and Password.
+	Auth     bool
+	Username string
+	Password string
+	// Timeout bounds one message's whole SMTP conversation.
+	Timeout time.Duration
+	// Attachments allows the action's <attachment> element.
+	Attachments bool
 }
 
 // EffectiveValue is one key of the loaded configuration with the value in force (after
@@ -396,7 +429,11 @@ func (s *Server) Dump() map[string]string {
 	for _, e := range s.effective {
 		v := e.Value
 		if st, ok := settingByKey(e.Key); ok && st.Secret {
-			v = RedactPassword(v)
+			if st.redact != nil {
+				v = st.redact(v)
+			} else {
+				v = RedactPassword(v)
+			}
 		}
 		m[e.Key] = v
 	}

@@ -64,7 +64,7 @@ func TestLoadDefaults(t *testing.T) {
 	if s.HTTP.Address != ":11000" || s.Engine.Lease != 30*time.Second || s.Purge.WorkflowOlderThan != 30*24*time.Hour ||
 		s.Purge.CoordOlderThan != 7*24*time.Hour || s.ProcessingTimezone != "UTC" || s.SystemID != "gozie-joe" ||
 		s.DB.URL != "sqlite:./gozie-data/gozie.db" || s.CallbackBaseURL != "http://gozie1.example.com:11000/oozie/callback" ||
-		!s.Coord.CheckMaximumFrequency || s.SubstituteDepth != DefaultSubstituteDepth || s.UserName != "joe" {
+		s.Coord.CheckMaximumFrequency || s.SubstituteDepth != DefaultSubstituteDepth || s.UserName != "joe" {
 		t.Errorf("typed defaults wrong: %+v", s)
 	}
 }
@@ -179,7 +179,7 @@ func TestLoadAcceptedValues(t *testing.T) {
 		{"GOZIE_PROCESSING_TIMEZONE", "GMT+0530", func(s *Server) bool { return s.ProcessingTimezone == "GMT+0530" }},
 		{"GOZIE_PROCESSING_TIMEZONE", "GMT-0800", func(s *Server) bool { return s.ProcessingTimezone == "GMT-0800" }},
 		{"GOZIE_PURGE_WORKFLOW_OLDER_THAN", "1d12h", func(s *Server) bool { return s.Purge.WorkflowOlderThan == 36*time.Hour }},
-		{"GOZIE_COORD_CHECK_MAXIMUM_FREQUENCY", " FALSE ", func(s *Server) bool { return !s.Coord.CheckMaximumFrequency }},
+		{"GOZIE_COORD_CHECK_MAXIMUM_FREQUENCY", " TRUE ", func(s *Server) bool { return s.Coord.CheckMaximumFrequency }},
 		{"GOZIE_DB_URL", "postgres://gozie:pw@db:5432/gozie?sslmode=disable", func(s *Server) bool { return strings.HasPrefix(s.DB.URL, "postgres://") }},
 		{"GOZIE_BASE_URL", "https://oozie.example.com/oozie", func(s *Server) bool {
 			return s.CallbackBaseURL == "https://oozie.example.com/oozie/callback"

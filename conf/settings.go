@@ -22,6 +22,8 @@ type Setting struct {
 	Secret bool
 
 	apply func(s *Server, v string) error
+	// redact, when set, replaces RedactPassword for a Secret value.
+	redact func(v string) string
 }
 
 // EnvName returns the environment variable that overrides key: the key upper-cased with '.'
@@ -141,8 +143,9 @@ var settings = []Setting{
 		"Maximum WAITING actions of a coordinator when the app gives none "+
 			"(Oozie: oozie.service.coord.default.throttle).",
 		func(s *Server) *int { return &s.Coord.DefaultThrottle }),
-	boolean("gozie.coord.check.maximum-frequency", "true",
-		"Reject coordinator frequencies below 5 minutes (Oozie: oozie.service.coord.check.maximum.frequency).",
+	boolean("gozie.coord.check.maximum-frequency", "false",
+		"Reject coordinator frequencies below 5 minutes, as Oozie does by default "+
+			"(oozie.service.coord.check.maximum.frequency); gozie triggers are exact, so one minute works.",
 		func(s *Server) *bool { return &s.Coord.CheckMaximumFrequency }),
 	dur("gozie.coord.input-check.min-interval", "1s",
 		"First delay between input (done-flag) checks of a waiting action; it backs off from here.",
@@ -193,6 +196,10 @@ var settings = []Setting{
 		"Resource manager for actions that name none (Oozie: oozie.actions.default.job-tracker); "+
 			"empty means the Hadoop configuration's resource managers.",
 		func(s *Server) *string { return &s.Hadoop.DefaultResourceManager }, nil),
+	str("gozie.actions.default.hive2.jdbc.url", "",
+		"HiveServer2 JDBC URL (jdbc:hive2://host:port/db) that hive actions run beeline against when their "+
+			"configuration sets no oozie.hive2.jdbc.url; `gozie server -local` sets the local cluster's.",
+		func(s *Server) *string { return &s.Hadoop.DefaultHiveJDBCURL }, checkJDBCURL),
 	str("gozie.kerberos.principal", "",
 		"Kerberos principal gozie logs in as to reach Hadoop when hadoop.security.authentication is kerberos.",
 		func(s *Server) *string { return &s.Kerberos.Principal }, nil),
@@ -208,6 +215,44 @@ var settings = []Setting{
 	intv("gozie.launcher.vcores", "1", 1,
 		"Virtual cores of a launcher container (Oozie: oozie.launcher.default.vcores).",
 		func(s *Server) *int { return &s.Launcher.VCores }),
+
+	// The email action's SMTP server.
+	str("gozie.email.smtp.host", "localhost",
+		"SMTP server of the email action (Oozie: oozie.email.smtp.host).",
+		func(s *Server) *string { return &s.Email.Host }, nil),
+	intv("gozie.email.smtp.port", "25", 1,
+		"Port of the SMTP server (Oozie: oozie.email.smtp.port).",
+		func(s *Server) *int { return &s.Email.Port }),
+	str("gozie.email.smtp.from", "gozie@localhost",
+		"Sender address of the email action's messages (Oozie: oozie.email.from.address).",
+		func(s *Server) *string { return &s.Email.From }, nil),
+	boolean("gozie.email.smtp.auth", "false",
+		"Authenticate to the SMTP server with gozie.email.smtp.username and .password "+
+			"(SMTP AUTH PLAIN, only over TLS or to localhost; Oozie: oozie.email.smtp.auth).",
+		func(s *Server) *bool { return &s.Email.Auth }),
+	str("gozie.email.smtp.username", "",
+		"SMTP user name (Oozie: oozie.email.smtp.username).",
+		func(s *Server) *string { return &s.Email.Username }, nil),
+	{
+		Key: "gozie.email.smtp.password", Default: "", Type: "string", Secret: true,
+		Doc: "SMTP password (Oozie: oozie.email.smtp.password).",
+		apply: func(s *Server, v string) error {
+			s.Email.Password = v
+			return nil
+		},
+		redact: func(v string) string {
+			if v == "" {
+				return ""
+			}
+			return "xxxxx"
+		},
+	},
+	dur("gozie.email.smtp.timeout", "10s",
+		"Bound on sending one message, connection included (Oozie: oozie.email.smtp.socket.timeout.ms).",
+		func(s *Server) *time.Duration { return &s.Email.Timeout }),
+	boolean("gozie.email.attachment.enabled", "true",
+		"Allow the email action's <attachment> files (Oozie: oozie.email.attachment.enabled).",
+		func(s *Server) *bool { return &s.Email.Attachments }),
 
 	// Purge.
 	dur("gozie.purge.workflow.older-than", "30d",
@@ -244,6 +289,71 @@ var settings = []Setting{
 		"SLA alerts are not sent for jobs whose nominal time is older than this "+
 			"(Oozie: oozie.sla.disable.alerts.older.than).",
 		func(s *Server) *time.Duration { return &s.SLA.DisableAlertsOlderThan }),
+	boolean("gozie.sla.enabled", "true",
+		"Run the SLA service: register sla:info blocks, judge their deadlines, serve /v2/sla and the dashboard "+
+			"(Oozie's SLAService is off unless added to oozie.services.ext).",
+		func(s *Server) *bool { return &s.SLA.Enabled }),
+	str("gozie.sla.webhook.urls", "",
+		"Comma-separated http(s) URLs that receive SLA events as JSON POST requests; empty sends none.",
+		func(s *Server) *string { return &s.SLA.WebhookURLs }, checkURLList),
+	{
+		Key: "gozie.sla.webhook.events", Default: "START_MISS,END_MISS,DURATION_MISS", Type: "string",
+		Doc: "SLA events posted to the webhooks: a comma-separated list of START_MET, START_MISS, DURATION_MET, " +
+			"DURATION_MISS, END_MET, END_MISS, or ALL.",
+		apply: func(s *Server, v string) error {
+			if err := checkSLAEventList(v); err != nil {
+				return err
+			}
+			s.SLA.WebhookEvents = v
+			return nil
+		},
+	},
+	intv("gozie.sla.webhook.attempts", "5", 1,
+		"Attempts to deliver one event to a webhook (network errors, 5xx and 429 answers are retried).",
+		func(s *Server) *int { return &s.SLA.WebhookAttempts }),
+	dur("gozie.sla.webhook.backoff", "1s",
+		"Delay before the second webhook attempt, doubled after each further failure up to one minute.",
+		func(s *Server) *time.Duration { return &s.SLA.WebhookBackoff }),
+	dur("gozie.sla.webhook.timeout", "10s",
+		"Bound on one webhook request.",
+		func(s *Server) *time.Duration { return &s.SLA.WebhookTimeout }),
+	boolean("gozie.sla.email.enabled", "true",
+		"Email SLA alerts to sla:alert-contact, for the events of sla:alert-events, through the gozie.email.smtp.* "+
+			"server (Oozie: the SLA email event listener).",
+		func(s *Server) *bool { return &s.SLA.EmailEnabled }),
+}
+
+// checkURLList accepts an empty value or comma-separated http(s) URLs.
+func checkURLList(v string) error {
+	for _, u := range strings.Split(v, ",") {
+		if u = strings.TrimSpace(u); u == "" {
+			continue
+		}
+		if err := checkHTTPURL(false)(u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkSLAEventList accepts ALL or a comma-separated list of SLA event names.
+func checkSLAEventList(v string) error {
+	for _, e := range strings.Split(v, ",") {
+		switch strings.ToUpper(strings.TrimSpace(e)) {
+		case "ALL", "START_MET", "START_MISS", "DURATION_MET", "DURATION_MISS", "END_MET", "END_MISS":
+		default:
+			return fmt.Errorf("invalid SLA event %q", strings.TrimSpace(e))
+		}
+	}
+	return nil
+}
+
+// checkJDBCURL accepts an empty value or a jdbc:hive2:// URL.
+func checkJDBCURL(s string) error {
+	if s != "" && !strings.HasPrefix(strings.ToLower(s), "jdbc:hive2://") {
+		return fmt.Errorf("invalid HiveServer2 JDBC URL %q (want jdbc:hive2://host:port/db)", s)
+	}
+	return nil
 }
 
 // str declares a string setting with an optional check.

@@ -20,11 +20,14 @@ import (
 	"github.com/gozie/gozie/buildinfo"
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/coordinator/coordrun"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/jobs"
+	"github.com/gozie/gozie/sla"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/backends"
 	"github.com/gozie/gozie/workflow"
@@ -33,7 +36,7 @@ import (
 
 // newWorkKinds are the trigger kinds that start new work; SAFEMODE holds
 // them while running work (checks, kills, completions) goes on.
-var newWorkKinds = []string{runner.KindActionStart, runner.KindActionRetry}
+var newWorkKinds = []string{runner.KindActionStart, runner.KindActionRetry, coordrun.KindMaterialize, coordrun.KindStart}
 
 // Options are the parts of a process that do not come from configuration.
 type Options struct {
@@ -65,8 +68,12 @@ type Daemon struct {
 	FS *hadoop.Resolver
 	// Workflows runs workflow jobs.
 	Workflows *runner.Runner
+	// Coordinators runs coordinator jobs.
+	Coordinators *coordrun.Runner
 	// Metrics is the registry /metrics serves.
 	Metrics *prometheus.Registry
+	// SLA is the SLA service; nil when gozie.sla.enabled is false.
+	SLA *sla.Service
 }
 
 // Open opens the store and builds the engine and REST server without
@@ -121,17 +128,69 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	wopts.UserRetryMax = cfg.Action.UserRetryMax
 	wopts.UserRetryInterval = cfg.Action.UserRetryInterval
 	wopts.UserRetryPolicy = cfg.Action.UserRetryPolicy
+	// SLA (daemon/sla.go): the service follows workflow changes through
+	// the runner's OnChange hook.
+	var onWorkflowChange func(context.Context, store.Tx, *store.WorkflowJob, bool, []store.WorkflowAction) error
+	if cfg.SLA.Enabled {
+		if d.SLA, err = newSLA(cfg, st, opts.Clock, log.With("component", "sla"), reg); err != nil {
+			st.Close()
+			return nil, err
+		}
+		onWorkflowChange = d.SLA.WorkflowChanged
+	}
 	d.Workflows, err = runner.New(runner.Config{
 		Store: st, Clock: opts.Clock, Logger: log.With("component", "workflow"), FS: d.FS,
 		Executors: opts.Executors, IDs: ids.NewGenerator(cfg.SystemID, opts.Clock.Now()),
 		CallbackBaseURL: cfg.CallbackBaseURL, Options: wopts, SubstituteDepth: cfg.SubstituteDepth,
 		PollInterval: cfg.Action.CheckInterval, RetryInterval: cfg.Action.RetryInterval, Metrics: reg,
+		OnChange: onWorkflowChange,
+		// Coordinator actions follow their workflows (see below).
+		OnJobChange: func(ctx context.Context, x store.Tx, job store.WorkflowJob) error {
+			return d.Coordinators.OnWorkflowChange(ctx, x, job)
+		},
 	})
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
+	if err := subWorkflows(opts.Executors, d.Workflows, st, log); err != nil {
+		st.Close()
+		return nil, err
+	}
 	d.Workflows.Register(d.Engine)
+
+	// Coordinators (coordinator/coordrun): materialization, input checks,
+	// starts, roll-ups and workflow commands run as triggers; the actions
+	// follow their workflows through the runner's OnJobChange above.
+	format, err := coordinator.NewTimeFormat(cfg.ProcessingTimezone)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("processing time zone: %w", err)
+	}
+	d.Coordinators, err = coordrun.New(coordrun.Config{
+		Store: st, Clock: opts.Clock, Logger: log.With("component", "coordinator"), FS: d.FS,
+		IDs: ids.NewGenerator(cfg.SystemID, opts.Clock.Now()), Workflows: d.Workflows, Format: format,
+		SubstituteDepth: cfg.SubstituteDepth, InputCheckMinInterval: cfg.Coord.InputCheckMinInterval,
+		InputCheckMaxInterval: cfg.Coord.InputCheckMaxInterval,
+		Settings: coordinator.Settings{
+			DefaultTimeout:        int(cfg.Coord.DefaultTimeout / time.Minute),
+			MaxTimeout:            int(cfg.Coord.MaxTimeout / time.Minute),
+			DefaultConcurrency:    cfg.Coord.DefaultConcurrency,
+			DefaultThrottle:       cfg.Coord.DefaultThrottle,
+			CheckMaximumFrequency: cfg.Coord.CheckMaximumFrequency,
+			Window:                cfg.Coord.MaterializationWindow,
+			HideErrorStates:       true,
+		},
+	})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	d.Coordinators.Register(d.Engine)
+
+	if d.SLA != nil {
+		d.SLA.Register(d.Engine)
+	}
 	b := buildinfo.Get()
 	d.REST = server.New(server.Config{
 		Logger:          log.With("component", "rest"),
@@ -151,6 +210,12 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		Logger: log.With("component", "jobs"), FS: d.FS, WorkflowOptions: wopts, SubstituteDepth: cfg.SubstituteDepth}); err != nil {
 		st.Close()
 		return nil, err
+	}
+	if d.SLA != nil {
+		if err := registerSLA(d.REST, cfg, st, opts.Clock, log.With("component", "sla")); err != nil {
+			st.Close()
+			return nil, err
+		}
 	}
 	return d, nil
 }

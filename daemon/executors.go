@@ -6,20 +6,28 @@ import (
 	"os"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/actions/email"
 	"github.com/gozie/gozie/actions/fsaction"
 	"github.com/gozie/gozie/actions/hive2"
 	"github.com/gozie/gozie/actions/launch"
 	"github.com/gozie/gozie/actions/rmroute"
+	"github.com/gozie/gozie/actions/subwf"
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/workflow/runner"
 	"github.com/gozie/gozie/yarn"
+	"github.com/gozie/gozie/yarn/launcher"
 )
 
-// executors builds the action executors: shell and java run as YARN
-// applications with `gozie launcher` as their ApplicationMaster, on the
-// cluster each action names; fs runs in the server; hive2 runs its
-// statements on HiveServer2 from the server.
+// executors builds the action executors: shell, java, hive and map-reduce
+// run as YARN applications with `gozie launcher` as their ApplicationMaster,
+// on the cluster each action names (hive through beeline against the
+// action's HiveServer2 or the server's default); fs and email run in the
+// server; hive2 runs its statements on HiveServer2 from the server. The
+// sub-workflow executor needs the workflow runner, so subWorkflows adds it
+// once the runner exists.
 func executors(cfg *conf.Server, fs *hadoop.Resolver, clk clock.Clock, log *slog.Logger, binary string) (actions.Registry, error) {
 	dir := cfg.Hadoop.ConfDir
 	if dir == "" {
@@ -31,7 +39,7 @@ func executors(cfg *conf.Server, fs *hadoop.Resolver, clk clock.Clock, log *slog
 	}
 	resolve := rmroute.ResolveWith(hc.ResourceManagerAddresses(), hc.ResourceManagerWebAppURLs())
 	reg := actions.Registry{}
-	for _, typ := range []string{"shell", "java"} {
+	for _, typ := range []string{launcher.TypeShell, launcher.TypeJava, launcher.TypeHive, launcher.TypeMapReduce} {
 		reg[typ] = rmroute.NewRouter(resolve, func(web []string) (actions.Executor, error) {
 			yc, err := yarn.NewClient(yarn.Config{Addresses: web, Auth: yarn.PseudoAuth{User: cfg.UserName},
 				Logger: log.With("component", "yarn")})
@@ -40,7 +48,7 @@ func executors(cfg *conf.Server, fs *hadoop.Resolver, clk clock.Clock, log *slog
 			}
 			return launch.New(launch.Config{Type: typ, YARN: yc, FS: fs, Binary: binary, Queue: cfg.Launcher.Queue,
 				MemoryMB: cfg.Launcher.MemoryMB, VCores: cfg.Launcher.VCores, MaxOutputData: cfg.Action.MaxOutputData,
-				Clock: clk, Logger: log.With("component", "launch", "type", typ)})
+				HiveJDBCURL: cfg.Hadoop.DefaultHiveJDBCURL, Clock: clk, Logger: log.With("component", "launch", "type", typ)})
 		})
 	}
 	fsx, err := fsaction.New(fsaction.Config{FS: fs, Clock: clk, Logger: log.With("component", "fs-action")})
@@ -53,5 +61,26 @@ func executors(cfg *conf.Server, fs *hadoop.Resolver, clk clock.Clock, log *slog
 		return nil, err
 	}
 	reg["hive2"] = h2
+	em, err := email.New(email.Config{Host: cfg.Email.Host, Port: cfg.Email.Port, From: cfg.Email.From,
+		Auth: cfg.Email.Auth, Username: cfg.Email.Username, Password: cfg.Email.Password, Timeout: cfg.Email.Timeout,
+		Attachments: cfg.Email.Attachments, FS: fs, Clock: clk, Logger: log.With("component", "email")})
+	if err != nil {
+		return nil, err
+	}
+	reg["email"] = em
 	return reg, nil
+}
+
+// subWorkflows registers the sub-workflow executor on the runner's
+// registry, unless the registry has one.
+func subWorkflows(reg actions.Registry, r *runner.Runner, st store.Store, log *slog.Logger) error {
+	if _, ok := reg[runner.SubWorkflowType]; ok {
+		return nil
+	}
+	sw, err := subwf.New(subwf.Config{Workflows: r, Store: st, Logger: log.With("component", "sub-workflow")})
+	if err != nil {
+		return err
+	}
+	reg[runner.SubWorkflowType] = sw
+	return nil
 }

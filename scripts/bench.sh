@@ -21,9 +21,13 @@ benches=(
   "./store/sqlite/ . $benchtime"
   "./store/postgres/ . $benchtime"
   "./coordinator/ . $benchtime"
+  "./coordinator/coordrun/ Materialize 1x"
   "./e2e/ WorkflowStarts 1000x"
   "./e2e/ CallbackToNextLaunch 50x"
   "./e2e/ PollOnlyToNextLaunch 10x"
+  "./actions/hive2/ Hive2 $benchtime"
+  "./sla/ DeadlineToMiss 300x"
+  "./server/slaapi/ SLAList 200x"
 )
 for b in "${benches[@]}"; do
   set -- $b

@@ -93,6 +93,7 @@ case "${1:-}" in
     mkdir -p "$state_dir"
     chmod 755 "$state_dir"
     ensure_kdc
+    command -v chromium >/dev/null || { log "installing chromium (dashboard tests)"; apt_install chromium; }
     stop_postgres
     start_postgres
     ;;

@@ -78,6 +78,7 @@ type CoordJob struct {
 	ExternalID           string
 	Conf                 string // job configuration XML
 	Definition           string // the coordinator XML with submit-time EL resolved
+	OrigDefinition       string // the coordinator XML exactly as submitted (show=definition)
 	Frequency            string // minutes as text, or the cron expression
 	TimeUnit             string // MINUTE, HOUR, DAY, WEEK, MONTH, END_OF_DAY, END_OF_MONTH, CRON, ...
 	TimeZone             string
@@ -92,6 +93,7 @@ type CoordJob struct {
 	LastActionTime       time.Time // nominal time after the last materialized action
 	NextMaterializedTime time.Time
 	DoneMaterialization  bool
+	Pending              bool // some action has a command to its workflow in flight (kept by the roll-up)
 	SuspendedTime        time.Time
 	CreatedTime          time.Time
 	LastModified         time.Time
@@ -116,6 +118,8 @@ type CoordAction struct {
 	ActionXML               string // the materialized action, EL of the create phase resolved
 	MissingDependencies     string
 	PushMissingDependencies string
+	Timeout                 int  // minutes to wait for inputs, copied from the job; negative: never
+	Pending                 bool // a command to the action's workflow (kill, suspend, ...) is in flight
 	CreatedTime             time.Time
 	LastModified            time.Time
 	Version                 Version

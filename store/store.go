@@ -144,6 +144,7 @@ type CoordActionFilter struct {
 	NotStatuses []CoordActionStatus // NOT IN
 	NominalFrom time.Time           // inclusive
 	NominalTo   time.Time           // exclusive
+	PendingOnly bool                // only actions with Pending set
 	Desc        bool                // newest nominal time first
 	Offset      int
 	Limit       int // 0 = no limit
@@ -154,19 +155,46 @@ type Coordinators interface {
 	InsertCoordJob(ctx context.Context, j *CoordJob) error
 	GetCoordJob(ctx context.Context, id string) (CoordJob, error)
 	UpdateCoordJob(ctx context.Context, j *CoordJob, from ...JobStatus) error
+	// LockCoordJob reads the job and locks its row until the transaction
+	// ends (the read alone where the database serializes writers).
+	// Coordinator transactions take it before anything else they write, so
+	// that those of one job never wait on each other in a cycle.
+	LockCoordJob(ctx context.Context, id string) (CoordJob, error)
 	ListCoordJobs(ctx context.Context, f JobFilter) ([]CoordJob, int, error)
 	DeleteCoordJob(ctx context.Context, id string) error
 
 	InsertCoordAction(ctx context.Context, a *CoordAction) error
+	// InsertCoordActions inserts actions in few statements (a
+	// materialization creates hundreds at once); a duplicate fails them all
+	// with ErrConflict.
+	InsertCoordActions(ctx context.Context, as []*CoordAction) error
 	GetCoordAction(ctx context.Context, id string) (CoordAction, error)
 	UpdateCoordAction(ctx context.Context, a *CoordAction, from ...CoordActionStatus) error
 	// ListCoordActions returns one page and the total matching f.
 	ListCoordActions(ctx context.Context, f CoordActionFilter) ([]CoordAction, int, error)
 	// CountCoordActions counts a job's actions by status.
 	CountCoordActions(ctx context.Context, jobID string) (map[CoordActionStatus]int, error)
+	// CountCoordActionsWhere counts the actions matching f (its order and
+	// paging are ignored); with statuses given it reads only their part of
+	// the (job, status) index, however many actions the job has.
+	CountCoordActionsWhere(ctx context.Context, f CoordActionFilter) (int, error)
+	// PresentCoordActionStatuses returns, in CoordActionStatuses order, the
+	// statuses at least one of the job's actions has: one index probe per
+	// status, for status roll-ups of jobs with very many actions.
+	PresentCoordActionStatuses(ctx context.Context, jobID string) ([]CoordActionStatus, error)
 	// DeleteCoordActions removes a job's terminal actions last modified
 	// before olderThan, at most limit of them, and returns how many.
 	DeleteCoordActions(ctx context.Context, jobID string, olderThan time.Time, limit int) (int, error)
+	// DeleteCoordAction removes one action (a look-ahead action a change
+	// of the end or pause time took back) and what it waits for.
+	DeleteCoordAction(ctx context.Context, id string) error
+
+	// SetCoordWaits replaces the dataset URIs a waiting action is blocked
+	// on, so that a notification about one of them finds the action
+	// without a scan; no URIs removes them all.
+	SetCoordWaits(ctx context.Context, actionID string, uris []string) error
+	// ListCoordWaiters returns the ids of the actions waiting on uri.
+	ListCoordWaiters(ctx context.Context, uri string) ([]string, error)
 }
 
 // Bundles stores bundle jobs and their coordinator links.
@@ -182,29 +210,88 @@ type Bundles interface {
 	ListBundleActions(ctx context.Context, bundleID string) ([]BundleAction, error)
 }
 
-// SLAFilter selects SLA registrations.
+// SLAFilter selects SLA registrations, as the filter of GET /v2/sla does.
+// Within one field values are ORed, across fields ANDed; empty fields do not
+// filter. Time bounds are inclusive.
 type SLAFilter struct {
-	IDs          []string
-	ParentIDs    []string
-	BundleID     string
-	AppNames     []string
-	SLAStatuses  []SLAStatus
-	NominalFrom  time.Time
-	NominalTo    time.Time
-	Desc         bool
-	Limit        int
-	EventsExist  []SLAEventStatus // registrations with any of these events
-	EventsAbsent bool             // reserved
+	IDs       []string
+	ParentIDs []string
+	// BundleID is a bundle id or name: registrations whose BundleID is it, or
+	// whose parent is one of the bundle's coordinators.
+	BundleID    string
+	AppNames    []string
+	AppTypes    []AppType
+	Users       []string
+	JobStatuses []string // SQL LIKE patterns: % and _ are wildcards
+	SLAStatuses []SLAStatus
+	// EventStatuses selects summaries whose EventStatus lists any of these.
+	EventStatuses []SLAEventStatus
+	// EventsExist selects registrations with any of these events in their
+	// history.
+	EventsExist []SLAEventStatus
+
+	NominalFrom, NominalTo             time.Time
+	CreatedFrom, CreatedTo             time.Time
+	ExpectedStartFrom, ExpectedStartTo time.Time
+	ExpectedEndFrom, ExpectedEndTo     time.Time
+	ActualStartFrom, ActualStartTo     time.Time
+	ActualEndFrom, ActualEndTo         time.Time
+	// Duration bounds in milliseconds; nil does not filter.
+	ActualDurationMin, ActualDurationMax     *int64
+	ExpectedDurationMin, ExpectedDurationMax *int64
+
+	// SortBy is one of SLASortKeys (Oozie's names); empty means
+	// nominalTimeTS. Ties are broken by id.
+	SortBy string
+	Desc   bool
+	Offset int // 0-based
+	Limit  int // 0 = no limit
 }
+
+// SLASortKeys are the sort keys of SLA listings, as Oozie's sortby parameter
+// names them.
+var SLASortKeys = []string{"actualDuration", "actualEndTS", "actualStartTS", "appName", "appType",
+	"createdTimeTS", "eventProcessed", "eventStatus", "expectedDuration", "expectedEndTS", "expectedStartTS",
+	"jobId", "jobStatus", "lastModifiedTS", "nominalTimeTS", "parentId", "slaStatus", "user"}
+
+// SLAEventFilter selects events of the SLA history. Empty fields do not
+// filter; time bounds are inclusive.
+type SLAEventFilter struct {
+	SLAIDs   []string
+	AppNames []string
+	Statuses []SLAEventStatus
+	From, To time.Time // event time
+	AfterSeq int64     // only events with a larger Seq
+	Desc     bool      // newest first (by Seq)
+	Limit    int       // 0 = no limit
+}
+
+// KindSLADeadline is the trigger kind of SLA deadlines (entity: the
+// registration's id). The SLA service handles it.
+const KindSLADeadline = "sla-deadline"
 
 // SLAs stores SLA registrations, their summaries and events.
 type SLAs interface {
+	// InsertSLA stores a registration and, in the same transaction, arms
+	// its first deadline: a KindSLADeadline trigger due just after the
+	// earlier of its expected start and end (none for a registration that
+	// has no expectations, or that is judged to its end already). Whoever
+	// registers, no registration is ever left without its deadline.
 	InsertSLA(ctx context.Context, s *SLA) error
 	GetSLA(ctx context.Context, id string) (SLA, error)
+	// UpdateSLA writes s if its Version is current.
 	UpdateSLA(ctx context.Context, s *SLA) error
+	// DeleteSLA removes a registration, its events and its deadline.
+	DeleteSLA(ctx context.Context, id string) error
+	// ListSLAs returns one page of the registrations matching f.
 	ListSLAs(ctx context.Context, f SLAFilter) ([]SLA, error)
 	InsertSLAEvent(ctx context.Context, e *SLAEvent) error
+	// GetSLAEvent returns the event with sequence number seq.
+	GetSLAEvent(ctx context.Context, seq int64) (SLAEvent, error)
+	// ListSLAEvents returns one registration's events, oldest first.
 	ListSLAEvents(ctx context.Context, slaID string) ([]SLAEvent, error)
+	// QuerySLAEvents returns the events of the history matching f, by Seq.
+	QuerySLAEvents(ctx context.Context, f SLAEventFilter) ([]SLAEvent, error)
 }
 
 // Servers records live server instances and leader leases.

@@ -33,8 +33,9 @@ type Config struct {
 	Clock clock.Clock
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
-	// PollInterval is the pause between GetOperationStatus calls;
-	// default DefaultPollInterval.
+	// PollInterval is the longest pause between GetOperationStatus calls
+	// of a statement (the first come after 5 ms, the pause doubling up to
+	// it); default DefaultPollInterval.
 	PollInterval time.Duration
 	// HeartbeatInterval is how often a running run rewrites its record
 	// and log and looks for a kill request; default DefaultHeartbeatInterval.

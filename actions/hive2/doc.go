@@ -29,11 +29,11 @@
 //
 // Start opens the session and writes the run's record, then returns
 // RUNNING; one goroutine per run executes the statements in order, each
-// with an asynchronous ExecuteStatement and GetOperationStatus polls
-// (Config.PollInterval), fetching the operation log as it goes. Check
-// reports the run. The first statement that fails ends the run in ERROR
-// with Hive's error code and message (wf:errorCode, wf:errorMessage), e.g.
-// 10001 for an unknown table. Kill sends CancelOperation and waits for
+// with an asynchronous ExecuteStatement and GetOperationStatus polls (the
+// first after 5 ms, the pause doubling up to Config.PollInterval), fetching
+// the operation log as it goes. Check reports the run. The first statement
+// that fails ends the run in ERROR with Hive's error code and message
+// (wf:errorCode, wf:errorMessage), e.g. 10001 for an unknown table. Kill sends CancelOperation and waits for
 // HiveServer2 to confirm. The session and every socket it used are closed
 // when the run ends, is killed, or the executor closes.
 //

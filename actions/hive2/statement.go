@@ -11,6 +11,11 @@ import (
 	"github.com/beltran/gohive/hiveserver"
 )
 
+// firstPoll is the pause before a statement's first status poll; the
+// pause doubles up to Config.PollInterval, so that short statements end
+// within milliseconds and long ones are polled at the configured pace.
+const firstPoll = 5 * time.Millisecond
+
 // execute runs one statement asynchronously and polls it to its end,
 // fetching its operation log as it goes.
 func (r *activeRun) execute(stmt string) result {
@@ -26,8 +31,10 @@ func (r *activeRun) execute(stmt string) result {
 		return r.interrupted(result{outcome: stmtBroken, err: cur.Err})
 	}
 	defer cur.Close()
+	wait := min(firstPoll, r.e.cfg.PollInterval)
 	for {
-		t := r.e.cfg.Clock.NewTimer(r.e.cfg.PollInterval)
+		t := r.e.cfg.Clock.NewTimer(wait)
+		wait = min(2*wait, r.e.cfg.PollInterval)
 		select {
 		case <-t.C():
 		case <-r.kill:

@@ -9,11 +9,13 @@ import (
 )
 
 // CheckAll finds, with one list query, which of the runs have ended: every
-// launcher carries CommonTag, so the query asks for finished launchers
-// (FINISHED, FAILED, KILLED) that finished since the previous CheckAll (less
+// launcher carries CommonTag and every MapReduce job a map-reduce action
+// submitted carries ChildCommonTag, so the query asks for such applications
+// that finished (FINISHED, FAILED, KILLED) since the previous CheckAll (less
 // an overlap for clock skew between this server and the RM; the first call
-// of a process looks back CheckAllLookback). Runs are matched by their tag
-// or application id and keyed by ActionID.
+// of a process looks back CheckAllLookback). A run is matched by the
+// application it follows (its external id), else by its tag while it
+// follows its launcher, and keyed by ActionID.
 //
 // The statuses say how each run ended as far as the report tells (final
 // status and diagnostics); the caller then calls Check, which adds what the
@@ -33,7 +35,7 @@ func (e *Executor) CheckAll(ctx context.Context, runs []*actions.Run) (map[strin
 	}
 	e.mu.Unlock()
 	reps, err := e.cfg.YARN.Apps(ctx, yarn.AppsFilter{
-		Tags:              []string{CommonTag},
+		Tags:              []string{CommonTag, ChildCommonTag},
 		States:            []yarn.AppState{yarn.StateFinished, yarn.StateFailed, yarn.StateKilled},
 		FinishedTimeBegin: since,
 	})
@@ -56,9 +58,13 @@ func (e *Executor) CheckAll(ctx context.Context, runs []*actions.Run) (map[strin
 		}
 	}
 	for _, run := range runs {
-		r := byTag[strings.ToLower(run.Tag)]
-		if r == nil && run.ExternalID != "" {
-			r = byID[run.ExternalID]
+		r := byID[run.ExternalID]
+		if r == nil {
+			// Only while the run follows its launcher: a run that follows
+			// its MapReduce job is not over when the launcher is.
+			if l := byTag[strings.ToLower(run.Tag)]; l != nil && (run.ExternalID == "" || run.ExternalID == l.ID.String()) {
+				r = l
+			}
 		}
 		if r == nil || !r.Done() {
 			continue

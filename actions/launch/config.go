@@ -36,6 +36,11 @@ const ApplicationType = "GOZIE"
 // CheckAll finds all of them with one query.
 const CommonTag = "gozie-launcher"
 
+// ChildCommonTag is carried, besides the run's child tag, by the job a
+// map-reduce action submits, which the server follows instead of the
+// launcher: CheckAll finds finished launchers and such jobs with one query.
+const ChildCommonTag = "gozie-child"
+
 // ChildTag is the tag the action's own YARN applications (MapReduce, Tez,
 // Spark jobs its command starts) should carry so that Kill finds them: the
 // launcher hands it to the command as GOZIE_CHILD_TAG and in the action
@@ -44,8 +49,8 @@ func ChildTag(runTag string) string { return runTag + "-child" }
 
 // Config configures an Executor.
 type Config struct {
-	// Type is the action type the executor runs: "shell" or "java".
-	// Required.
+	// Type is the action type the executor runs: "shell", "java", "hive"
+	// or "map-reduce". Required.
 	Type string
 	// YARN is the ResourceManager client. Required.
 	YARN *yarn.Client
@@ -77,6 +82,9 @@ type Config struct {
 	Classpath []string
 	// Env is added to every launcher container's environment.
 	Env map[string]string
+	// HiveJDBCURL is the HiveServer2 that hive actions run beeline against
+	// when their configuration names none (oozie.hive2.jdbc.url).
+	HiveJDBCURL string
 	// CheckAllLookback and CheckAllOverlap bound CheckAll's query; zero
 	// means the defaults.
 	CheckAllLookback time.Duration
@@ -88,8 +96,11 @@ type Config struct {
 }
 
 func (c *Config) setDefaults() error {
-	if c.Type != launcher.TypeShell && c.Type != launcher.TypeJava {
-		return fmt.Errorf("launch: Type %q: want %q or %q", c.Type, launcher.TypeShell, launcher.TypeJava)
+	switch c.Type {
+	case launcher.TypeShell, launcher.TypeJava, launcher.TypeHive, launcher.TypeMapReduce:
+	default:
+		return fmt.Errorf("launch: Type %q: want %q, %q, %q or %q", c.Type,
+			launcher.TypeShell, launcher.TypeJava, launcher.TypeHive, launcher.TypeMapReduce)
 	}
 	if c.YARN == nil {
 		return errors.New("launch: Config.YARN is required")

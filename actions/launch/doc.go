@@ -1,6 +1,7 @@
-// Package launch is the executor of the shell and java actions: each run is
-// one YARN application whose ApplicationMaster is `gozie launcher` (package
-// yarn/launcher). One Executor runs one action type (Config.Type).
+// Package launch is the executor of the shell, java, hive and map-reduce
+// actions: each run is one YARN application whose ApplicationMaster is
+// `gozie launcher` (package yarn/launcher). One Executor runs one action
+// type (Config.Type).
 //
 // Start, exactly once per run:
 //
@@ -20,6 +21,26 @@
 // (JA017 when that is missing too). CheckAll asks the RM once for every
 // launcher that finished since the last call. Kill kills the launcher and
 // every application carrying the run's child tag.
+//
+// A hive run is beeline in the launcher, against the HiveServer2 of the
+// action's oozie.hive2.jdbc.url or else Config.HiveJDBCURL: the script (a
+// local resource) or inline query, <param> as --hivevar, the action's
+// configuration as --hiveconf with hive.execution.engine=tez unless it says
+// otherwise, and the child tag on tez.application.tags and
+// mapreduce.job.tags. A failed statement's error code is Hive's (10001 for an
+// unknown table); the Tez applications beeline reports are the run's child
+// ids.
+//
+// A map-reduce run is `mapred job -submit` in the launcher, with the
+// action's configuration as the job file (streaming settings included), the
+// child tag and ChildCommonTag as the job's tags, and the job-end
+// notification pointed at the run's callback. The launcher returns once the
+// job is submitted and names it in its result (newId); from then on Check
+// and CheckAll follow the job, whose application becomes the run's external
+// id, and the job's final status is the run's outcome (Oozie's id swap; a
+// failed job is ERROR with JA018 and the job's diagnostics). Kill kills the
+// job through the child tag. A config-class or pipes job parses but ends in
+// ERROR (MR_UNSUPPORTED): both need a JVM in the launcher.
 //
 // Outcomes are Oozie's: final status SUCCEEDED is OK (external status
 // SUCCEEDED); anything else is ERROR (external status FAILED/KILLED), with

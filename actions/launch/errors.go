@@ -11,13 +11,19 @@ import (
 
 // Oozie's error codes of the launcher-based executors (JavaActionExecutor).
 const (
-	codeAccess      = "JA002" // AccessControlException
-	codeBadXML      = "JA007" // the action XML cannot be read
-	codeNotFound    = "JA008" // FileNotFoundException
-	codeIO          = "JA009" // IOException, transient
-	codeBadEnv      = "JA010" // <env-var> not NAME=VALUE
-	codeUnknownJob  = "JA017" // the RM and the action directory both forgot the run
-	codeBadNumber   = "NumberFormatException"
+	codeAccess     = "JA002" // AccessControlException
+	codeBadXML     = "JA007" // the action XML cannot be read
+	codeNotFound   = "JA008" // FileNotFoundException
+	codeIO         = "JA009" // IOException, transient
+	codeBadEnv     = "JA010" // <env-var> not NAME=VALUE
+	codeUnknownJob = "JA017" // the RM and the action directory both forgot the run
+	codeBadNumber  = "NumberFormatException"
+	// codeHiveServer: a hive action names no HiveServer2 and the server
+	// has no default.
+	codeHiveServer = "HIVE_JDBC_URL"
+	// codeUnsupported: a map-reduce action asks for what gozie cannot run
+	// without a JVM (a config-class, pipes).
+	codeUnsupported = "MR_UNSUPPORTED"
 	unknownJobText  = "Unknown hadoop job [%s] associated with action [%s] and couldn't determine status from action data.  Failing this action!"
 	externalRunning = "RUNNING"
 	// Oozie's external statuses of an ended launcher.

@@ -55,7 +55,7 @@ func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status,
 		return actions.Status{}, err
 	} else if res != nil {
 		log.Info("the run already ended and its application is forgotten; not launching again")
-		return e.resultStatus(run, res.ApplicationID, res), nil
+		return e.resultStatus(ctx, run, res.ApplicationID, res)
 	}
 	p, err := e.makePlan(ctx, run)
 	if err != nil {
@@ -152,6 +152,10 @@ func (e *Executor) Check(ctx context.Context, run *actions.Run) (actions.Status,
 	if err != nil {
 		return actions.Status{}, yarnError(err, "reading the report of %s", id)
 	}
+	if !strings.EqualFold(rep.ApplicationType, ApplicationType) {
+		// A map-reduce run that follows its job already.
+		return jobStatus(run, rep), nil
+	}
 	return e.status(ctx, run, rep)
 }
 
@@ -171,7 +175,7 @@ func (e *Executor) forgotten(ctx context.Context, run *actions.Run, appID string
 	if appID == "" {
 		appID = res.ApplicationID
 	}
-	return e.resultStatus(run, appID, res), nil
+	return e.resultStatus(ctx, run, appID, res)
 }
 
 // Kill kills the run's launcher and every application started by the action

@@ -61,7 +61,8 @@ type cluster struct {
 
 	cbURL     string
 	mu        sync.Mutex
-	callbacks map[string]string // action id → status
+	callbacks map[string]string   // action id → last status
+	calls     map[string][]string // action id → every status, in order
 	cbChanged chan struct{}
 	jobSeq    atomic.Int64
 }
@@ -98,7 +99,7 @@ func (ct countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func setup(t *testing.T) *cluster {
 	t.Helper()
 	ctx := ctxT(t)
-	c := &cluster{callbacks: map[string]string{}, cbChanged: make(chan struct{})}
+	c := &cluster{}
 	dfs, err := minidfs.Start(ctx, minidfs.Options{Root: t.TempDir()})
 	if err != nil {
 		t.Fatalf("minidfs: %v", err)
@@ -119,6 +120,15 @@ func setup(t *testing.T) *cluster {
 			t.Errorf("closing miniyarn: %v", err)
 		}
 	})
+	c.connect(t)
+	return c
+}
+
+// connect makes the cluster's YARN client and callback server, once dfs,
+// fs and rm are set.
+func (c *cluster) connect(t *testing.T) {
+	t.Helper()
+	var err error
 	c.client, err = yarn.NewClient(yarn.Config{
 		Addresses:  []string{c.rm.WebURL()},
 		Auth:       yarn.PseudoAuth{User: testUser},
@@ -128,16 +138,18 @@ func setup(t *testing.T) *cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.callbacks, c.calls, c.cbChanged = map[string]string{}, map[string][]string{}, make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c.mu.Lock()
-		c.callbacks[r.URL.Query().Get("id")] = r.URL.Query().Get("status")
+		id, status := r.URL.Query().Get("id"), r.URL.Query().Get("status")
+		c.callbacks[id] = status
+		c.calls[id] = append(c.calls[id], status)
 		close(c.cbChanged)
 		c.cbChanged = make(chan struct{})
 		c.mu.Unlock()
 	}))
 	t.Cleanup(srv.Close)
 	c.cbURL = srv.URL + "/callback"
-	return c
 }
 
 func ctxT(t *testing.T) context.Context {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"strconv"
 	"strings"
@@ -19,7 +20,15 @@ import (
 type plan struct {
 	spec   *launcher.Spec
 	hadoop *workflow.Hadoop
-	java   *workflow.Java // java actions only
+	java   *workflow.Java      // java actions only
+	hive   *workflow.Hive      // hive actions only
+	mr     *workflow.MapReduce // map-reduce actions only
+	// files are localized like <file> entries, before them (a hive
+	// action's script).
+	files []string
+	// userConf is the action's own configuration: job-xml files and
+	// <configuration>, without what gozie adds.
+	userConf map[string]string
 	// appDir is the workflow application directory (a full URI).
 	appDir string
 	// root is the scheme and authority of the run's filesystem
@@ -88,6 +97,19 @@ func (e *Executor) makePlan(ctx context.Context, run *actions.Run) (*plan, error
 		p.hadoop, p.java = &b.Hadoop, b
 		spec.CaptureOutput = b.CaptureOutput
 		spec.Java = &launcher.JavaSpec{MainClass: strings.TrimSpace(b.MainClass), Args: b.Args}
+	case *workflow.Hive:
+		if e.cfg.Type != launcher.TypeHive {
+			return nil, wrongType(run, "hive", e.cfg.Type)
+		}
+		p.hadoop, p.hive = &b.Hadoop, b
+	case *workflow.MapReduce:
+		if e.cfg.Type != launcher.TypeMapReduce {
+			return nil, wrongType(run, "map-reduce", e.cfg.Type)
+		}
+		if err := runnable(b); err != nil {
+			return nil, err
+		}
+		p.hadoop, p.mr = &b.Hadoop, b
 	default:
 		return nil, actions.Errorf(actions.ActionFailed, codeBadXML, "action %s is not a %s action", run.ActionID, e.cfg.Type)
 	}
@@ -97,6 +119,14 @@ func (e *Executor) makePlan(ctx context.Context, run *actions.Run) (*plan, error
 	props, err := e.actionConf(ctx, run, p)
 	if err != nil {
 		return nil, err
+	}
+	switch {
+	case p.hive != nil:
+		if err := e.planHive(run, p, props); err != nil {
+			return nil, err
+		}
+	case p.mr != nil:
+		planMapReduce(run, p, props)
 	}
 	spec.Conf = props
 	if err := p.sizeLauncher(e.cfg, props); err != nil {
@@ -193,6 +223,7 @@ func (e *Executor) actionConf(ctx context.Context, run *actions.Run, p *plan) (m
 	for _, pr := range p.hadoop.Configuration {
 		props[pr.Name] = pr.Value
 	}
+	p.userConf = maps.Clone(props)
 	tag := p.spec.ChildTag
 	for k, v := range map[string]string{
 		"oozie.action.id":                run.ActionID,

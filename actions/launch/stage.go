@@ -151,7 +151,7 @@ func (e *Executor) resources(ctx context.Context, p *plan) (yarn.EntryMap[yarn.L
 	for _, set := range []struct {
 		entries []string
 		typ     yarn.LocalResourceType
-	}{{p.hadoop.Files, yarn.ResourceFile}, {p.hadoop.Archives, yarn.ResourceArchive}} {
+	}{{p.files, yarn.ResourceFile}, {p.hadoop.Files, yarn.ResourceFile}, {p.hadoop.Archives, yarn.ResourceArchive}} {
 		for _, raw := range set.entries {
 			src, link, _ := strings.Cut(strings.TrimSpace(raw), "#")
 			if src == "" {

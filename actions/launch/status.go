@@ -3,6 +3,7 @@ package launch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 
@@ -37,6 +38,11 @@ func (e *Executor) status(ctx context.Context, run *actions.Run, rep yarn.AppRep
 	if err != nil {
 		return actions.Status{}, err
 	}
+	if rep.FinalStatus == yarn.FinalSucceeded && res != nil && res.Succeeded() && res.NewID != "" {
+		// A map-reduce launcher returns once the job is submitted: from here
+		// the run is the job (Oozie's id swap).
+		return e.followJob(ctx, run, res.NewID)
+	}
 	st.Done = true
 	if res != nil {
 		st.ExternalChildIDs = res.ExternalChildIDs
@@ -60,20 +66,81 @@ func (e *Executor) status(ctx context.Context, run *actions.Run, rep yarn.AppRep
 	return st, nil
 }
 
+// followJob reports the MapReduce job a map-reduce launcher submitted; a
+// job the RM does not know is failed with JA017, as Oozie does.
+func (e *Executor) followJob(ctx context.Context, run *actions.Run, jobApp string) (actions.Status, error) {
+	id, err := yarn.ParseApplicationID(jobApp)
+	if err != nil {
+		return actions.Status{}, actions.Errorf(actions.ActionFailed, codeUnknownJob, "action %s: job id %q: %w", run.ActionID, jobApp, err)
+	}
+	rep, err := e.cfg.YARN.App(ctx, id)
+	if errors.Is(err, yarn.ErrAppNotFound) {
+		return actions.Status{
+			ExternalID: jobApp, ExternalStatus: string(yarn.StateFailed), TrackerURI: run.ResourceManager,
+			ExternalChildIDs: []string{jobApp}, Done: true, Outcome: actions.Failed, ErrorCode: codeUnknownJob,
+			ErrorMessage: fmt.Sprintf("Unknown hadoop job [%s] associated with action [%s].  Failing this action!", jobApp, run.ActionID),
+		}, nil
+	}
+	if err != nil {
+		return actions.Status{}, yarnError(err, "reading the report of %s", id)
+	}
+	return jobStatus(run, rep), nil
+}
+
+// jobStatus is the status of a run that follows its MapReduce job: the
+// job's application is the external id; it succeeded only with final
+// status SUCCEEDED, and any other end is an ERROR (JA018) with the job's
+// diagnostics.
+func jobStatus(run *actions.Run, rep yarn.AppReport) actions.Status {
+	st := actions.Status{
+		ExternalID: rep.ID.String(), ExternalStatus: string(rep.State), TrackerURI: run.ResourceManager,
+		ConsoleURL: rep.TrackingURL, ExternalChildIDs: []string{rep.ID.String()},
+	}
+	if !rep.Done() {
+		if rep.State == yarn.StateRunning {
+			st.ExternalStatus = externalRunning
+		}
+		return st
+	}
+	st.Done = true
+	if rep.Succeeded() {
+		st.ExternalStatus, st.Outcome = externalSucceeded, actions.OK
+		return st
+	}
+	st.ExternalStatus, st.Outcome, st.ErrorCode = externalFailed, actions.Error, launcher.CodeException
+	st.ErrorMessage = fmt.Sprintf("MapReduce job [%s] ended %s/%s", rep.ID, rep.State, rep.FinalStatus)
+	if d := strings.TrimSpace(rep.Diagnostics); d != "" {
+		st.ErrorMessage += ": " + d
+	}
+	return st
+}
+
 // resultStatus is the status of an ended run known only from its result
 // file (the RM forgot the application).
-func (e *Executor) resultStatus(run *actions.Run, appID string, res *launcher.Result) actions.Status {
+// A map-reduce launcher's result sends the run on to its job.
+func (e *Executor) resultStatus(ctx context.Context, run *actions.Run, appID string, res *launcher.Result) (actions.Status, error) {
+	if res.Succeeded() && res.NewID != "" {
+		if appID == res.NewID {
+			// The RM forgot the job itself: its end is unknown.
+			return actions.Status{
+				ExternalID: appID, ExternalStatus: string(yarn.StateFailed), TrackerURI: run.ResourceManager,
+				ExternalChildIDs: []string{appID}, Done: true, Outcome: actions.Failed, ErrorCode: codeUnknownJob,
+				ErrorMessage: fmt.Sprintf(unknownJobText, appID, run.ActionID),
+			}, nil
+		}
+		return e.followJob(ctx, run, res.NewID)
+	}
 	st := actions.Status{
 		ExternalID: appID, TrackerURI: run.ResourceManager, Done: true,
 		ExternalChildIDs: res.ExternalChildIDs,
 	}
 	if res.Succeeded() {
 		st.ExternalStatus, st.Outcome, st.Data = externalSucceeded, actions.OK, res.Output
-		return st
+		return st, nil
 	}
 	st.ExternalStatus, st.Outcome = externalFailed, actions.Error
 	st.ErrorCode, st.ErrorMessage = res.ErrorCode, res.ErrorMessage
-	return st
+	return st, nil
 }
 
 // readResult reads the run's result file; nil when there is none yet (or

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 
 	"github.com/gozie/gozie/testenv/localcluster"
 )
@@ -33,10 +34,18 @@ func runMiniCluster(ctx context.Context, args []string) int {
 	return 0
 }
 
-// startLocalCluster starts a local cluster in dir and writes its
+// startLocalCluster starts a local cluster in dir, with this binary serving
+// the cluster tools of its containers, and writes its
 // local-cluster.properties.
 func startLocalCluster(ctx context.Context, dir string, log *slog.Logger) (*localcluster.Cluster, error) {
-	c, err := localcluster.Start(ctx, localcluster.Options{Dir: dir, Env: containerEnv(),
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding the gozie binary for the cluster tools: %w", err)
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		return nil, err
+	}
+	c, err := localcluster.Start(ctx, localcluster.Options{Dir: dir, Env: containerEnv(), ToolsBinary: self,
 		Logger: log.With("component", "minicluster")})
 	if err != nil {
 		return nil, err
@@ -48,7 +57,7 @@ func startLocalCluster(ctx context.Context, dir string, log *slog.Logger) (*loca
 	}
 	p := c.Properties()
 	log.Info("local cluster started", "nameNode", p["nameNode"], "resourceManager", p["resourceManager"],
-		"properties", path, "dfs_root", p["dfsRoot"])
+		"hive2JdbcUrl", p["hive2JdbcUrl"], "properties", path, "dfs_root", p["dfsRoot"])
 	return c, nil
 }
 

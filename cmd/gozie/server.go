@@ -77,6 +77,9 @@ func runServer(ctx context.Context, args []string) int {
 		if cfg.Hadoop.DefaultResourceManager == "" {
 			cfg.Hadoop.DefaultResourceManager = p["resourceManager"]
 		}
+		if cfg.Hadoop.DefaultHiveJDBCURL == "" {
+			cfg.Hadoop.DefaultHiveJDBCURL = p["hive2JdbcUrl"]
+		}
 	}
 	d, err := daemon.Open(ctx, daemon.Options{Config: cfg, Logger: log})
 	if err != nil {

@@ -44,6 +44,12 @@ func dialect() *sqlstore.Dialect {
 			var e *pq.Error
 			return errors.As(err, &e) && e.Code == "23505"
 		},
+		// deadlock_detected and serialization_failure: the transaction was
+		// rolled back and can run again.
+		IsRetryable: func(err error) bool {
+			var e *pq.Error
+			return errors.As(err, &e) && (e.Code == "40P01" || e.Code == "40001")
+		},
 		Notify: func(ctx context.Context, tx *sql.Tx) error {
 			_, err := tx.ExecContext(ctx, `SELECT pg_notify($1, '')`, Channel)
 			return err

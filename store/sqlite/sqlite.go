@@ -34,8 +34,9 @@ var _ store.Store = (*Store)(nil)
 
 func dialect() *sqlstore.Dialect {
 	return &sqlstore.Dialect{
-		Name:       "sqlite",
-		NativeTime: false,
+		Name:            "sqlite",
+		NativeTime:      false,
+		ClaimKindColumn: "+kind",
 		IsUniqueViolation: func(err error) bool {
 			var e *sqlite.Error
 			if errors.As(err, &e) {

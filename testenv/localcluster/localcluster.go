@@ -4,6 +4,14 @@
 // /user/alice/x is the plain file <Dir>/dfs/user/alice/x and can be put
 // there with cp; YARN's containers localize their resources from MiniDFS
 // through the real HDFS client.
+//
+// The cluster also plays a node's installation for its YARN containers:
+// <Dir>/hadoop-conf is a Hadoop client configuration naming the cluster
+// (core-site.xml, yarn-site.xml, mapred-site.xml), exported to every
+// container as HADOOP_CONF_DIR, and with Options.ToolsBinary the cluster
+// tools (beeline, mapred, hadoop, hdfs; see package clustertools) are
+// wrappers in <Dir>/tools/bin, first on the containers' PATH, so that hive
+// and map-reduce actions and user scripts find them as on a real node.
 package localcluster
 
 import (
@@ -16,7 +24,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/testenv/clustertools"
 	"github.com/gozie/gozie/testenv/minidfs"
 	"github.com/gozie/gozie/testenv/minihs2"
 	"github.com/gozie/gozie/testenv/miniyarn"
@@ -31,7 +41,14 @@ type Options struct {
 	// Dir holds the cluster's state: dfs/ (the HDFS namespace) and yarn/.
 	Dir string
 	// Env adds variables to every YARN container (PATH, JAVA_HOME, ...).
+	// HADOOP_CONF_DIR is set to the cluster's own configuration, and the
+	// tools directory goes first on PATH.
 	Env map[string]string
+	// ToolsBinary is the gozie binary that serves the cluster tools
+	// (`gozie tool beeline|mapred|hadoop|hdfs`), an absolute path; empty
+	// installs no tools, and hive and map-reduce actions then fail for want
+	// of beeline and mapred.
+	ToolsBinary string
 	// Logger receives the stand-ins' diagnostics; nil discards them.
 	Logger *slog.Logger
 }
@@ -44,9 +61,19 @@ type Cluster struct {
 	// queries run as tagged applications on MiniYARN.
 	HS2 *minihs2.Server
 	// FS reaches MiniDFS (and file://) through the real HDFS client.
-	FS  *hadoop.Resolver
-	dir string
+	FS *hadoop.Resolver
+	// ConfDir is the cluster's Hadoop client configuration directory.
+	ConfDir string
+	// ToolsDir holds the cluster tools' wrappers; empty without them.
+	ToolsDir string
+	dir      string
 }
+
+// Directories below Options.Dir.
+const (
+	confDirName  = "hadoop-conf"
+	toolsDirName = "tools/bin"
+)
 
 // Start starts MiniDFS and MiniYARN.
 func Start(ctx context.Context, opts Options) (*Cluster, error) {
@@ -55,7 +82,9 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	}
 	dfsRoot := filepath.Join(opts.Dir, "dfs")
 	yarnDir := filepath.Join(opts.Dir, "yarn")
-	for _, d := range []string{dfsRoot, yarnDir} {
+	confDir := filepath.Join(opts.Dir, confDirName)
+	toolsDir := ""
+	for _, d := range []string{dfsRoot, yarnDir, confDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, fmt.Errorf("localcluster: %w", err)
 		}
@@ -69,7 +98,25 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		dfs.Close()
 		return nil, fmt.Errorf("localcluster: %w", err)
 	}
-	rm, err := miniyarn.Start(ctx, miniyarn.Options{WorkDir: yarnDir, Storage: storage{fs}, Env: opts.Env,
+	env := map[string]string{}
+	for k, v := range opts.Env {
+		env[k] = v
+	}
+	env["HADOOP_CONF_DIR"] = confDir
+	if opts.ToolsBinary != "" {
+		toolsDir = filepath.Join(opts.Dir, toolsDirName)
+		if err := clustertools.Install(toolsDir, opts.ToolsBinary); err != nil {
+			fs.Close()
+			dfs.Close()
+			return nil, fmt.Errorf("localcluster: %w", err)
+		}
+		path, ok := env["PATH"]
+		if !ok {
+			path = os.Getenv("PATH")
+		}
+		env["PATH"] = toolsDir + string(os.PathListSeparator) + path
+	}
+	rm, err := miniyarn.Start(ctx, miniyarn.Options{WorkDir: yarnDir, Storage: storage{fs}, Env: env,
 		AnonymousAllowed: true, Logger: opts.Logger})
 	if err != nil {
 		fs.Close()
@@ -83,12 +130,38 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		dfs.Close()
 		return nil, fmt.Errorf("localcluster: starting MiniHS2: %w", err)
 	}
-	return &Cluster{DFS: dfs, YARN: rm, HS2: hs2, FS: fs, dir: opts.Dir}, nil
+	c := &Cluster{DFS: dfs, YARN: rm, HS2: hs2, FS: fs, ConfDir: confDir, ToolsDir: toolsDir, dir: opts.Dir}
+	if err := c.writeHadoopConf(); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("localcluster: %w", err)
+	}
+	return c, nil
+}
+
+// writeHadoopConf writes the client configuration that names the cluster.
+func (c *Cluster) writeHadoopConf() error {
+	files := map[string][]string{
+		"core-site.xml": {"fs.defaultFS", c.DFS.URI()},
+		"yarn-site.xml": {"yarn.resourcemanager.webapp.address", c.YARN.WebAddr(),
+			"yarn.resourcemanager.scheduler.address", c.YARN.SchedulerAddr()},
+		"mapred-site.xml": {"mapreduce.framework.name", "yarn"},
+	}
+	for name, pairs := range files {
+		var b strings.Builder
+		if err := conf.WriteConfigurationXML(&b, conf.NewProperties(pairs...)); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(c.ConfDir, name), []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Properties returns the values job.properties files use: nameNode,
 // jobTracker and resourceManager (the ResourceManager's address as actions
-// name it) and resourceManagerWebapp (its REST URL).
+// name it), resourceManagerWebapp (its REST URL), hive2JdbcUrl (MiniHS2),
+// and for tools run by hand dfsRoot and hadoopConfDir.
 func (c *Cluster) Properties() map[string]string {
 	return map[string]string{
 		"nameNode":              c.DFS.URI(),
@@ -97,6 +170,7 @@ func (c *Cluster) Properties() map[string]string {
 		"resourceManagerWebapp": c.YARN.WebURL(),
 		"dfsRoot":               c.DFS.Root(),
 		"hive2JdbcUrl":          c.HS2.JDBCURL("default"),
+		"hadoopConfDir":         c.ConfDir,
 	}
 }
 

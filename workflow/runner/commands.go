@@ -30,6 +30,11 @@ type SubmitOptions struct {
 	Start bool
 	// ParentID is the coordinator action or workflow that submits this job.
 	ParentID string
+	// ExternalID is stored as the job's external id: a sub-workflow's
+	// parent records its action run's key there (Oozie's recovery id), so
+	// that a repeated submission finds the child (and the child's end
+	// reaches the parent's action, see ParentActionOf).
+	ExternalID string
 }
 
 // Submit creates a workflow job from a job configuration: it reads the app
@@ -103,7 +108,7 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 	now := r.now()
 	return &Prepared{r: r, start: opts.Start, job: store.WorkflowJob{
 		ID: r.cfg.IDs.Next(ids.Workflow), AppName: app.Name, AppPath: dir, User: user, Group: group,
-		Status: store.WorkflowPrep, ParentID: parent, Conf: confXML, Definition: string(def),
+		Status: store.WorkflowPrep, ParentID: parent, ExternalID: opts.ExternalID, Conf: confXML, Definition: string(def),
 		CreatedTime: now, LastModified: now,
 	}}, nil
 }
@@ -112,6 +117,9 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 func (p *Prepared) Insert(ctx context.Context, x store.Tx) error {
 	job := p.job
 	if err := x.InsertWorkflowJob(ctx, &job); err != nil {
+		return err
+	}
+	if err := p.r.changed(ctx, x, &job, true, nil); err != nil {
 		return err
 	}
 	if !p.start {
@@ -200,11 +208,14 @@ func (r *Runner) Kill(ctx context.Context, id string) error {
 }
 
 // Suspend suspends a RUNNING job: running actions go on, nothing new starts.
+// The running sub-workflows of the job are suspended with it, in the same
+// transaction, as Oozie's SuspendXCommand does.
 func (r *Runner) Suspend(ctx context.Context, id string) error {
 	return r.event(ctx, id, workflow.Event{Kind: workflow.EventSuspend})
 }
 
-// Resume resumes a SUSPENDED job.
+// Resume resumes a SUSPENDED job and, in the same transaction, its
+// suspended sub-workflows.
 func (r *Runner) Resume(ctx context.Context, id string) error {
 	return r.event(ctx, id, workflow.Event{Kind: workflow.EventResume})
 }

@@ -77,7 +77,12 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Run) error {
 			act.StartTime = r.now()
 		}
 		act.LastModified = r.now()
-		if err := r.cfg.Store.Tx(ctx, func(x store.Tx) error { return x.UpdateWorkflowAction(ctx, &act, l.act.Status) }); err != nil {
+		if err := r.cfg.Store.Tx(ctx, func(x store.Tx) error {
+			if err := x.UpdateWorkflowAction(ctx, &act, l.act.Status); err != nil {
+				return err
+			}
+			return r.changed(ctx, x, nil, false, []store.WorkflowAction{act})
+		}); err != nil {
 			return err
 		}
 		l.act = act
@@ -105,6 +110,9 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Run) error {
 		setExternal(&act, st)
 		act.LastModified = r.now()
 		if err := x.UpdateWorkflowAction(ctx, &act, from); err != nil {
+			return err
+		}
+		if err := r.changed(ctx, x, nil, false, []store.WorkflowAction{act}); err != nil {
 			return err
 		}
 		if batch {
@@ -190,7 +198,9 @@ func (r *Runner) handleCheck(ctx context.Context, run *engine.Run) error {
 		next = r.now().Add(r.cfg.FallbackCheckInterval) // the batched poll looks at it sooner
 	}
 	return r.finish(ctx, run, next, func(x store.Tx) error {
-		if st.ExternalStatus == l.act.ExternalStatus {
+		// A changed external id is a run that now follows another
+		// application (a map-reduce action's job).
+		if st.ExternalStatus == l.act.ExternalStatus && (st.ExternalID == "" || st.ExternalID == l.act.ExternalID) {
 			return nil
 		}
 		act := l.act

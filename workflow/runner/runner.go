@@ -96,6 +96,13 @@ type Config struct {
 	// of a job that has a parent (a coordinator action or a parent
 	// workflow), so the parent follows its child atomically.
 	OnJobChange func(ctx context.Context, x store.Tx, job store.WorkflowJob) error
+	// OnChange, when set, is called in the transaction of every change the
+	// runner writes to a job or its actions, after the writes: job is the
+	// job as written (nil when only actions changed), inserted reports that
+	// the job was created in this transaction, and actions are the actions
+	// created or updated. Observers that follow jobs (the SLA service) hook
+	// in here; an error rolls the change back.
+	OnChange func(ctx context.Context, x store.Tx, job *store.WorkflowJob, inserted bool, actions []store.WorkflowAction) error
 }
 
 // Runner runs workflow jobs.
@@ -243,6 +250,13 @@ func (r *Runner) apply(ctx context.Context, x store.Tx, st workflow.Step, origin
 				return err
 			}
 		}
+		if parent := ParentActionOf(*st.Job); parent != "" && st.Job.Status.Terminal() {
+			// A sub-workflow ended: its parent's action learns it now, in
+			// this transaction, instead of at its next check.
+			if err := x.Schedule(ctx, KindActionCheck, parent, now, ""); err != nil {
+				return err
+			}
+		}
 	}
 	for i := range st.Create {
 		if err := x.InsertWorkflowAction(ctx, &st.Create[i]); err != nil {
@@ -280,7 +294,18 @@ func (r *Runner) apply(ctx context.Context, x store.Tx, st workflow.Step, origin
 	for _, w := range st.Warnings {
 		r.log.Warn("workflow warning", "code", w.Code, "node", w.Node, "msg", w.Msg)
 	}
-	return nil
+	if len(st.Create)+len(st.Update) == 0 {
+		return r.changed(ctx, x, st.Job, false, nil)
+	}
+	return r.changed(ctx, x, st.Job, false, append(append([]store.WorkflowAction(nil), st.Create...), st.Update...))
+}
+
+// changed calls the OnChange hook, if any.
+func (r *Runner) changed(ctx context.Context, x store.Tx, job *store.WorkflowJob, inserted bool, acts []store.WorkflowAction) error {
+	if r.cfg.OnChange == nil || (job == nil && len(acts) == 0) {
+		return nil
+	}
+	return r.cfg.OnChange(ctx, x, job, inserted, acts)
 }
 
 // event decides and applies ev in its own transaction, retrying when a
@@ -295,7 +320,13 @@ func (r *Runner) event(ctx context.Context, jobID string, ev workflow.Event) err
 			if st.Ignored != nil {
 				r.log.Info("workflow command had no effect", "job_id", jobID, "event", ev.Kind, "reason", st.Ignored.Msg)
 			}
-			return r.apply(ctx, x, st, "")
+			if err := r.apply(ctx, x, st, ""); err != nil {
+				return err
+			}
+			if st.Ignored == nil && (ev.Kind == workflow.EventSuspend || ev.Kind == workflow.EventResume) {
+				return r.cascade(ctx, x, jobID, ev, 0)
+			}
+			return nil
 		})
 	})
 }

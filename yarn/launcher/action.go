@@ -52,10 +52,17 @@ func (l *launcher) runAction(ctx context.Context, fsys hadoop.FileSystem, appID 
 
 	launched := l.env.Now()
 	var cmd command
-	if l.spec.Type == TypeShell {
+	switch l.spec.Type {
+	case TypeShell:
 		cmd, err = shellCommand(l.spec, l.env.Environ(), f, launched)
-	} else {
+	case TypeJava:
 		cmd, err = javaCommand(l.spec, l.env.Environ(), f, launched)
+	case TypeHive:
+		cmd, err = hiveCommand(l.spec, l.env.Environ(), f, launched)
+	case TypeMapReduce:
+		cmd, err = mapReduceCommand(l.spec, l.env.Environ(), f, launched)
+	default:
+		err = fmt.Errorf("unknown action type %q", l.spec.Type)
 	}
 	if err != nil {
 		return fail(CodeException, "%v", err)
@@ -69,11 +76,21 @@ func (l *launcher) runAction(ctx context.Context, fsys hadoop.FileSystem, appID 
 		}
 		cmd.stdout = io.MultiWriter(l.env.Stdout, captured)
 	}
-	l.log.Info("running the action", "type", l.spec.Type, "command", cmd.args)
+	// The cluster tools' output names the applications they started, the
+	// submitted job and Hive's errors.
+	sc := &outputScanner{}
+	outScan, errScan := sc.stream(false), sc.stream(true)
+	if l.spec.Type == TypeHive || l.spec.Type == TypeMapReduce {
+		cmd.stdout = io.MultiWriter(cmd.stdout, outScan)
+		cmd.stderr = io.MultiWriter(cmd.stderr, errScan)
+	}
+	l.log.Info("running the action", "type", l.spec.Type, "command", redactArgs(cmd.args))
 	ex := cmd.run(ctx, l.spec.KillGrace.or(DefaultKillGrace))
 	if captured != nil {
 		captured.Close()
 	}
+	outScan.flush()
+	errScan.flush()
 	res := Result{Version: ResultVersion, ApplicationID: appID, Started: launched, Finished: l.env.Now()}
 	if ex.startErr != nil {
 		return fail(CodeException, "cannot run program [%s]: %v", cmd.args[0], ex.startErr)
@@ -84,11 +101,24 @@ func (l *launcher) runAction(ctx context.Context, fsys hadoop.FileSystem, appID 
 	} else {
 		res.ExternalChildIDs = ids
 	}
+	for _, id := range sc.childApps() {
+		if !slices.Contains(res.ExternalChildIDs, id) {
+			res.ExternalChildIDs = append(res.ExternalChildIDs, id)
+		}
+	}
 	l.log.Info("the action's command ended", "exit_code", ex.code)
 	if ex.code != 0 {
 		res.FinalStatus = StatusFailed
-		res.ErrorCode, res.ErrorMessage = l.exitError(ex)
+		res.ErrorCode, res.ErrorMessage = l.exitError(ex, sc)
 		return res
+	}
+	if l.spec.Type == TypeMapReduce {
+		if res.NewID = sc.newID(); res.NewID == "" {
+			res.FinalStatus = StatusFailed
+			res.ErrorCode, res.ErrorMessage = CodeException, "the job was not submitted: no job id in the output of "+cmd.args[0]
+			return res
+		}
+		l.log.Info("submitted the MapReduce job", "job_app_id", res.NewID)
 	}
 	if l.spec.CaptureOutput {
 		max := l.spec.MaxOutputData
@@ -111,10 +141,17 @@ func (l *launcher) runAction(ctx context.Context, fsys hadoop.FileSystem, appID 
 // as Oozie gives them: a shell action always has error code 1; a java
 // action's exit code is its error code, except that an uncaught exception (or
 // a main class that does not load), which the JVM reports with exit code 1,
-// is JA018 with the exception's message.
-func (l *launcher) exitError(ex exit) (code, msg string) {
-	if l.spec.Type == TypeShell {
+// is JA018 with the exception's message. A hive action's error is Hive's
+// (the code of Beeline's error line); a map-reduce submission that failed is
+// JA018 with the tool's last error line.
+func (l *launcher) exitError(ex exit, sc *outputScanner) (code, msg string) {
+	switch l.spec.Type {
+	case TypeShell:
 		return CodeShellExit, fmt.Sprintf("Shell command [%s] exited with code [%d]", path.Base(l.spec.Shell.Exec), ex.code)
+	case TypeHive:
+		return hiveExitError(sc, ex.code)
+	case TypeMapReduce:
+		return CodeException, mapReduceError(sc, ex.code)
 	}
 	if ex.code == 1 {
 		if m, ok := javaFailure(ex.stderrTail); ok {
@@ -143,6 +180,20 @@ func javaFailure(stderr string) (string, bool) {
 		return strings.TrimSpace(line), true
 	}
 	return "", false
+}
+
+// redactArgs hides beeline's password in log lines.
+func redactArgs(args []string) []string {
+	out := slices.Clone(args)
+	if len(out) == 0 || out[0] != beelineTool {
+		return out
+	}
+	for i := 1; i+1 < len(out); i++ {
+		if out[i] == "-p" {
+			out[i+1] = "********"
+		}
+	}
+	return out
 }
 
 // guard is Oozie's recovery-id check: the first launcher of a run records its

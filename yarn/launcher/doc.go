@@ -18,6 +18,8 @@
 //	    ─► run the command
 //	         shell: exec + args + env-vars, PATH=.:$PATH, stdout captured if asked
 //	         java:  java [opts] -Doozie.action.*=… -cp … main args
+//	         hive:  beeline -u URL -n user -p … --hiveconf k=v… --hivevar p… args -f script
+//	         map-reduce: mapred job -submit action.xml (returns once submitted)
 //	    ─► result.json into the action dir ─► unregister SUCCEEDED|FAILED
 //	    ─► callback ─► exit 0
 //
@@ -45,6 +47,16 @@
 // whole of it (a script and the programs it started) without stopping itself,
 // and it gets the container's token file without the AMRM token, so that user
 // code cannot act as the ApplicationMaster.
+//
+// The hive and map-reduce actions run the cluster's own tools, found on the
+// container's PATH as a NodeManager provides them: beeline and mapred. Their
+// output is read as Oozie's Hive2Main and MapReduceMain read it: the YARN
+// applications a query started ("Executing on YARN cluster with App id …",
+// "Submitted application …") become the result's child ids; the id of the
+// submitted MapReduce job ("Created job job_…") becomes Result.NewID, which
+// the server then follows instead of the launcher (Oozie's id swap); a
+// failed statement's "Error: … (state=…,code=N)" line gives Hive's error
+// code N.
 //
 // Errors follow Oozie (oozie-semantics §3.3): a failed shell command has
 // error code "1"; a java main class's exit code N is error code "N"; an

@@ -53,6 +53,9 @@ type Result struct {
 	// ExternalChildIDs are the YARN applications the action started, as its
 	// command reported them.
 	ExternalChildIDs []string `json:"externalChildIds,omitempty"`
+	// NewID is the YARN application a map-reduce action submitted (Oozie's
+	// newId): the server follows it instead of the launcher.
+	NewID string `json:"newId,omitempty"`
 	// Started and Finished bound the command's run.
 	Started  time.Time `json:"started,omitzero"`
 	Finished time.Time `json:"finished,omitzero"`

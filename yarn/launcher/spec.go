@@ -32,8 +32,10 @@ const SpecVersion = 1
 
 // Action types the launcher runs.
 const (
-	TypeShell = "shell"
-	TypeJava  = "java"
+	TypeShell     = "shell"
+	TypeJava      = "java"
+	TypeHive      = "hive"
+	TypeMapReduce = "map-reduce"
 )
 
 // Defaults of the Spec's timing fields.
@@ -52,7 +54,7 @@ const (
 type Spec struct {
 	// Version is SpecVersion.
 	Version int `json:"version"`
-	// Type is TypeShell or TypeJava.
+	// Type is TypeShell, TypeJava, TypeHive or TypeMapReduce.
 	Type string `json:"type"`
 	// ActionID is the workflow action id (<jobID>@<node>), for logs.
 	ActionID string `json:"actionId"`
@@ -105,6 +107,12 @@ type Spec struct {
 	Shell *ShellSpec `json:"shell,omitempty"`
 	// Java describes a java action (Type TypeJava).
 	Java *JavaSpec `json:"java,omitempty"`
+	// Hive describes a hive action (Type TypeHive).
+	Hive *HiveSpec `json:"hive,omitempty"`
+	// MapReduce describes a map-reduce action (Type TypeMapReduce). Its job
+	// configuration is Conf, which the launcher hands to the cluster's
+	// `mapred job -submit` as the job file.
+	MapReduce *MapReduceSpec `json:"mapReduce,omitempty"`
 }
 
 // Prepare is the <prepare> block of an action: full URIs or paths on the
@@ -137,6 +145,36 @@ type JavaSpec struct {
 	// Classpath is the class path; empty means the container's CLASSPATH, or
 	// else the working directory and every jar in it.
 	Classpath string `json:"classpath,omitempty"`
+}
+
+// HiveSpec is what a hive action runs: its script through the cluster's
+// beeline, against HiveServer2.
+type HiveSpec struct {
+	// JDBCURL is the HiveServer2 to run against (beeline -u).
+	JDBCURL string `json:"jdbcUrl"`
+	// Password is beeline's -p; empty means "DUMMY", as Oozie sends.
+	Password string `json:"password,omitempty"`
+	// Script is the link name of the localized script; empty when Query is
+	// set.
+	Script string `json:"script,omitempty"`
+	// Query is the inline query (hive-action 0.6 and later), run from a file
+	// the launcher writes.
+	Query string `json:"query,omitempty"`
+	// Params are the <param> entries, NAME=VALUE each (--hivevar).
+	Params []string `json:"params,omitempty"`
+	// HiveConf is set in the session with --hiveconf, in key order.
+	HiveConf map[string]string `json:"hiveConf,omitempty"`
+	// Args are the <argument> entries, passed to beeline as they are.
+	Args []string `json:"args,omitempty"`
+}
+
+// MapReduceSpec is what a map-reduce action runs: its job configuration
+// (Spec.Conf) submitted with the cluster's `mapred job -submit`. The
+// launcher returns as soon as the job is submitted and reports its
+// application id (Result.NewID); the server then follows the job itself.
+type MapReduceSpec struct {
+	// Tool is the command that submits the job; empty means "mapred".
+	Tool string `json:"tool,omitempty"`
 }
 
 // Duration is a time.Duration written in JSON as a Go duration string
@@ -231,6 +269,26 @@ func (s *Spec) Validate() error {
 	case TypeJava:
 		if s.Java == nil || strings.TrimSpace(s.Java.MainClass) == "" {
 			return bad("a java action needs java.mainClass")
+		}
+	case TypeHive:
+		h := s.Hive
+		if h == nil || strings.TrimSpace(h.JDBCURL) == "" {
+			return bad("a hive action needs hive.jdbcUrl")
+		}
+		if (strings.TrimSpace(h.Script) == "") == (strings.TrimSpace(h.Query) == "") {
+			return bad("a hive action needs exactly one of hive.script and hive.query")
+		}
+		if strings.HasPrefix(h.Script, "/") || strings.Contains(h.Script, "..") {
+			return bad("hive.script %q must be a relative link name", h.Script)
+		}
+		for _, kv := range h.Params {
+			if _, _, ok := strings.Cut(kv, "="); !ok {
+				return bad("hive param %q is not NAME=VALUE", kv)
+			}
+		}
+	case TypeMapReduce:
+		if s.MapReduce == nil {
+			return bad("a map-reduce action needs mapReduce")
 		}
 	default:
 		return bad("unknown action type %q", s.Type)

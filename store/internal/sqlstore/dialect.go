@@ -22,11 +22,20 @@ type Dialect struct {
 	// SkipLocked is appended to the claim sub-select (" FOR UPDATE SKIP
 	// LOCKED" on PostgreSQL, empty where the database serializes writers).
 	SkipLocked string
+	// ClaimKindColumn is how the claim statement names the kind column in
+	// its kind filter. SQLite would otherwise pick the UNIQUE(kind,
+	// entity_id) index and sort every trigger of those kinds; "+kind"
+	// keeps it on the due-time partial indexes.
+	ClaimKindColumn string
 	// LockRow is appended to a single-row select that precedes an update of
 	// the same row in one transaction (" FOR UPDATE" on PostgreSQL).
 	LockRow string
 	// IsUniqueViolation recognises a duplicate-key error.
 	IsUniqueViolation func(error) bool
+	// IsRetryable, if set, recognises errors after which the whole
+	// transaction may simply run again (a deadlock the database broke, a
+	// serialization failure); they are reported as store.ErrConflict.
+	IsRetryable func(error) bool
 	// Notify, if set, runs inside a transaction that scheduled work, so that
 	// other servers wake when it commits (PostgreSQL NOTIFY).
 	Notify func(ctx context.Context, tx *sql.Tx) error

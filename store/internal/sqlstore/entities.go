@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gozie/gozie/store"
@@ -40,16 +41,17 @@ var wfActions = &table[store.WorkflowAction]{
 var coordJobs = &table[store.CoordJob]{
 	name: "coord_jobs", noun: "coordinator job",
 	cols: []string{"id", "app_name", "app_path", "user_name", "group_name", "acl", "status", "bundle_id",
-		"external_id", "conf", "definition", "frequency", "time_unit", "time_zone", "concurrency", "timeout",
-		"throttle", "execution_order", "start_time", "end_time", "pause_time", "last_action_number",
-		"last_action_time", "next_materialized_time", "done_materialization", "suspended_time", "created_time",
-		"last_modified", "version"},
+		"external_id", "conf", "definition", "orig_definition", "frequency", "time_unit", "time_zone", "concurrency",
+		"timeout", "throttle", "execution_order", "start_time", "end_time", "pause_time", "last_action_number",
+		"last_action_time", "next_materialized_time", "done_materialization", "pending", "suspended_time",
+		"created_time", "last_modified", "version"},
 	fields: func(d *Dialect, r *store.CoordJob) []any {
 		return []any{&r.ID, &r.AppName, &r.AppPath, &r.User, &r.Group, &r.ACL, (*string)(&r.Status), &r.BundleID,
-			&r.ExternalID, &r.Conf, &r.Definition, &r.Frequency, &r.TimeUnit, &r.TimeZone, &r.Concurrency,
-			&r.Timeout, &r.Throttle, &r.ExecutionOrder, d.tm(&r.StartTime), d.tm(&r.EndTime), d.tm(&r.PauseTime),
-			&r.LastActionNumber, d.tm(&r.LastActionTime), d.tm(&r.NextMaterializedTime), &r.DoneMaterialization,
-			d.tm(&r.SuspendedTime), d.tm(&r.CreatedTime), d.tm(&r.LastModified), (*int64)(&r.Version)}
+			&r.ExternalID, &r.Conf, &r.Definition, &r.OrigDefinition, &r.Frequency, &r.TimeUnit, &r.TimeZone,
+			&r.Concurrency, &r.Timeout, &r.Throttle, &r.ExecutionOrder, d.tm(&r.StartTime), d.tm(&r.EndTime),
+			d.tm(&r.PauseTime), &r.LastActionNumber, d.tm(&r.LastActionTime), d.tm(&r.NextMaterializedTime),
+			&r.DoneMaterialization, &r.Pending, d.tm(&r.SuspendedTime), d.tm(&r.CreatedTime), d.tm(&r.LastModified),
+			(*int64)(&r.Version)}
 	},
 	version: func(r *store.CoordJob) *store.Version { return &r.Version },
 }
@@ -58,12 +60,13 @@ var coordActions = &table[store.CoordAction]{
 	name: "coord_actions", noun: "coordinator action",
 	cols: []string{"id", "job_id", "action_number", "status", "nominal_time", "external_id", "external_status",
 		"tracker_uri", "console_url", "error_code", "error_message", "created_conf", "run_conf", "action_xml",
-		"missing_dependencies", "push_missing_dependencies", "created_time", "last_modified", "version"},
+		"missing_dependencies", "push_missing_dependencies", "timeout", "pending", "created_time", "last_modified",
+		"version"},
 	fields: func(d *Dialect, r *store.CoordAction) []any {
 		return []any{&r.ID, &r.JobID, &r.ActionNumber, (*string)(&r.Status), d.tm(&r.NominalTime), &r.ExternalID,
 			&r.ExternalStatus, &r.TrackerURI, &r.ConsoleURL, &r.ErrorCode, &r.ErrorMessage, &r.CreatedConf,
-			&r.RunConf, &r.ActionXML, &r.MissingDependencies, &r.PushMissingDependencies, d.tm(&r.CreatedTime),
-			d.tm(&r.LastModified), (*int64)(&r.Version)}
+			&r.RunConf, &r.ActionXML, &r.MissingDependencies, &r.PushMissingDependencies, &r.Timeout, &r.Pending,
+			d.tm(&r.CreatedTime), d.tm(&r.LastModified), (*int64)(&r.Version)}
 	},
 	version: func(r *store.CoordAction) *store.Version { return &r.Version },
 }
@@ -89,22 +92,6 @@ var bundleActions = &table[store.BundleAction]{
 			d.tm(&r.LastModified), (*int64)(&r.Version)}
 	},
 	version: func(r *store.BundleAction) *store.Version { return &r.Version },
-}
-
-var slas = &table[store.SLA]{
-	name: "sla_registrations", noun: "SLA registration",
-	cols: []string{"id", "parent_id", "bundle_id", "app_name", "app_type", "user_name", "nominal_time",
-		"expected_start", "expected_end", "expected_duration", "actual_start", "actual_end", "actual_duration",
-		"job_status", "sla_status", "event_status", "alert_events", "alert_contact", "notification_msg",
-		"upstream_apps", "alerts_enabled", "created_time", "last_modified", "version"},
-	fields: func(d *Dialect, r *store.SLA) []any {
-		return []any{&r.ID, &r.ParentID, &r.BundleID, &r.AppName, (*string)(&r.AppType), &r.User,
-			d.tm(&r.NominalTime), d.tm(&r.ExpectedStart), d.tm(&r.ExpectedEnd), &r.ExpectedDuration,
-			d.tm(&r.ActualStart), d.tm(&r.ActualEnd), &r.ActualDuration, &r.JobStatus, (*string)(&r.SLAStatus),
-			&r.EventStatus, &r.AlertEvents, &r.AlertContact, &r.NotificationMsg, &r.UpstreamApps,
-			&r.AlertsEnabled, d.tm(&r.CreatedTime), d.tm(&r.LastModified), (*int64)(&r.Version)}
-	},
-	version: func(r *store.SLA) *store.Version { return &r.Version },
 }
 
 // jobWhere builds the WHERE clause shared by the three job listings.
@@ -203,6 +190,9 @@ func (x *txn) GetCoordJob(ctx context.Context, id string) (store.CoordJob, error
 func (x *txn) UpdateCoordJob(ctx context.Context, j *store.CoordJob, from ...store.JobStatus) error {
 	return coordJobs.update(ctx, x, j, strs(from))
 }
+func (x *txn) LockCoordJob(ctx context.Context, id string) (store.CoordJob, error) {
+	return coordJobs.getForUpdate(ctx, x, id)
+}
 func (x *txn) ListCoordJobs(ctx context.Context, f store.JobFilter) ([]store.CoordJob, int, error) {
 	return listJobs(ctx, x, coordJobs, f, "", "bundle_id")
 }
@@ -215,23 +205,63 @@ func (x *txn) DeleteCoordJob(ctx context.Context, id string) error {
 func (x *txn) InsertCoordAction(ctx context.Context, a *store.CoordAction) error {
 	return coordActions.insert(ctx, x, a)
 }
+func (x *txn) InsertCoordActions(ctx context.Context, as []*store.CoordAction) error {
+	return coordActions.insertMany(ctx, x, as)
+}
 func (x *txn) GetCoordAction(ctx context.Context, id string) (store.CoordAction, error) {
 	return coordActions.get(ctx, x, id)
 }
 func (x *txn) UpdateCoordAction(ctx context.Context, a *store.CoordAction, from ...store.CoordActionStatus) error {
 	return coordActions.update(ctx, x, a, strs(from))
 }
-func (x *txn) ListCoordActions(ctx context.Context, f store.CoordActionFilter) ([]store.CoordAction, int, error) {
+
+// coordActionWhere builds the WHERE clause of a coordinator action filter.
+func (x *txn) coordActionWhere(f store.CoordActionFilter) *where {
 	w := &where{}
 	w.add("job_id = %s", f.JobID)
 	w.in("status", strs(f.Statuses), false)
 	w.in("status", strs(f.NotStatuses), true)
+	if f.PendingOnly {
+		w.add("pending = %s", true)
+	}
 	if !f.NominalFrom.IsZero() {
 		w.add("nominal_time >= %s", x.d.tv(f.NominalFrom))
 	}
 	if !f.NominalTo.IsZero() {
 		w.add("nominal_time < %s", x.d.tv(f.NominalTo))
 	}
+	return w
+}
+func (x *txn) CountCoordActionsWhere(ctx context.Context, f store.CoordActionFilter) (int, error) {
+	return x.count(ctx, coordActions.name, x.coordActionWhere(f))
+}
+
+// PresentCoordActionStatuses probes the (job_id, status) index once per
+// status in one statement.
+func (x *txn) PresentCoordActionStatuses(ctx context.Context, jobID string) ([]store.CoordActionStatus, error) {
+	parts := make([]string, len(store.CoordActionStatuses))
+	args := []any{jobID}
+	for i, s := range store.CoordActionStatuses {
+		args = append(args, string(s))
+		parts[i] = fmt.Sprintf("SELECT %d AS n WHERE EXISTS (SELECT 1 FROM coord_actions WHERE job_id = $1 AND status = $%d)", i, i+2)
+	}
+	rows, err := x.tx.QueryContext(ctx, strings.Join(parts, " UNION ALL ")+" ORDER BY n", args...)
+	if err != nil {
+		return nil, x.mapErr(err, "finding the action statuses of coordinator job %s", jobID)
+	}
+	defer rows.Close()
+	var out []store.CoordActionStatus
+	for rows.Next() {
+		var n int
+		if err := rows.Scan(&n); err != nil {
+			return nil, fmt.Errorf("finding the action statuses of coordinator job %s: %w", jobID, err)
+		}
+		out = append(out, store.CoordActionStatuses[n])
+	}
+	return out, rows.Err()
+}
+func (x *txn) ListCoordActions(ctx context.Context, f store.CoordActionFilter) ([]store.CoordAction, int, error) {
+	w := x.coordActionWhere(f)
 	total, err := x.count(ctx, coordActions.name, w)
 	if err != nil {
 		return nil, 0, err
@@ -279,6 +309,44 @@ func (x *txn) DeleteCoordActions(ctx context.Context, jobID string, olderThan ti
 	n, err := res.RowsAffected()
 	return int(n), err
 }
+func (x *txn) DeleteCoordAction(ctx context.Context, id string) error {
+	return coordActions.delete(ctx, x, id)
+}
+
+// SetCoordWaits replaces an action's rows in coord_waits; the primary key
+// (uri, action_id) makes a lookup by URI one index range.
+func (x *txn) SetCoordWaits(ctx context.Context, actionID string, uris []string) error {
+	if _, err := x.tx.ExecContext(ctx, `DELETE FROM coord_waits WHERE action_id = $1`, actionID); err != nil {
+		return x.mapErr(err, "clearing waits of coordinator action %s", actionID)
+	}
+	seen := make(map[string]bool, len(uris))
+	for _, u := range uris {
+		if u == "" || seen[u] {
+			continue
+		}
+		seen[u] = true
+		if _, err := x.tx.ExecContext(ctx, `INSERT INTO coord_waits (uri, action_id) VALUES ($1, $2)`, u, actionID); err != nil {
+			return x.mapErr(err, "recording wait of coordinator action %s on %s", actionID, u)
+		}
+	}
+	return nil
+}
+func (x *txn) ListCoordWaiters(ctx context.Context, uri string) ([]string, error) {
+	rows, err := x.tx.QueryContext(ctx, `SELECT action_id FROM coord_waits WHERE uri = $1 ORDER BY action_id`, uri)
+	if err != nil {
+		return nil, x.mapErr(err, "listing actions waiting on %s", uri)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("listing actions waiting on %s: %w", uri, err)
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
 
 // Bundles.
 
@@ -308,66 +376,6 @@ func (x *txn) UpdateBundleAction(ctx context.Context, a *store.BundleAction) err
 }
 func (x *txn) ListBundleActions(ctx context.Context, bundleID string) ([]store.BundleAction, error) {
 	return bundleActions.query(ctx, x, "WHERE bundle_id = $1 ORDER BY coord_name", bundleID)
-}
-
-// SLAs.
-
-func (x *txn) InsertSLA(ctx context.Context, s *store.SLA) error { return slas.insert(ctx, x, s) }
-func (x *txn) GetSLA(ctx context.Context, id string) (store.SLA, error) {
-	return slas.get(ctx, x, id)
-}
-func (x *txn) UpdateSLA(ctx context.Context, s *store.SLA) error { return slas.update(ctx, x, s, nil) }
-func (x *txn) ListSLAs(ctx context.Context, f store.SLAFilter) ([]store.SLA, error) {
-	w := &where{}
-	w.in("id", f.IDs, false)
-	w.in("parent_id", f.ParentIDs, false)
-	w.in("app_name", f.AppNames, false)
-	w.in("sla_status", strs(f.SLAStatuses), false)
-	if f.BundleID != "" {
-		w.add("bundle_id = %s", f.BundleID)
-	}
-	if !f.NominalFrom.IsZero() {
-		w.add("nominal_time >= %s", x.d.tv(f.NominalFrom))
-	}
-	if !f.NominalTo.IsZero() {
-		w.add("nominal_time <= %s", x.d.tv(f.NominalTo))
-	}
-	if len(f.EventsExist) > 0 {
-		sub := &where{args: w.args}
-		sub.in("e.event_status", strs(f.EventsExist), false)
-		w.args = sub.args
-		w.conds = append(w.conds, fmt.Sprintf("EXISTS (SELECT 1 FROM sla_events e WHERE e.sla_id = sla_registrations.id AND %s)", sub.conds[0]))
-	}
-	order := " ORDER BY nominal_time, id"
-	if f.Desc {
-		order = " ORDER BY nominal_time DESC, id DESC"
-	}
-	return slas.query(ctx, x, w.String()+order+page(0, f.Limit), w.args...)
-}
-func (x *txn) InsertSLAEvent(ctx context.Context, e *store.SLAEvent) error {
-	err := x.tx.QueryRowContext(ctx, `INSERT INTO sla_events (sla_id, app_name, event_status, lateness_ms, event_time)
-VALUES ($1, $2, $3, $4, $5) RETURNING seq`, e.SLAID, e.AppName, string(e.EventStatus), e.Lateness.Milliseconds(),
-		x.d.tv(e.EventTime)).Scan(&e.Seq)
-	return x.wrap(err, "inserting SLA event for %s", e.SLAID)
-}
-func (x *txn) ListSLAEvents(ctx context.Context, slaID string) ([]store.SLAEvent, error) {
-	rows, err := x.tx.QueryContext(ctx, `SELECT seq, sla_id, app_name, event_status, lateness_ms, event_time
-FROM sla_events WHERE sla_id = $1 ORDER BY seq`, slaID)
-	if err != nil {
-		return nil, x.mapErr(err, "listing SLA events of %s", slaID)
-	}
-	defer rows.Close()
-	var out []store.SLAEvent
-	for rows.Next() {
-		var e store.SLAEvent
-		var ms int64
-		if err := rows.Scan(&e.Seq, &e.SLAID, &e.AppName, (*string)(&e.EventStatus), &ms, x.d.tm(&e.EventTime)); err != nil {
-			return nil, fmt.Errorf("listing SLA events of %s: %w", slaID, err)
-		}
-		e.Lateness = time.Duration(ms) * time.Millisecond
-		out = append(out, e)
-	}
-	return out, rows.Err()
 }
 
 // Servers.

@@ -44,12 +44,50 @@ func (t *table[T]) insert(ctx context.Context, x *txn, r *T) error {
 	return nil
 }
 
+// insertMany inserts rows with multi-row INSERT statements of at most
+// insertBatch rows each (well within both databases' parameter limits).
+func (t *table[T]) insertMany(ctx context.Context, x *txn, rows []*T) error {
+	const insertBatch = 100
+	for start := 0; start < len(rows); start += insertBatch {
+		chunk := rows[start:min(start+insertBatch, len(rows))]
+		var b strings.Builder
+		fmt.Fprintf(&b, "INSERT INTO %s (%s) VALUES ", t.name, t.colList())
+		args := make([]any, 0, len(chunk)*len(t.cols))
+		for i, r := range chunk {
+			*t.version(r) = 1
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "(%s)", placeholders(len(args)+1, len(t.cols)))
+			args = append(args, t.fields(x.d, r)...)
+		}
+		if _, err := x.tx.ExecContext(ctx, b.String(), args...); err != nil {
+			for _, r := range chunk {
+				*t.version(r) = 0
+			}
+			return x.mapErr(err, "inserting %d %ss", len(chunk), t.noun)
+		}
+	}
+	return nil
+}
+
 func (t *table[T]) get(ctx context.Context, x *txn, key string) (T, error) {
 	var r T
 	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s = $1", t.colList(), t.name, t.cols[0])
 	err := x.tx.QueryRowContext(ctx, q, key).Scan(t.fields(x.d, &r)...)
 	if err != nil {
 		return r, x.mapErr(err, "getting %s %s", t.noun, key)
+	}
+	return r, nil
+}
+
+// getForUpdate is get that also locks the row until the transaction ends,
+// where the dialect locks rows.
+func (t *table[T]) getForUpdate(ctx context.Context, x *txn, key string) (T, error) {
+	var r T
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s = $1%s", t.colList(), t.name, t.cols[0], x.d.LockRow)
+	if err := x.tx.QueryRowContext(ctx, q, key).Scan(t.fields(x.d, &r)...); err != nil {
+		return r, x.mapErr(err, "locking %s %s", t.noun, key)
 	}
 	return r, nil
 }

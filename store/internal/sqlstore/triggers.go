@@ -187,7 +187,11 @@ func (s *DB) ClaimTriggers(ctx context.Context, req store.ClaimRequest) ([]store
 	kinds := ""
 	if len(req.Kinds) > 0 {
 		kw := &where{args: w.args}
-		kw.in("kind", req.Kinds, false)
+		col := s.d.ClaimKindColumn
+		if col == "" {
+			col = "kind"
+		}
+		kw.in(col, req.Kinds, false)
 		w.args = kw.args
 		kinds = " AND " + kw.conds[0]
 	}

@@ -74,6 +74,7 @@ CREATE TABLE coord_jobs (
   external_id            TEXT NOT NULL DEFAULT '',
   conf                   TEXT NOT NULL DEFAULT '',
   definition             TEXT NOT NULL DEFAULT '',
+  orig_definition        TEXT NOT NULL DEFAULT '',
   frequency              TEXT NOT NULL DEFAULT '',
   time_unit              TEXT NOT NULL DEFAULT '',
   time_zone              TEXT NOT NULL DEFAULT '',
@@ -88,6 +89,7 @@ CREATE TABLE coord_jobs (
   last_action_time       TIMESTAMPTZ,
   next_materialized_time TIMESTAMPTZ,
   done_materialization   BOOLEAN NOT NULL DEFAULT FALSE,
+  pending                BOOLEAN NOT NULL DEFAULT FALSE,
   suspended_time         TIMESTAMPTZ,
   created_time           TIMESTAMPTZ NOT NULL,
   last_modified          TIMESTAMPTZ,
@@ -114,6 +116,8 @@ CREATE TABLE coord_actions (
   action_xml                TEXT NOT NULL DEFAULT '',
   missing_dependencies      TEXT NOT NULL DEFAULT '',
   push_missing_dependencies TEXT NOT NULL DEFAULT '',
+  timeout                   INTEGER NOT NULL DEFAULT 120,
+  pending                   BOOLEAN NOT NULL DEFAULT FALSE,
   created_time              TIMESTAMPTZ NOT NULL,
   last_modified             TIMESTAMPTZ,
   version                   BIGINT NOT NULL,
@@ -122,6 +126,16 @@ CREATE TABLE coord_actions (
 CREATE INDEX coord_actions_job_nominal ON coord_actions (job_id, nominal_time);
 CREATE INDEX coord_actions_job_status ON coord_actions (job_id, status);
 CREATE INDEX coord_actions_external ON coord_actions (external_id);
+CREATE INDEX coord_actions_pending ON coord_actions (job_id) WHERE pending;
+
+-- The dataset URIs each waiting coordinator action is blocked on, so that a
+-- notification about one URI finds its actions with one index lookup.
+CREATE TABLE coord_waits (
+  uri       TEXT NOT NULL,
+  action_id TEXT NOT NULL REFERENCES coord_actions (id) ON DELETE CASCADE,
+  PRIMARY KEY (uri, action_id)
+);
+CREATE INDEX coord_waits_action ON coord_waits (action_id);
 
 CREATE TABLE bundle_jobs (
   id             TEXT PRIMARY KEY,
@@ -188,6 +202,10 @@ CREATE TABLE sla_registrations (
 CREATE INDEX sla_registrations_nominal ON sla_registrations (nominal_time);
 CREATE INDEX sla_registrations_parent ON sla_registrations (parent_id);
 CREATE INDEX sla_registrations_app ON sla_registrations (app_name, nominal_time);
+-- For the filters of GET /v2/sla and the dashboard's views.
+CREATE INDEX sla_registrations_status ON sla_registrations (sla_status, nominal_time);
+CREATE INDEX sla_registrations_created ON sla_registrations (created_time);
+CREATE INDEX sla_registrations_bundle ON sla_registrations (bundle_id);
 
 CREATE TABLE sla_events (
   seq          BIGSERIAL PRIMARY KEY,
@@ -199,6 +217,8 @@ CREATE TABLE sla_events (
 );
 CREATE INDEX sla_events_sla ON sla_events (sla_id, seq);
 CREATE INDEX sla_events_time ON sla_events (event_time);
+CREATE INDEX sla_events_app ON sla_events (app_name, seq);
+CREATE INDEX sla_events_status ON sla_events (event_status, seq);
 
 -- One row per pending piece of engine work (see package store).
 CREATE TABLE triggers (

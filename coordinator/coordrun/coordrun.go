@@ -1,0 +1,277 @@
+package coordrun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/gozie/gozie/clock"
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/workflow/runner"
+)
+
+// Trigger kinds owned by the coordinator engine.
+const (
+	KindMaterialize = "coord-materialize"  // entity: job id
+	KindInputCheck  = "coord-input-check"  // entity: action id
+	KindTimeout     = "coord-timeout"      // entity: job id
+	KindStart       = "coord-start"        // entity: job id
+	KindStatus      = "coord-status"       // entity: job id
+	KindWorkflow    = "coord-workflow-cmd" // entity: action id
+)
+
+// Config configures a Runner. Zero values take the documented defaults.
+type Config struct {
+	Store  store.Store
+	Clock  clock.Clock  // default clock.Real{}
+	Logger *slog.Logger // default slog.Default()
+	// FS reads applications and checks dataset done-flags; it takes full
+	// URIs (hdfs://, file://).
+	FS hadoop.FileSystem
+	// IDs hands out coordinator job ids.
+	IDs *ids.Generator
+	// Workflows submits and controls the actions' workflows.
+	Workflows *runner.Runner
+	// Format is the processing time zone; the zero value is UTC.
+	Format coordinator.TimeFormat
+	// Settings are the coordinator defaults and limits. Start from
+	// coordinator.DefaultSettings(): numeric fields left at zero take their
+	// default, but booleans (HideErrorStates, CheckMaximumFrequency, ...) are
+	// taken as given.
+	Settings coordinator.Settings
+	// InputCheckMinInterval and InputCheckMaxInterval bound the delay
+	// between two input checks of a waiting action: it grows with how long
+	// the action has waited (an eighth of it), from the minimum to the
+	// maximum. Defaults 1s and 60s (Oozie's fixed interval).
+	InputCheckMinInterval time.Duration
+	InputCheckMaxInterval time.Duration
+	// MaxConcurrentChecks bounds the filesystem existence checks running at
+	// once across all input checks. Default 32.
+	MaxConcurrentChecks int
+	// SubstituteDepth bounds ${x} substitution in job configurations.
+	SubstituteDepth int
+	// JobCacheSize is how many parsed coordinator definitions are kept.
+	// Default 4096.
+	JobCacheSize int
+	// OnJobChange, when set, is called in the transaction of every status
+	// change of a coordinator job that belongs to a bundle, so the bundle
+	// follows its coordinators atomically.
+	OnJobChange func(ctx context.Context, x store.Tx, job store.CoordJob) error
+
+	// testHook, when set (tests only), is called at named points of the
+	// handlers, inside their transactions, to stall or kill them there.
+	testHook func(point string)
+}
+
+// Runner runs coordinator jobs.
+type Runner struct {
+	cfg  Config
+	log  *slog.Logger
+	set  coordinator.Settings
+	jobs *jobCache
+	sem  chan struct{}
+}
+
+// New returns a coordinator engine. Register its handlers on an engine, and
+// make the workflow runner call OnWorkflowChange.
+func New(cfg Config) (*Runner, error) {
+	if cfg.Store == nil || cfg.FS == nil || cfg.IDs == nil || cfg.Workflows == nil {
+		return nil, errors.New("coordrun: Store, FS, IDs and Workflows are required")
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.InputCheckMinInterval <= 0 {
+		cfg.InputCheckMinInterval = time.Second
+	}
+	if cfg.InputCheckMaxInterval <= 0 {
+		cfg.InputCheckMaxInterval = time.Minute
+	}
+	if cfg.InputCheckMaxInterval < cfg.InputCheckMinInterval {
+		cfg.InputCheckMaxInterval = cfg.InputCheckMinInterval
+	}
+	if cfg.MaxConcurrentChecks <= 0 {
+		cfg.MaxConcurrentChecks = 32
+	}
+	if cfg.SubstituteDepth <= 0 {
+		cfg.SubstituteDepth = conf.DefaultSubstituteDepth
+	}
+	if cfg.JobCacheSize <= 0 {
+		cfg.JobCacheSize = 4096
+	}
+	return &Runner{
+		cfg:  cfg,
+		log:  cfg.Logger,
+		set:  withDefaults(cfg.Settings),
+		jobs: newJobCache(cfg.JobCacheSize),
+		sem:  make(chan struct{}, cfg.MaxConcurrentChecks),
+	}, nil
+}
+
+// withDefaults fills zero fields of s from coordinator.DefaultSettings. The
+// booleans are taken as given.
+func withDefaults(s coordinator.Settings) coordinator.Settings {
+	d := coordinator.DefaultSettings()
+	pick := func(v *int, def int) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	pickDur := func(v *time.Duration, def time.Duration) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	pick(&s.DefaultTimeout, d.DefaultTimeout)
+	pick(&s.MaxTimeout, d.MaxTimeout)
+	pick(&s.DefaultConcurrency, d.DefaultConcurrency)
+	pick(&s.DefaultThrottle, d.DefaultThrottle)
+	pick(&s.MaxThrottle, d.MaxThrottle)
+	pick(&s.ActionBatchSize, d.ActionBatchSize)
+	pickDur(&s.LookupInterval, d.LookupInterval)
+	pickDur(&s.Window, d.Window)
+	pickDur(&s.NoneTolerance, d.NoneTolerance)
+	pickDur(&s.InputCheckInterval, d.InputCheckInterval)
+	pickDur(&s.SLADisableAlertsOlderThan, d.SLADisableAlertsOlderThan)
+	return s
+}
+
+// Register registers the coordinator engine's trigger handlers on e.
+func (r *Runner) Register(e *engine.Engine) {
+	for kind, h := range r.handlers() {
+		e.Handle(kind, h)
+	}
+}
+
+// handlers maps each trigger kind to its handler.
+func (r *Runner) handlers() map[string]engine.Handler {
+	return map[string]engine.Handler{
+		KindMaterialize: r.handleMaterialize,
+		KindInputCheck:  r.handleInputCheck,
+		KindTimeout:     r.handleTimeout,
+		KindStart:       r.handleStart,
+		KindStatus:      r.handleStatus,
+		KindWorkflow:    r.handleWorkflowCommand,
+	}
+}
+
+// now is the engine's time as the store keeps it: UTC, milliseconds.
+func (r *Runner) now() time.Time { return r.cfg.Clock.Now().UTC().Truncate(time.Millisecond) }
+
+// definition returns the job's parsed definition and configuration.
+func (r *Runner) definition(row *store.CoordJob) (*coordinator.Job, coordinator.Props, error) {
+	if e, ok := r.jobs.get(row); ok {
+		return e.job, e.conf, nil
+	}
+	props, err := confProps(row.Conf, "coordinator job "+row.ID+" configuration")
+	if err != nil {
+		return nil, nil, err
+	}
+	job, err := coordinator.LoadJob(row.Definition, props, r.cfg.Format)
+	if err != nil {
+		return nil, nil, fmt.Errorf("coordinator job %s: loading its definition: %w", row.ID, err)
+	}
+	r.jobs.put(row, job, props)
+	return job, props, nil
+}
+
+// retryConflicts repeats fn while it fails with store.ErrConflict: a row
+// changed between read and write, so the decision is taken again on fresh
+// rows.
+func retryConflicts(ctx context.Context, fn func() error) error {
+	var err error
+	for i := 0; i < 20; i++ {
+		if err = fn(); !errors.Is(err, store.ErrConflict) || ctx.Err() != nil {
+			return err
+		}
+	}
+	return err
+}
+
+// finish commits fn and releases the trigger in one transaction, retrying
+// on conflicts. fn decides on the rows it reads itself, so a retry decides
+// again. Handlers that know their next due time only inside fn pass a zero
+// next and schedule their own trigger there (see reschedule).
+func (r *Runner) finish(ctx context.Context, run *engine.Run, next time.Time, fn func(store.Tx) error) error {
+	return retryConflicts(ctx, func() error {
+		return run.Finish(ctx, next, fn)
+	})
+}
+
+// hook calls the test hook at a named point.
+func (r *Runner) hook(point string) {
+	if r.cfg.testHook != nil {
+		r.cfg.testHook(point)
+	}
+}
+
+// reschedule keeps the claimed trigger due at next: scheduling a trigger
+// that is leased is kept for its release, which then leaves it due at the
+// earlier of the two.
+func reschedule(ctx context.Context, x store.Tx, run *engine.Run, next time.Time) error {
+	if next.IsZero() {
+		return nil
+	}
+	return x.Schedule(ctx, run.Trigger.Kind, run.Trigger.EntityID, next, "")
+}
+
+// tx runs fn in a transaction, retrying on conflicts.
+func (r *Runner) tx(ctx context.Context, fn func(store.Tx) error) error {
+	return retryConflicts(ctx, func() error { return r.cfg.Store.Tx(ctx, fn) })
+}
+
+// jobChanged calls the bundle hook for a coordinator job whose status
+// changed.
+func (r *Runner) jobChanged(ctx context.Context, x store.Tx, before store.JobStatus, job store.CoordJob) error {
+	if before == job.Status || job.BundleID == "" || r.cfg.OnJobChange == nil {
+		return nil
+	}
+	return r.cfg.OnJobChange(ctx, x, job)
+}
+
+// getJob reads a job, turning a missing one into E0604.
+func getJob(ctx context.Context, x store.Tx, id string) (store.CoordJob, error) {
+	job, err := x.GetCoordJob(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return job, errorf(CodeJobNotFound, "Job does not exist [%s]", id)
+	}
+	return job, err
+}
+
+// lockJob locks a job's row and reads it, turning a missing one into
+// E0604. Every transaction of this package that writes more than one row
+// takes its job's lock first, so that transactions of one job (and the
+// workflow runner's, which reach a job through OnWorkflowChange) never wait
+// on each other in a cycle on PostgreSQL.
+func lockJob(ctx context.Context, x store.Tx, id string) (store.CoordJob, error) {
+	job, err := x.LockCoordJob(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return job, errorf(CodeJobNotFound, "Job does not exist [%s]", id)
+	}
+	return job, err
+}
+
+// lockAction locks the job of an action and reads both, the action once
+// the lock is held (every writer of an action holds it).
+func lockAction(ctx context.Context, x store.Tx, actionID string) (store.CoordAction, store.CoordJob, error) {
+	a, err := x.GetCoordAction(ctx, actionID)
+	if err != nil {
+		return a, store.CoordJob{}, err
+	}
+	job, err := x.LockCoordJob(ctx, a.JobID)
+	if err != nil {
+		return a, job, err
+	}
+	a, err = x.GetCoordAction(ctx, actionID)
+	return a, job, err
+}

@@ -1,0 +1,630 @@
+package coordrun
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/clock"
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/store/postgres"
+	"github.com/gozie/gozie/store/postgres/pgtest"
+	"github.com/gozie/gozie/store/sqlite"
+	"github.com/gozie/gozie/testenv/minidfs"
+	"github.com/gozie/gozie/workflow/runner"
+)
+
+var bg = context.Background()
+
+// testExec is the executor of the test workflows' actions: it records each
+// run (its configuration and resolved XML), and ends runs at once (auto) or
+// when the test says so, like an external system would.
+type testExec struct {
+	mu     sync.Mutex
+	auto   bool
+	runs   []actions.Run
+	ended  map[string]actions.Status // tag → final status
+	killed map[string]bool           // tag → killed
+}
+
+func newTestExec(auto bool) *testExec {
+	return &testExec{auto: auto, ended: map[string]actions.Status{}, killed: map[string]bool{}}
+}
+
+func (e *testExec) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.runs = append(e.runs, *run)
+	if e.auto {
+		return actions.Status{Done: true, Outcome: actions.OK, ExternalID: "ext-" + run.Tag, ExternalStatus: "SUCCEEDED"}, nil
+	}
+	if st, ok := e.ended[run.Tag]; ok {
+		return st, nil
+	}
+	return actions.Status{ExternalID: "ext-" + run.Tag, ExternalStatus: "RUNNING"}, nil
+}
+
+func (e *testExec) Check(ctx context.Context, run *actions.Run) (actions.Status, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if st, ok := e.ended[run.Tag]; ok {
+		return st, nil
+	}
+	return actions.Status{ExternalStatus: "RUNNING"}, nil
+}
+
+func (e *testExec) Kill(ctx context.Context, run *actions.Run) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.killed[run.Tag] = true
+	e.ended[run.Tag] = actions.Status{Done: true, Outcome: actions.Error, ExternalStatus: "KILLED"}
+	return nil
+}
+
+// started returns the runs so far, in start order.
+func (e *testExec) started() []actions.Run {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]actions.Run(nil), e.runs...)
+}
+
+// runOf returns the latest run of a workflow job.
+func (e *testExec) runOf(wfID string) (actions.Run, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i := len(e.runs) - 1; i >= 0; i-- {
+		if e.runs[i].JobID == wfID {
+			return e.runs[i], true
+		}
+	}
+	return actions.Run{}, false
+}
+
+func (e *testExec) wasKilled(tag string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.killed[tag]
+}
+
+// world is one in-process gozie: a real store, the real engine and workflow
+// runner, the coordinator engine under test, a fake clock and file://
+// datasets under root.
+type world struct {
+	t      testing.TB
+	store  store.Store
+	clock  *clock.Fake
+	fs     *hadoop.Resolver
+	wf     *runner.Runner
+	coords *Runner
+	eng    *engine.Engine
+	exec   *testExec
+	root   string // a local directory, the "cluster"
+	nn     string // the URI of root on the cluster (file:// or hdfs://), the apps' nameNode
+	logs   *logRecorder
+	// allowErrors lets settle pass over failed triggers (tests of failures).
+	allowErrors bool
+	// only lists the coordinator trigger kinds handled, when not all are.
+	only []string
+	// patience bounds waits (default 30s); pollEvery spaces the looks at
+	// the condition (default 5ms).
+	patience, pollEvery time.Duration
+}
+
+// unhandled lists the trigger kinds this world has no handler for: SLA
+// deadlines (the SLA service is not part of it) and the coordinator kinds a
+// benchmark leaves out.
+func (w *world) unhandled() []string {
+	out := []string{store.KindSLADeadline}
+	for k := range w.coords.handlers() {
+		if w.only != nil && !slices.Contains(w.only, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// logRecorder keeps the messages logged at warning level and above, and
+// passes every record on to the test log output.
+type logRecorder struct {
+	slog.Handler
+	mu   *sync.Mutex
+	msgs *[]string
+}
+
+func newLogRecorder() *logRecorder {
+	level := slog.LevelWarn
+	if os.Getenv("GOZIE_TEST_LOG") != "" {
+		level = slog.LevelDebug
+	}
+	return &logRecorder{Handler: slog.NewTextHandler(testLogOut(), &slog.HandlerOptions{Level: level}),
+		mu: &sync.Mutex{}, msgs: &[]string{}}
+}
+
+func (l *logRecorder) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level >= slog.LevelWarn {
+		l.mu.Lock()
+		*l.msgs = append(*l.msgs, r.Message)
+		l.mu.Unlock()
+	}
+	return l.Handler.Handle(ctx, r)
+}
+
+func (l *logRecorder) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &logRecorder{Handler: l.Handler.WithAttrs(attrs), mu: l.mu, msgs: l.msgs}
+}
+
+func (l *logRecorder) WithGroup(name string) slog.Handler {
+	return &logRecorder{Handler: l.Handler.WithGroup(name), mu: l.mu, msgs: l.msgs}
+}
+
+// logged reports whether a warning or error containing s was logged.
+func (l *logRecorder) logged(s string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, m := range *l.msgs {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// options of setup.
+type options struct {
+	now        time.Time
+	auto       bool
+	postgres   bool
+	dsn        string // an existing PostgreSQL database (a second server)
+	sqlitePath string // an existing SQLite file (a second server)
+	owner      string
+	lease      time.Duration
+	clock      *clock.Fake
+	testHook   func(point string)
+	only       []string // register only these coordinator trigger kinds (benchmarks)
+	hdfs       bool     // the cluster is a MiniDFS (hdfs://) instead of file://
+	settings   func(*coordinator.Settings)
+	root       string
+	noStart    bool
+}
+
+func setup(t testing.TB, o options) *world {
+	t.Helper()
+	if o.now.IsZero() {
+		o.now = time.Date(2010, 1, 1, 5, 0, 0, 0, time.UTC)
+	}
+	if o.root == "" {
+		o.root = t.TempDir()
+	}
+	w := &world{t: t, root: o.root, nn: "file://" + o.root, clock: o.clock, exec: newTestExec(o.auto)}
+	if w.clock == nil {
+		w.clock = clock.NewFake(o.now)
+	}
+	switch {
+	case o.postgres:
+		dsn := o.dsn
+		if dsn == "" {
+			dsn = pgtest.NewDatabase(t)
+		}
+		s, err := postgres.Open(bg, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		w.store = s
+	default:
+		path := o.sqlitePath
+		if path == "" {
+			path = filepath.Join(t.TempDir(), "gozie.db")
+		}
+		s, err := sqlite.Open(bg, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		w.store = s
+	}
+	w.logs = newLogRecorder()
+	log := slog.New(w.logs)
+	defaultFS := "file:///"
+	if o.hdfs {
+		dfs, err := minidfs.Start(bg, minidfs.Options{Root: o.root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { dfs.Close() })
+		w.nn, defaultFS = dfs.URI(), dfs.URI()
+	}
+	fs, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: defaultFS, Now: w.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fs.Close() })
+	w.fs = fs
+	systemID := "gozie-test"
+	if o.owner != "" {
+		systemID = "gozie-" + o.owner
+	}
+	w.wf, err = runner.New(runner.Config{Store: w.store, Clock: w.clock, Logger: log, FS: fs,
+		IDs:             ids.NewGenerator(systemID, time.Now()),
+		Executors:       actions.Registry{"fs": w.exec, "map-reduce": w.exec, "shell": w.exec},
+		CallbackBaseURL: "http://127.0.0.1/oozie/callback", CheckInterval: time.Hour, PollInterval: time.Hour,
+		OnJobChange: func(ctx context.Context, x store.Tx, job store.WorkflowJob) error {
+			return w.coords.OnWorkflowChange(ctx, x, job)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := coordinator.DefaultSettings()
+	if o.settings != nil {
+		o.settings(&set)
+	}
+	w.coords, err = New(Config{Store: w.store, Clock: w.clock, Logger: log, FS: fs,
+		IDs: ids.NewGenerator(systemID, time.Now()), Workflows: w.wf, Settings: set, testHook: o.testHook})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lease := o.lease
+	if lease == 0 {
+		lease = 30 * time.Second
+	}
+	w.eng = engine.New(engine.Config{Store: w.store, Clock: w.clock, Logger: log, Owner: o.owner, Lease: lease,
+		MaxSleep: time.Hour, Backoff: func(int) time.Duration { return 10 * time.Millisecond }})
+	w.wf.Register(w.eng)
+	w.only = o.only
+	if o.only == nil {
+		w.coords.Register(w.eng)
+	} else {
+		hs := w.coords.handlers()
+		for _, k := range o.only {
+			w.eng.Handle(k, hs[k])
+		}
+	}
+	if !o.noStart {
+		w.start()
+	}
+	return w
+}
+
+func (w *world) start() {
+	if err := w.eng.Start(bg); err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(w.eng.Stop)
+}
+
+// testLogOut sends logs to stderr with GOZIE_TEST_LOG=1, else nowhere.
+func testLogOut() io.Writer {
+	if os.Getenv("GOZIE_TEST_LOG") != "" {
+		return os.Stderr
+	}
+	return io.Discard
+}
+
+// referenceApps is Oozie's example apps directory; tests that need it are
+// skipped without it.
+func referenceApps(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "oozie-reference", "examples", "apps"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("Oozie reference apps not available: %v", err)
+	}
+	return dir
+}
+
+// installExample copies an example app, unchanged, to where its
+// job.properties puts it on the "cluster": <nameNode>/user/<user>/examples/apps/<name>.
+func (w *world) installExample(name string) {
+	w.t.Helper()
+	src := filepath.Join(referenceApps(w.t), name)
+	dst := filepath.Join(w.root, "user", "alice", "examples", "apps", name)
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		w.t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			w.t.Fatal(err)
+		}
+	}
+}
+
+// exampleProps reads an example's job.properties unchanged and points it at
+// the test cluster (nameNode) as a user would, with user.name and overrides.
+func (w *world) exampleProps(name, file string, kv ...string) *conf.Properties {
+	w.t.Helper()
+	f, err := os.Open(filepath.Join(referenceApps(w.t), name, file))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := conf.ReadProperties(f, file)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	p.Set("nameNode", w.nn)
+	p.Set("user.name", "alice")
+	for i := 0; i+1 < len(kv); i += 2 {
+		p.Set(kv[i], kv[i+1])
+	}
+	return p
+}
+
+// app writes a coordinator app (and a one-action workflow) under the
+// cluster and returns its directory URI.
+func (w *world) app(name, coordXML string) string {
+	w.t.Helper()
+	dir := w.local(w.nn + "/apps/" + name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		w.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "coordinator.xml"), []byte(coordXML), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+	wf := `<workflow-app xmlns="uri:oozie:workflow:1.0" name="` + name + `-wf">
+  <start to="work"/>
+  <action name="work"><fs/><ok to="end"/><error to="fail"/></action>
+  <kill name="fail"><message>failed</message></kill>
+  <end name="end"/>
+</workflow-app>`
+	if err := os.WriteFile(filepath.Join(dir, "workflow.xml"), []byte(wf), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+	return w.nn + "/apps/" + name
+}
+
+// props is a job configuration for an app written by app.
+func (w *world) props(appPath string, kv ...string) *conf.Properties {
+	p := conf.NewProperties("user.name", "alice", PropAppPath, appPath, "nameNode", w.nn, "wfApp", appPath)
+	for i := 0; i+1 < len(kv); i += 2 {
+		p.Set(kv[i], kv[i+1])
+	}
+	return p
+}
+
+func (w *world) submit(p *conf.Properties) string {
+	w.t.Helper()
+	id, err := w.coords.Submit(bg, p, SubmitOptions{})
+	if err != nil {
+		w.t.Fatalf("submit: %v", err)
+	}
+	return id
+}
+
+func (w *world) job(id string) store.CoordJob {
+	w.t.Helper()
+	var j store.CoordJob
+	if err := w.store.Tx(bg, func(x store.Tx) (err error) { j, err = x.GetCoordJob(bg, id); return }); err != nil {
+		w.t.Fatal(err)
+	}
+	return j
+}
+
+func (w *world) actions(jobID string) []store.CoordAction {
+	w.t.Helper()
+	var acts []store.CoordAction
+	if err := w.store.Tx(bg, func(x store.Tx) (err error) {
+		acts, _, err = x.ListCoordActions(bg, store.CoordActionFilter{JobID: jobID})
+		return
+	}); err != nil {
+		w.t.Fatal(err)
+	}
+	sort.Slice(acts, func(i, j int) bool { return acts[i].ActionNumber < acts[j].ActionNumber })
+	return acts
+}
+
+func (w *world) action(id string) store.CoordAction {
+	w.t.Helper()
+	var a store.CoordAction
+	if err := w.store.Tx(bg, func(x store.Tx) (err error) { a, err = x.GetCoordAction(bg, id); return }); err != nil {
+		w.t.Fatal(err)
+	}
+	return a
+}
+
+func (w *world) workflow(id string) store.WorkflowJob {
+	w.t.Helper()
+	var j store.WorkflowJob
+	if err := w.store.Tx(bg, func(x store.Tx) (err error) { j, err = x.GetWorkflowJob(bg, id); return }); err != nil {
+		w.t.Fatal(err)
+	}
+	return j
+}
+
+// statuses returns the job's action statuses in action-number order.
+func (w *world) statuses(jobID string) []store.CoordActionStatus {
+	var out []store.CoordActionStatus
+	for _, a := range w.actions(jobID) {
+		out = append(out, a.Status)
+	}
+	return out
+}
+
+// waitFor polls a condition until it holds, failing after a deadline.
+func (w *world) waitFor(what string, cond func() bool) {
+	w.t.Helper()
+	patience := w.patience
+	if patience == 0 {
+		patience = 30 * time.Second
+	}
+	deadline := time.Now().Add(patience)
+	for !cond() {
+		if time.Now().After(deadline) {
+			w.t.Fatalf("timed out waiting for %s (%s)", what, w.busyTriggers())
+		}
+		every := w.pollEvery
+		if every == 0 {
+			every = 5 * time.Millisecond
+		}
+		time.Sleep(every) // polling a condition, bounded by the deadline
+	}
+}
+
+// settle waits until the engine has nothing to do at the current (fake)
+// time: no trigger is leased and none is due.
+func (w *world) settle() {
+	w.t.Helper()
+	db := w.store.(interface{ SQL() *sql.DB }).SQL()
+	idle := func() bool {
+		if !w.allowErrors {
+			var kind, entity, msg string
+			err := db.QueryRow(`SELECT kind, entity_id, last_error FROM triggers WHERE last_error <> '' LIMIT 1`).Scan(&kind, &entity, &msg)
+			if err == nil {
+				w.t.Fatalf("trigger %s/%s failed: %s", kind, entity, msg)
+			}
+		}
+		// One statement, so that a claim cannot slip between two looks.
+		var now any = w.clock.Now().UTC().UnixMilli()
+		if w.store.Backend() == "postgres" {
+			now = w.clock.Now().UTC()
+		}
+		// Each part uses its partial index on the triggers table.
+		// Kinds without a handler here (SLA deadlines, kinds left out by a
+		// benchmark) are nobody's work.
+		due := `SELECT COUNT(*) FROM triggers WHERE lease_owner = '' AND due_at <= $1` +
+			` AND kind NOT IN ('` + strings.Join(w.unhandled(), "','") + `')`
+		q := `SELECT (SELECT COUNT(*) FROM triggers WHERE lease_owner <> '') + (` + due + `)`
+		var busy int
+		if err := db.QueryRow(q, now).Scan(&busy); err != nil {
+			w.t.Fatal(err)
+		}
+		return busy == 0
+	}
+	// One look is consistent (one statement, and every handler commits its
+	// writes with its release); two in a row are a margin.
+	calm := 0
+	w.waitFor("the engine to settle", func() bool {
+		if idle() {
+			calm++
+		} else {
+			calm = 0
+		}
+		return calm >= 2
+	})
+}
+
+// busyTriggers describes the triggers that are leased or due, for failure
+// messages.
+func (w *world) busyTriggers() string {
+	db := w.store.(interface{ SQL() *sql.DB }).SQL()
+	rows, err := db.Query(`SELECT kind, entity_id, lease_owner FROM triggers ORDER BY due_at LIMIT 5`)
+	if err != nil {
+		return err.Error()
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var k, e, o string
+		if err := rows.Scan(&k, &e, &o); err != nil {
+			return err.Error()
+		}
+		out = append(out, k+"/"+e+" leased by "+o)
+	}
+	return "first triggers: " + strings.Join(out, "; ")
+}
+
+// advance moves the fake clock and lets the engine catch up.
+func (w *world) advance(d time.Duration) {
+	w.t.Helper()
+	w.clock.Advance(d)
+	w.settle()
+}
+
+// waitJobStatus waits for the job's status.
+func (w *world) waitJobStatus(id string, want store.JobStatus) store.CoordJob {
+	w.t.Helper()
+	var j store.CoordJob
+	w.waitFor("job "+id+" to be "+string(want), func() bool { j = w.job(id); return j.Status == want })
+	return j
+}
+
+// waitActionStatus waits for an action's status.
+func (w *world) waitActionStatus(id string, want store.CoordActionStatus) store.CoordAction {
+	w.t.Helper()
+	var a store.CoordAction
+	w.waitFor("action "+id+" to be "+string(want), func() bool { a = w.action(id); return a.Status == want })
+	return a
+}
+
+// complete ends the running workflow of a coordinator action with outcome
+// and tells the runner, as a launcher's callback would.
+func (w *world) complete(actionID string, outcome actions.Outcome) {
+	w.t.Helper()
+	a := w.action(actionID)
+	run := w.waitRun(a.ExternalID)
+	w.exec.mu.Lock()
+	st := actions.Status{Done: true, Outcome: outcome, ExternalStatus: "SUCCEEDED"}
+	if outcome != actions.OK {
+		st.ExternalStatus, st.ErrorCode, st.ErrorMessage = "FAILED", "1", "exit code 1"
+	}
+	w.exec.ended[run.Tag] = st
+	w.exec.mu.Unlock()
+	if err := w.wf.Callback(bg, run.ActionID, string(outcome)); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// waitRun waits for the first action of a workflow to be started.
+func (w *world) waitRun(wfID string) actions.Run {
+	w.t.Helper()
+	var run actions.Run
+	w.waitFor("a run of workflow "+wfID, func() bool {
+		var ok bool
+		run, ok = w.exec.runOf(wfID)
+		return ok
+	})
+	return run
+}
+
+// local returns the local path of a URI on the test cluster (MiniDFS
+// serves the local directory root).
+func (w *world) local(uri string) string {
+	return filepath.Join(w.root, strings.TrimPrefix(uri, w.nn))
+}
+
+// touch creates a file (and its parents) on the test cluster.
+func (w *world) touch(uri string) {
+	w.t.Helper()
+	p := w.local(uri)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		w.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, nil, 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// triggerDue returns when a trigger is due, and false when there is none.
+func (w *world) triggerDue(kind, entity string) (time.Time, bool) {
+	w.t.Helper()
+	var tr store.Trigger
+	err := w.store.Tx(bg, func(x store.Tx) (err error) { tr, err = x.GetTrigger(bg, kind, entity); return })
+	if err != nil {
+		return time.Time{}, false
+	}
+	return tr.DueAt, true
+}
