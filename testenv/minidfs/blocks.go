@@ -55,8 +55,9 @@ func (t *blockTable) locate(rel string, offset, numBytes int64) blockInfo {
 		b := t.byID[id]
 		if b.rel == rel {
 			b.numBytes = numBytes
+			found := *b // copied under the lock
 			t.mu.Unlock()
-			return *b
+			return found
 		}
 	}
 	t.mu.Unlock()
