@@ -11,7 +11,8 @@ import (
 )
 
 // jobCommands are the options of `job` that name what to do; exactly one is given.
-var jobCommands = []string{"run", "submit", "dryrun", "start", "suspend", "resume", "kill", "rerun", "info", "log", "definition"}
+var jobCommands = []string{"run", "submit", "dryrun", "start", "suspend", "resume", "kill", "rerun", "info", "log", "definition",
+	"change", "ignore"}
 
 // jobFlags are the parsed flags of `job`.
 type jobFlags struct {
@@ -24,6 +25,7 @@ type jobFlags struct {
 	filter, timezone    string
 	verbose, localtime  bool
 	set                 map[string]bool
+	coord               coordFlags
 }
 
 // runJob is `gozie job`: submit, run, control and inspect one job, printing what Oozie's
@@ -41,15 +43,17 @@ func runJob(ctx context.Context, args []string, env Env) error {
 		{"start", "start a submitted job"}, {"suspend", "suspend a job"}, {"resume", "resume a job"},
 		{"kill", "kill a job"}, {"rerun", "rerun a finished workflow job (with -config or -D)"},
 		{"info", "info of a job or action"}, {"log", "log of a job"}, {"definition", "definition of a job"},
+		{"change", "change a coordinator (with -value)"}, {"ignore", "ignore a coordinator, or its actions with -action"},
 	} {
 		f.id[c.name] = fs.String(c.name, "", c.usage+", by `ID`")
 	}
 	fs.IntVar(&f.offset, "offset", 0, "first action shown by -info (1-based; default 1)")
-	fs.IntVar(&f.length, "len", 0, "number of actions shown by -info (default all)")
+	fs.IntVar(&f.length, "len", 0, "number of actions shown by -info (default all; coordinators 1000)")
 	fs.StringVar(&f.filter, "filter", "", "action filter of -info (coordinators only)")
 	fs.BoolVar(&f.verbose, "verbose", false, "verbose -info")
 	fs.StringVar(&f.timezone, "timezone", "", "show dates in the time zone `ID` (default $OOZIE_TIMEZONE, then GMT)")
 	fs.BoolVar(&f.localtime, "localtime", false, "show dates in the local time zone (overrides -timezone)")
+	f.coord.register(fs)
 	if err := parse(fs, splitDefines(args)); err != nil {
 		return err
 	}
@@ -95,7 +99,7 @@ func runJob(ctx context.Context, args []string, env Env) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(out, res)
+		return printDryRun(out, res)
 	case "start":
 		return cl.Start(ctx, *f.id[cmd])
 	case "suspend":
@@ -103,8 +107,18 @@ func runJob(ctx context.Context, args []string, env Env) error {
 	case "resume":
 		return cl.Resume(ctx, *f.id[cmd])
 	case "kill":
+		if isCoordinatorID(*f.id[cmd]) && (f.set["action"] || f.set["date"]) {
+			return f.killActions(ctx, env, cl, *f.id[cmd])
+		}
 		return cl.Kill(ctx, *f.id[cmd])
+	case "change":
+		return f.change(ctx, cl, *f.id[cmd])
+	case "ignore":
+		return f.ignore(ctx, env, cl, *f.id[cmd])
 	case "rerun":
+		if isCoordinatorID(*f.id[cmd]) {
+			return f.coordRerun(ctx, env, cl, *f.id[cmd])
+		}
 		// Without a configuration Oozie reruns with an empty one (not even user.name).
 		props := &conf.Properties{}
 		if configured(env, f.config, &f.defs) {
@@ -132,6 +146,9 @@ func (f *jobFlags) info(ctx context.Context, env Env, cl *client.Client, id stri
 	loc, err := displayZone(env, f.timezone, f.localtime)
 	if err != nil {
 		return err
+	}
+	if isCoordinatorID(id) || strings.Contains(id, "-C@") {
+		return f.coordInfo(ctx, env, cl, id, loc)
 	}
 	if strings.Contains(id, "-W@") {
 		if f.filter != "" {

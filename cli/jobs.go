@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"strings"
 
 	"github.com/gozie/gozie/server/client"
 )
@@ -29,7 +30,15 @@ func runJobs(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	l, err := cl.Jobs(ctx, client.JobsQuery{JobType: *jobType, Filter: *filter, Offset: *offset, Len: *length})
+	q := client.JobsQuery{JobType: *jobType, Filter: *filter, Offset: *offset, Len: *length}
+	if strings.Contains(*jobType, "coord") && !strings.Contains(*jobType, "wf") {
+		l, err := cl.CoordinatorJobs(ctx, q)
+		if err != nil {
+			return err
+		}
+		return printCoordJobs(env.Stdout, l.Jobs, loc, *verbose)
+	}
+	l, err := cl.Jobs(ctx, q)
 	if err != nil {
 		return err
 	}

@@ -206,7 +206,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 			d.Engine.Hold()
 		},
 	})
-	if err := jobs.Register(d.REST, jobs.Deps{Store: st, Workflows: d.Workflows, Clock: opts.Clock,
+	if err := jobs.Register(d.REST, jobs.Deps{Store: st, Workflows: d.Workflows, Coordinators: d.Coordinators, Clock: opts.Clock,
 		Logger: log.With("component", "jobs"), FS: d.FS, WorkflowOptions: wopts, SubstituteDepth: cfg.SubstituteDepth}); err != nil {
 		st.Close()
 		return nil, err

@@ -18,9 +18,12 @@ const (
 	actionRerun   = "rerun"
 )
 
-// otherActions are PUT job actions Oozie has for coordinators and bundles.
+// codeChangeWorkflow is Oozie's E1017, a change command on a workflow job.
+const codeChangeWorkflow = "E1017"
+
+// otherActions are PUT job actions Oozie has and gozie does not serve yet.
 var otherActions = map[string]bool{
-	"change": true, "ignore": true, "coord-rerun": true, "bundle-rerun": true, "update": true,
+	"bundle-rerun": true, "update": true,
 	"sla-enable": true, "sla-disable": true, "sla-change": true,
 }
 
@@ -37,6 +40,14 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	action := q.Get(paramAction)
 	switch action {
 	case actionStart, actionSuspend, actionResume, actionKill, actionRerun:
+	case actionChange, actionIgnore, actionCoordRerun:
+		if kindOfID(id) == idCoordinator {
+			return a.putCoordinator(w, r, id, action)
+		}
+		if kindOfID(id) == idWorkflow && action == actionChange {
+			return server.NewError(http.StatusBadRequest, codeChangeWorkflow, "Workflow jobs cannot be changed")
+		}
+		return errNotSupported("action=" + action)
 	default:
 		if otherActions[action] {
 			return errNotSupported("action=" + action)
@@ -46,11 +57,11 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	switch kind := kindOfID(id); kind {
 	case idWorkflow:
 	case idCoordinator:
-		if action == actionStart {
-			// Coordinators start by themselves; Oozie refuses the command.
+		if action == actionRerun {
+			// Coordinators rerun their actions with action=coord-rerun.
 			return server.ErrInvalidParamValue(paramAction, action)
 		}
-		return errNotSupported("coordinator jobs")
+		return a.putCoordinator(w, r, id, action)
 	default:
 		if e, ok := notSupportedKind(kind); ok {
 			return e

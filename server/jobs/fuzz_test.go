@@ -2,9 +2,14 @@ package jobs
 
 import (
 	"errors"
+	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gozie/gozie/server"
+	"github.com/gozie/gozie/store"
 )
 
 // FuzzParseFilter checks that any filter text either parses or is refused with an E0420
@@ -37,6 +42,37 @@ func FuzzParseFilter(f *testing.F) {
 			}
 			if typ != TypeCoordinator && (got.Frequency != "" || got.Unit != "") {
 				t.Fatalf("ParseFilter(%q, %s) set a frequency for a non-coordinator", s, typ)
+			}
+		}
+	})
+}
+
+// FuzzParseCoordActionFilter checks that any coordinator action filter either parses or is
+// refused with a 400 E0421, and that what parses holds only known statuses and whole-minute
+// bounds.
+func FuzzParseCoordActionFilter(f *testing.F) {
+	for _, s := range []string{"", "status=KILLED;status!=WAITING", "nominaltime>=2014-06-01T00:00Z",
+		"nominaltime<2014-06-01T00:00Z;nominaltime>2014-05-01T00:00Z", "status=", "=x", "nominaltime<=x", ";;"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var got store.CoordActionFilter
+		err := parseCoordActionFilter(s, &got)
+		if err != nil {
+			var se *server.Error
+			if !errors.As(err, &se) || se.Code != codeJobFilter || se.Status != http.StatusBadRequest {
+				t.Fatalf("parseCoordActionFilter(%q) error %v is not a 400 E0421", s, err)
+			}
+			return
+		}
+		for _, st := range append(append([]store.CoordActionStatus{}, got.Statuses...), got.NotStatuses...) {
+			if !slices.Contains(store.CoordActionStatuses, st) {
+				t.Fatalf("parseCoordActionFilter(%q) gave status %q", s, st)
+			}
+		}
+		for _, b := range []time.Time{got.NominalFrom, got.NominalTo} {
+			if !b.IsZero() && (b.Second() != 0 || b.Nanosecond() != 0) {
+				t.Fatalf("parseCoordActionFilter(%q) gave bound %v", s, b)
 			}
 		}
 	})

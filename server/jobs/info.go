@@ -49,6 +49,16 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	kind := kindOfID(id)
+	switch kind {
+	case idCoordinator:
+		if a.Coordinators != nil {
+			return a.getCoordinator(w, r, id, show, loc)
+		}
+	case idCoordAction:
+		if a.Coordinators != nil {
+			return a.getCoordAction(w, r, id, show, loc)
+		}
+	}
 	if e, ok := notSupportedKind(kind); ok {
 		return e
 	}

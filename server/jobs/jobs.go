@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/gozie/gozie/clock"
+	"github.com/gozie/gozie/coordinator/coordrun"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/store"
@@ -19,6 +20,9 @@ type Deps struct {
 	Store store.Store
 	// Workflows runs workflow commands. Required.
 	Workflows *runner.Runner
+	// Coordinators runs coordinator commands and dataset notifications. Without it
+	// coordinator requests answer 400 E0302 "not supported".
+	Coordinators *coordrun.Runner
 	// Clock gives "now" for relative filter times (startcreatedtime=-2d); default the real
 	// clock.
 	Clock clock.Clock
@@ -45,6 +49,7 @@ const (
 	jobPath      = "/v{version:[12]}/job/{id}"
 	callbackPath = "/callback"
 	validatePath = "/v2/validate"
+	datasetPath  = "/v2/dataset"
 )
 
 // Register adds the job endpoints (see the package documentation) to srv. It fails when a
@@ -68,5 +73,6 @@ func Register(srv *server.Server, d Deps) error {
 	srv.Handle(http.MethodGet, callbackPath, a.callback, server.AllowInSafeMode())
 	srv.Handle(http.MethodPost, callbackPath, a.callback, server.AllowInSafeMode())
 	srv.Handle(http.MethodPost, validatePath, a.validate)
+	srv.Handle(http.MethodPut, datasetPath, a.notifyDataset)
 	return nil
 }

@@ -3,6 +3,7 @@ package jobs
 import (
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/oozieapi"
@@ -35,7 +36,13 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	f.Offset, f.Limit = offset-1, length
 	switch t {
 	case TypeCoordinator:
-		return errNotSupported("listing coordinator jobs")
+		if a.Coordinators == nil {
+			return errNotSupported("listing coordinator jobs")
+		}
+		if f.Frequency != "" || f.Unit != "" {
+			return errNotSupported("filtering coordinator jobs by frequency")
+		}
+		return a.listCoordinators(w, r, f.JobFilter, offset, length, loc)
 	case TypeBundle:
 		return errNotSupported("listing bundle jobs")
 	}
@@ -57,6 +64,30 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 		// Listings carry no configuration, as in Oozie.
 		j.Conf = ""
 		out.Workflows = append(out.Workflows, j)
+	}
+	return server.WriteJSON(w, http.StatusOK, out)
+}
+
+// listCoordinators answers GET jobs?jobtype=coordinator: one page of coordinator jobs,
+// without actions or configuration, as in Oozie.
+func (a *api) listCoordinators(w http.ResponseWriter, r *http.Request, f store.JobFilter, offset, length int, loc *time.Location) error {
+	var (
+		rows  []store.CoordJob
+		total int
+	)
+	err := a.Store.Tx(r.Context(), func(x store.Tx) error {
+		var err error
+		rows, total, err = x.ListCoordJobs(r.Context(), f)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("listing coordinator jobs: %w", err)
+	}
+	out := oozieapi.CoordinatorList{Jobs: make([]oozieapi.CoordinatorJob, 0, len(rows)), Total: total, Offset: offset, Len: length}
+	for i := range rows {
+		j := coordJSON(&rows[i], nil, 0, loc)
+		j.Conf = ""
+		out.Jobs = append(out.Jobs, j)
 	}
 	return server.WriteJSON(w, http.StatusOK, out)
 }

@@ -57,7 +57,7 @@ func (a *api) submit(w http.ResponseWriter, r *http.Request) error {
 	}
 	switch kind {
 	case TypeCoordinator:
-		return errNotSupported("submitting coordinator jobs")
+		return a.submitCoordinator(r.Context(), w, props, action == submitDryRun)
 	case TypeBundle:
 		return errNotSupported("submitting bundle jobs")
 	}

@@ -1,7 +1,8 @@
 // Package jobstest starts gozie's REST server with the job endpoints (package server/jobs)
 // on a real SQLite store and a real workflow runner, for the tests of clients of the API
-// (server/client, cli). No engine runs: submitted jobs get their action rows, but actions
-// are never launched, so tests see jobs exactly in the state their commands left them.
+// (server/client, cli). No engine runs unless a test starts one (StartEngine): submitted
+// jobs get their rows, but nothing is launched or materialized, so tests see jobs exactly
+// in the state their commands left them.
 package jobstest
 
 import (
@@ -16,6 +17,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gozie/gozie/clock"
+	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/coordinator/coordrun"
+	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/server"
@@ -39,7 +43,9 @@ type Env struct {
 	Server *server.Server
 	Store  store.Store
 	Runner *runner.Runner
-	Clock  *clock.Fake
+	// Coordinators is the coordinator engine the endpoints use.
+	Coordinators *coordrun.Runner
+	Clock        *clock.Fake
 	// Apps is a directory for test apps (see WriteApp).
 	Apps string
 }
@@ -61,15 +67,24 @@ func New(t testing.TB) *Env {
 	t.Cleanup(func() { fsys.Close() })
 	fake := clock.NewFake(Epoch)
 	log := slog.New(slog.DiscardHandler)
+	var coords *coordrun.Runner
 	run, err := runner.New(runner.Config{
 		Store: st, Clock: fake, Logger: log, FS: fsys, IDs: ids.NewGenerator(SystemID, Epoch),
 		CallbackBaseURL: "http://127.0.0.1:1/oozie/callback",
+		OnJobChange: func(ctx context.Context, x store.Tx, job store.WorkflowJob) error {
+			return coords.OnWorkflowChange(ctx, x, job)
+		},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	coords, err = coordrun.New(coordrun.Config{Store: st, Clock: fake, Logger: log, FS: fsys,
+		IDs: ids.NewGenerator(SystemID, Epoch), Workflows: run, Settings: coordinator.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := server.New(server.Config{Logger: log, Registry: prometheus.NewRegistry(), Build: server.BuildInfo{Version: "test"}})
-	if err := jobs.Register(srv, jobs.Deps{Store: st, Workflows: run, Clock: fake, Logger: log, FS: fsys}); err != nil {
+	if err := jobs.Register(srv, jobs.Deps{Store: st, Workflows: run, Coordinators: coords, Clock: fake, Logger: log, FS: fsys}); err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(srv.Handler())
@@ -78,7 +93,49 @@ func New(t testing.TB) *Env {
 	if err := os.MkdirAll(apps, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return &Env{URL: ts.URL + server.ContextPath, Server: srv, Store: st, Runner: run, Clock: fake, Apps: apps}
+	return &Env{URL: ts.URL + server.ContextPath, Server: srv, Store: st, Runner: run, Coordinators: coords,
+		Clock: fake, Apps: apps}
+}
+
+// StartEngine runs the trigger loop with the workflow and coordinator handlers until the
+// test ends: coordinators materialize, check inputs and start their workflows, and
+// workflows run (no action executors are registered, so only control nodes can).
+func (e *Env) StartEngine(t testing.TB) {
+	t.Helper()
+	eng := engine.New(engine.Config{Store: e.Store, Clock: e.Clock, Logger: slog.New(slog.DiscardHandler),
+		MaxSleep: time.Hour, Backoff: func(int) time.Duration { return 10 * time.Millisecond }})
+	e.Runner.Register(eng)
+	e.Coordinators.Register(eng)
+	if err := eng.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(eng.Stop)
+}
+
+// WriteCoordApp writes coordXML as the coordinator.xml of app directory name and returns the
+// app path (a file:// URI).
+func (e *Env) WriteCoordApp(t testing.TB, name, coordXML string) string {
+	t.Helper()
+	dir := filepath.Join(e.Apps, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "coordinator.xml"), []byte(coordXML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "file://" + dir
+}
+
+// HourlyCoordApp is a coordinator without datasets that runs the workflow at wfPath every
+// hour from start to end (yyyy-MM-ddTHH:mmZ).
+func HourlyCoordApp(wfPath, start, end string) string {
+	return `<coordinator-app xmlns="uri:oozie:coordinator:0.4" name="hourly-coord" frequency="${coord:hours(1)}"
+    start="` + start + `" end="` + end + `" timezone="UTC">
+    <action>
+        <workflow><app-path>` + wfPath + `</app-path></workflow>
+    </action>
+</coordinator-app>
+`
 }
 
 // WriteApp writes def as the workflow.xml of app directory name and returns the app path
