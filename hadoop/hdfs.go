@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/colinmarc/hdfs/v2"
@@ -23,6 +24,11 @@ import (
 type HDFS struct {
 	client *hdfs.Client
 	now    func() time.Time
+
+	// colinmarc's ServerDefaults caches its answer without a lock, so the
+	// first concurrent calls race; the answer is fetched once here.
+	defaultsMu sync.Mutex
+	defaults   *hdfs.ServerDefaults
 }
 
 var _ FileSystem = (*HDFS)(nil)
@@ -115,7 +121,7 @@ func (h *HDFS) create(ctx context.Context, p string, perm fs.FileMode) (*hdfsWri
 	if err := h.client.MkdirAll(path.Dir(p), 0o755); err != nil {
 		return nil, err
 	}
-	defaults, err := h.client.ServerDefaults()
+	defaults, err := h.serverDefaults()
 	if err != nil {
 		return nil, fmt.Errorf("creating %s: server defaults: %w", p, err)
 	}
@@ -128,6 +134,20 @@ func (h *HDFS) create(ctx context.Context, p string, perm fs.FileMode) (*hdfsWri
 		fw.SetDeadline(d)
 	}
 	return &hdfsWriter{h: h, fw: fw, tmp: tmp, final: p}, nil
+}
+
+// serverDefaults returns the NameNode's defaults, fetched once.
+func (h *HDFS) serverDefaults() (hdfs.ServerDefaults, error) {
+	h.defaultsMu.Lock()
+	defer h.defaultsMu.Unlock()
+	if h.defaults == nil {
+		d, err := h.client.ServerDefaults()
+		if err != nil {
+			return hdfs.ServerDefaults{}, err
+		}
+		h.defaults = &d
+	}
+	return *h.defaults, nil
 }
 
 // hdfsWriter writes to a hidden temporary file and renames it into place
