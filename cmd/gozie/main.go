@@ -3,6 +3,10 @@
 //
 //	gozie server [-local] [-config-dir DIR] [-addr HOST:PORT] [-db URL] [-data-dir DIR]
 //	gozie minicluster [-data-dir DIR]
+//	gozie job -config job.properties -run | -info ID | -kill ID | ...   (Oozie's job verbs)
+//	gozie jobs -jobtype wf|coordinator [-filter ...]
+//	gozie validate FILE
+//	gozie sla -filter ...
 //	gozie admin -oozie URL -status | -version | -systemmode MODE
 //	gozie version
 //	gozie launcher [-spec FILE]   (inside a YARN container, started by the server)
