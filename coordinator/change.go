@@ -176,7 +176,7 @@ func ApplyChange(row store.CoordJob, pending bool, actions []store.CoordAction, 
 				case store.JobSucceeded:
 					job.Status = store.JobRunning
 				case store.JobDoneWithError, store.JobFailed:
-					job.Status = hideErrors(store.JobRunningWithError, hideErrorStates)
+					job.Status = HideErrors(store.JobRunningWithError, hideErrorStates)
 				}
 				job.DoneMaterialization = false
 				if err := lookahead(c.EndTime); err != nil {

@@ -78,7 +78,7 @@ func RollupCoordinator(r JobRollup, hideErrorStates bool) store.JobStatus {
 	if r.Status.Terminal() && (next == store.JobSuspended || next == store.JobSuspendedWithError) {
 		return r.Status
 	}
-	return hideErrors(next, hideErrorStates)
+	return HideErrors(next, hideErrorStates)
 }
 
 // BundleRollup is what the bundle status roll-up looks at.
@@ -172,7 +172,7 @@ func RollupBundle(r BundleRollup, hideErrorStates bool) store.JobStatus {
 	default:
 		return r.Status
 	}
-	return hideErrors(next, hideErrorStates)
+	return HideErrors(next, hideErrorStates)
 }
 
 // pick returns a if cond, else b.
@@ -183,8 +183,9 @@ func pick(cond bool, a, b store.JobStatus) store.JobStatus {
 	return b
 }
 
-// hideErrors maps the *WITHERROR states to plain ones when hide is set.
-func hideErrors(s store.JobStatus, hide bool) store.JobStatus {
+// HideErrors maps the *WITHERROR states to plain ones when hide is set
+// (backward.support.for.states.without.error).
+func HideErrors(s store.JobStatus, hide bool) store.JobStatus {
 	if !hide {
 		return s
 	}

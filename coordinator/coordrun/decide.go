@@ -118,21 +118,8 @@ func rerunStatus(s store.JobStatus) store.JobStatus {
 }
 
 // hide maps the *WITHERROR statuses to plain ones when the server hides
-// them (backward.support.for.states.without.error).
-func hide(s store.JobStatus, on bool) store.JobStatus {
-	if !on {
-		return s
-	}
-	switch s {
-	case store.JobRunningWithError:
-		return store.JobRunning
-	case store.JobSuspendedWithError:
-		return store.JobSuspended
-	case store.JobPausedWithError:
-		return store.JobPaused
-	}
-	return s
-}
+// them; the rule is the coordinator package's.
+var hide = coordinator.HideErrors
 
 // actionStatusForWorkflow maps a workflow's status to its coordinator
 // action's: SUCCEEDED, FAILED, KILLED and SUSPENDED carry over, PREP and
