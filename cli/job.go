@@ -12,7 +12,7 @@ import (
 
 // jobCommands are the options of `job` that name what to do; exactly one is given.
 var jobCommands = []string{"run", "submit", "dryrun", "start", "suspend", "resume", "kill", "rerun", "info", "log", "definition",
-	"change", "ignore"}
+	"change", "ignore", "slaenable", "sladisable", "slachange"}
 
 // jobFlags are the parsed flags of `job`.
 type jobFlags struct {
@@ -44,6 +44,9 @@ func runJob(ctx context.Context, args []string, env Env) error {
 		{"kill", "kill a job"}, {"rerun", "rerun a finished workflow job (with -config or -D)"},
 		{"info", "info of a job or action"}, {"log", "log of a job"}, {"definition", "definition of a job"},
 		{"change", "change a coordinator (with -value)"}, {"ignore", "ignore a coordinator, or its actions with -action"},
+		{"slaenable", "enable SLA alerts of a job (narrow with -action, -date or -coordinator)"},
+		{"sladisable", "disable SLA alerts of a job (narrow with -action, -date or -coordinator)"},
+		{"slachange", "change SLA expectations of a job with -value 'sla-should-end=...;sla-max-duration=...'"},
 	} {
 		f.id[c.name] = fs.String(c.name, "", c.usage+", by `ID`")
 	}
@@ -115,6 +118,8 @@ func runJob(ctx context.Context, args []string, env Env) error {
 		return f.change(ctx, cl, *f.id[cmd])
 	case "ignore":
 		return f.ignore(ctx, env, cl, *f.id[cmd])
+	case "slaenable", "sladisable", "slachange":
+		return f.slaCommand(ctx, cl, cmd, *f.id[cmd])
 	case "rerun":
 		if isCoordinatorID(*f.id[cmd]) {
 			return f.coordRerun(ctx, env, cl, *f.id[cmd])

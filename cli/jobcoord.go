@@ -16,6 +16,7 @@ type coordFlags struct {
 	action, date               string // -action 1,3-4 / -date d1::d2,d3
 	order                      string // -info order: asc or desc
 	refresh, noCleanup, failed bool   // -rerun choices
+	coordinators               string // -coordinator c1,c2 of a bundle
 }
 
 // register adds the coordinator options to fs.
@@ -26,6 +27,7 @@ func (c *coordFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.order, "order", "", "order of a coordinator's actions in -info, asc or desc")
 	fs.BoolVar(&c.refresh, "refresh", false, "-rerun of a coordinator: resolve and check the inputs again")
 	fs.BoolVar(&c.noCleanup, "nocleanup", false, "-rerun of a coordinator: keep the actions' output directories")
+	fs.StringVar(&c.coordinators, "coordinator", "", "a bundle's coordinators for -rerun and the SLA commands, by `NAMES` or ids (c1,c2)")
 	fs.BoolVar(&c.failed, "failed", false, "-rerun of a coordinator: rerun only the failed nodes of the same workflows")
 }
 

@@ -207,7 +207,8 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		},
 	})
 	if err := jobs.Register(d.REST, jobs.Deps{Store: st, Workflows: d.Workflows, Coordinators: d.Coordinators, Clock: opts.Clock,
-		Logger: log.With("component", "jobs"), FS: d.FS, WorkflowOptions: wopts, SubstituteDepth: cfg.SubstituteDepth}); err != nil {
+		Logger: log.With("component", "jobs"), FS: d.FS, WorkflowOptions: wopts, SubstituteDepth: cfg.SubstituteDepth,
+		SLA: slaControl(d.SLA)}); err != nil {
 		st.Close()
 		return nil, err
 	}

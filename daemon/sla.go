@@ -13,6 +13,7 @@ import (
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/dashboard"
+	"github.com/gozie/gozie/server/jobs"
 	"github.com/gozie/gozie/server/slaapi"
 	"github.com/gozie/gozie/sla"
 	"github.com/gozie/gozie/store"
@@ -61,4 +62,13 @@ func registerSLA(srv *server.Server, cfg *conf.Server, st store.Store, clk clock
 		return err
 	}
 	return dashboard.Register(srv, dashboard.Deps{Store: st, Clock: clk})
+}
+
+// slaControl gives the job endpoints the SLA commands, or nothing when the
+// service is off (a nil *sla.Service must not become a non-nil interface).
+func slaControl(s *sla.Service) jobs.SLAControl {
+	if s == nil {
+		return nil
+	}
+	return s
 }

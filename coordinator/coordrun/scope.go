@@ -140,3 +140,22 @@ func (r *Runner) IgnoreActions(ctx context.Context, id string, typ ScopeType, sc
 	})
 	return ignored, err
 }
+
+// SelectActions returns the actions of job id in a scope (action numbers or
+// nominal dates, as KillActions takes them), for commands that act on
+// actions outside this package, such as the SLA service's sla-enable.
+func (r *Runner) SelectActions(ctx context.Context, id string, typ ScopeType, scope string) ([]store.CoordAction, error) {
+	var acts []store.CoordAction
+	err := r.tx(ctx, func(x store.Tx) error {
+		if _, err := x.GetCoordJob(ctx, id); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return errorf(CodeJobNotFound, "Job does not exist [%s]", id)
+			}
+			return err
+		}
+		var err error
+		acts, err = r.selectActions(ctx, x, id, typ, scope)
+		return err
+	})
+	return acts, err
+}

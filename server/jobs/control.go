@@ -24,7 +24,6 @@ const codeChangeWorkflow = "E1017"
 // otherActions are PUT job actions Oozie has and gozie does not serve yet.
 var otherActions = map[string]bool{
 	"bundle-rerun": true, "update": true,
-	"sla-enable": true, "sla-disable": true, "sla-change": true,
 }
 
 // put serves PUT job/<id>?action=start|suspend|resume|kill|rerun on a workflow job; rerun
@@ -38,6 +37,9 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 		return server.ErrMissingParam(paramAction)
 	}
 	action := q.Get(paramAction)
+	if isSLAAction(action) {
+		return a.putSLA(w, r, id, action)
+	}
 	switch action {
 	case actionStart, actionSuspend, actionResume, actionKill, actionRerun:
 	case actionChange, actionIgnore, actionCoordRerun:

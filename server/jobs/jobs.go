@@ -34,6 +34,9 @@ type Deps struct {
 	// WorkflowOptions are the engine's workflow settings, used by dry runs to judge a
 	// workflow as a submission would.
 	WorkflowOptions workflow.Options
+	// SLA applies sla-enable, sla-disable and sla-change; without it those
+	// commands answer 400 E0302 "not supported".
+	SLA SLAControl
 	// SubstituteDepth bounds ${x} substitution in dry runs; zero means Oozie's default.
 	SubstituteDepth int
 }

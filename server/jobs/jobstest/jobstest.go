@@ -24,6 +24,7 @@ import (
 	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/jobs"
+	"github.com/gozie/gozie/sla"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/sqlite"
 	"github.com/gozie/gozie/workflow/runner"
@@ -45,7 +46,9 @@ type Env struct {
 	Runner *runner.Runner
 	// Coordinators is the coordinator engine the endpoints use.
 	Coordinators *coordrun.Runner
-	Clock        *clock.Fake
+	// SLA is the SLA service behind the sla-enable, sla-disable and sla-change commands.
+	SLA   *sla.Service
+	Clock *clock.Fake
 	// Apps is a directory for test apps (see WriteApp).
 	Apps string
 }
@@ -83,8 +86,13 @@ func New(t testing.TB) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	slaSvc, err := sla.New(sla.Config{Store: st, Clock: fake, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := server.New(server.Config{Logger: log, Registry: prometheus.NewRegistry(), Build: server.BuildInfo{Version: "test"}})
-	if err := jobs.Register(srv, jobs.Deps{Store: st, Workflows: run, Coordinators: coords, Clock: fake, Logger: log, FS: fsys}); err != nil {
+	if err := jobs.Register(srv, jobs.Deps{Store: st, Workflows: run, Coordinators: coords, Clock: fake, Logger: log, FS: fsys,
+		SLA: slaSvc}); err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(srv.Handler())
@@ -94,7 +102,7 @@ func New(t testing.TB) *Env {
 		t.Fatal(err)
 	}
 	return &Env{URL: ts.URL + server.ContextPath, Server: srv, Store: st, Runner: run, Coordinators: coords,
-		Clock: fake, Apps: apps}
+		SLA: slaSvc, Clock: fake, Apps: apps}
 }
 
 // StartEngine runs the trigger loop with the workflow and coordinator handlers until the
@@ -106,6 +114,7 @@ func (e *Env) StartEngine(t testing.TB) {
 		MaxSleep: time.Hour, Backoff: func(int) time.Duration { return 10 * time.Millisecond }})
 	e.Runner.Register(eng)
 	e.Coordinators.Register(eng)
+	e.SLA.Register(eng)
 	if err := eng.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -133,6 +142,23 @@ func HourlyCoordApp(wfPath, start, end string) string {
     start="` + start + `" end="` + end + `" timezone="UTC">
     <action>
         <workflow><app-path>` + wfPath + `</app-path></workflow>
+    </action>
+</coordinator-app>
+`
+}
+
+// SLACoordApp runs the workflow at wfPath every hour of 2025-01-27 00:00–05:00 with an
+// SLA on each action: end within 30 minutes of the nominal time.
+func SLACoordApp(wfPath string) string {
+	return `<coordinator-app xmlns="uri:oozie:coordinator:0.4" xmlns:sla="uri:oozie:sla:0.2" name="sla-coord"
+    frequency="${coord:hours(1)}" start="2025-01-27T00:00Z" end="2025-01-27T05:00Z" timezone="UTC">
+    <action>
+        <workflow><app-path>` + wfPath + `</app-path></workflow>
+        <sla:info>
+            <sla:nominal-time>${coord:nominalTime()}</sla:nominal-time>
+            <sla:should-end>${30 * MINUTES}</sla:should-end>
+            <sla:alert-contact>ops@example.com</sla:alert-contact>
+        </sla:info>
     </action>
 </coordinator-app>
 `
