@@ -12,17 +12,20 @@ func runAdmin(ctx context.Context, args []string, env Env) error {
 	status := fs.Bool("status", false, "print the server's system mode")
 	version := fs.Bool("version", false, "print the server's build version")
 	mode := fs.String("systemmode", "", "set the system mode: NORMAL, NOWEBSERVICE or SAFEMODE")
+	var info adminInfoFlags
+	info.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	n := 0
+	n := info.count()
 	for _, set := range []bool{*status, *version, *mode != ""} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		fmt.Fprintln(env.Stderr, "admin: give exactly one of -status, -version, -systemmode MODE")
+		fmt.Fprintln(env.Stderr, "admin: give exactly one of -status, -version, -systemmode MODE, -queuedump, -servers, "+
+			"-shareliblist [LIB], -sharelibupdate, -instrumentation, -metrics, -configuration, -osenv, -javasysprops")
 		fs.Usage()
 		return errUsage
 	}
@@ -31,6 +34,8 @@ func runAdmin(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	switch {
+	case info.count() > 0:
+		return info.run(ctx, cl, env.Stdout)
 	case *status:
 		m, err := cl.Status(ctx)
 		if err != nil {

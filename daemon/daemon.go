@@ -197,6 +197,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		Registry:        reg,
 		Build:           server.BuildInfo{Version: b.Version, Revision: b.Revision, Time: b.Time, URL: "github.com/gozie/gozie"},
 		Configuration:   cfg.Dump,
+		Admin:           adminSources(st, opts.Clock),
 		ShutdownTimeout: cfg.HTTP.ShutdownTimeout,
 		OnSystemModeChange: func(_, to server.SystemMode) {
 			if to == server.ModeSafe {
@@ -248,6 +249,13 @@ func (d *Daemon) Run(ctx context.Context) (err error) {
 		return err
 	}
 	defer d.Engine.Stop()
+	hbCtx, stopHeartbeat := context.WithCancel(ctx)
+	hbDone := make(chan struct{})
+	go func() {
+		defer close(hbDone)
+		heartbeat(hbCtx, d.Store, d.opts.Clock, d.log, d.Engine.Owner(), d.opts.Config.BaseURL)
+	}()
+	defer func() { stopHeartbeat(); <-hbDone }()
 	d.log.Info("gozie server started", "address", ln.Addr().String(), "store", d.Store.Backend(),
 		"version", buildinfo.Get().Version, "engine", d.Engine.Owner())
 	if d.opts.Ready != nil {

@@ -2,9 +2,11 @@ package daemon_test
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,6 +55,25 @@ func TestShutdownFinishesInFlightWork(t *testing.T) {
 		t.Fatalf("status while running: %v %v", resp, err)
 	}
 	resp.Body.Close()
+	// The admin endpoints see the handler's trigger and this server.
+	base := "http://" + ln.Addr().String() + "/oozie/v2/admin/"
+	var dump struct{ QueueDump []map[string]string }
+	getJSON(t, base+"queue-dump", &dump)
+	if len(dump.QueueDump) != 1 || !strings.HasPrefix(dump.QueueDump[0]["queueItem"], "slow x due ") {
+		t.Errorf("queue dump %+v", dump)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var servers map[string]string
+		getJSON(t, base+"available-oozie-servers", &servers)
+		if servers[d.Engine.Owner()] == cfg.BaseURL {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("available-oozie-servers %v lacks %s", servers, d.Engine.Owner())
+		}
+		time.Sleep(10 * time.Millisecond) // polling a condition, with the deadline above
+	}
 
 	cancel() // SIGTERM
 	select {
@@ -79,5 +100,21 @@ func TestShutdownFinishesInFlightWork(t *testing.T) {
 	}
 	if n != 0 {
 		t.Fatalf("%d triggers left: the in-flight handler's release was lost", n)
+	}
+}
+
+// getJSON GETs u and decodes its 200 JSON body into v.
+func getJSON(t *testing.T, u string, v any) {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET %s: %s", u, resp.Status)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatalf("GET %s: %v", u, err)
 	}
 }

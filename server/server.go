@@ -42,6 +42,9 @@ type Config struct {
 	// look secret (password, secret, token, credential) are masked and passwords inside URLs
 	// redacted before they are sent. Nil means an empty configuration.
 	Configuration func() map[string]string
+	// Admin answers the admin endpoints that need the engine or the store
+	// (queue-dump, available-oozie-servers, list_sharelib).
+	Admin AdminSources
 	// OnSystemModeChange, if set, is called after every change of the system mode, e.g. so
 	// that the engine pauses in SAFEMODE.
 	OnSystemModeChange func(from, to SystemMode)
@@ -125,6 +128,7 @@ func New(cfg Config) *Server {
 	s.router.NotFoundHandler = http.HandlerFunc(s.notFound)
 	s.router.MethodNotAllowedHandler = http.HandlerFunc(s.methodNotAllowed)
 	s.registerAdmin()
+	s.registerAdminInfo()
 	metricsHandler := promhttp.HandlerFor(s.gatherer, promhttp.HandlerOpts{})
 	s.router.Handle(MetricsPath, s.wrap(routeSpec{label: MetricsPath}, func(w http.ResponseWriter, r *http.Request) error {
 		metricsHandler.ServeHTTP(w, r)

@@ -94,6 +94,10 @@ type Triggers interface {
 	NextDue(ctx context.Context) (due time.Time, ok bool, err error)
 	// CountTriggers counts triggers, for tests and metrics.
 	CountTriggers(ctx context.Context) (int, error)
+	// ListTriggers returns up to limit triggers for the admin queue dump:
+	// with leased, those being handled now by lease expiry; otherwise the
+	// waiting ones by due time.
+	ListTriggers(ctx context.Context, leased bool, limit int) ([]Trigger, error)
 }
 
 // JobFilter selects jobs for listings. Within one field values are ORed,

@@ -51,6 +51,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"TriggerLeaseTakeover", testTriggerLeaseTakeover},
 		{"TriggerKinds", testTriggerKinds},
 		{"TriggerNextDue", testTriggerNextDue},
+		{"ListTriggers", testListTriggers},
 		{"Wakeups", testWakeups},
 		{"ConcurrentClaimsNeverOverlap", testConcurrentClaims},
 	}

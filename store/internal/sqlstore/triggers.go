@@ -163,6 +163,27 @@ func (x *txn) NextDue(ctx context.Context) (time.Time, bool, error) {
 	return next, !next.IsZero(), nil
 }
 
+func (x *txn) ListTriggers(ctx context.Context, leased bool, limit int) ([]store.Trigger, error) {
+	q := `SELECT ` + triggerCols + ` FROM triggers WHERE lease_owner = '' ORDER BY due_at, id LIMIT $1`
+	if leased {
+		q = `SELECT ` + triggerCols + ` FROM triggers WHERE lease_owner <> '' ORDER BY lease_expires, id LIMIT $1`
+	}
+	rows, err := x.tx.QueryContext(ctx, q, limit)
+	if err != nil {
+		return nil, x.mapErr(err, "listing triggers")
+	}
+	defer rows.Close()
+	var out []store.Trigger
+	for rows.Next() {
+		var t store.Trigger
+		if err := rows.Scan(x.d.triggerFields(&t)...); err != nil {
+			return nil, x.mapErr(err, "listing triggers")
+		}
+		out = append(out, t)
+	}
+	return out, x.wrap(rows.Err(), "listing triggers")
+}
+
 func (x *txn) CountTriggers(ctx context.Context) (int, error) {
 	return x.count(ctx, "triggers", &where{})
 }
