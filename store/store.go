@@ -110,6 +110,8 @@ type JobFilter struct {
 	Statuses    []string
 	ParentID    string
 	BundleID    string // coordinators only
+	Frequency   string // coordinators only: the stored frequency ("60", "1")
+	TimeUnit    string // coordinators only: MINUTE, DAY, MONTH, ...
 	Text        string // part of the app name or user, or the exact id
 	CreatedFrom time.Time
 	CreatedTo   time.Time

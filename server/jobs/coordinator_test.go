@@ -325,6 +325,10 @@ func TestCoordinatorList(t *testing.T) {
 		{"jobtype=coord&filter=status%3DPREP", []string{second}, 1},
 		{"jobtype=coord&len=1&offset=2", []string{first}, 2},
 		{"jobtype=coord&filter=user%3Dann", nil, 0},
+		{"jobtype=coord&filter=frequency%3D1%3Bunit%3Dhours", []string{second, first}, 2},
+		{"jobtype=coord&filter=frequency%3D60", []string{second, first}, 2},
+		{"jobtype=coord&filter=frequency%3D1%3Bunit%3Ddays", nil, 0},
+		{"jobtype=coord&filter=frequency%3D30%3Bstatus%3DPREP", nil, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.query, func(t *testing.T) {

@@ -23,8 +23,8 @@ const (
 
 // otherShows are show values Oozie serves and gozie does not yet.
 var otherShows = map[string]bool{
-	"errorlog": true, "auditlog": true, "graph": true, "allruns": true, "retries": true,
-	"jmstopic": true, "missing-dependencies": true, "wf-actions-in-coord": true,
+	"auditlog": true, "graph": true, "retries": true,
+	"jmstopic": true, "wf-actions-in-coord": true,
 }
 
 // get serves GET job/<id>?show=...: info (the default), definition, log or status, of a
@@ -35,6 +35,16 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	show := q.Get(paramShow)
 	if show == "" {
 		show = showInfo
+	}
+	if h := a.extraShow(show); h != nil || (show == showLog && kindOfID(id) == idCoordinator) {
+		loc, err := zoneParam(q)
+		if err != nil {
+			return err
+		}
+		if h == nil {
+			h = a.getCoordLog
+		}
+		return h(w, r, id, loc)
 	}
 	switch show {
 	case showInfo, showDefinition, showLog, showStatus:

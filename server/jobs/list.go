@@ -39,9 +39,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 		if a.Coordinators == nil {
 			return errNotSupported("listing coordinator jobs")
 		}
-		if f.Frequency != "" || f.Unit != "" {
-			return errNotSupported("filtering coordinator jobs by frequency")
-		}
+		f.JobFilter.Frequency, f.JobFilter.TimeUnit = f.Frequency, f.Unit
 		return a.listCoordinators(w, r, f.JobFilter, offset, length, loc)
 	case TypeBundle:
 		return errNotSupported("listing bundle jobs")

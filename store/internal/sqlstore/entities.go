@@ -108,6 +108,13 @@ func (x *txn) jobWhere(f store.JobFilter, parentCol, bundleCol string) *where {
 	if f.BundleID != "" && bundleCol != "" {
 		w.add(bundleCol+" = %s", f.BundleID)
 	}
+	// Only coordinator listings have a bundle column, and only they a frequency.
+	if f.Frequency != "" && bundleCol != "" {
+		w.add("frequency = %s", f.Frequency)
+	}
+	if f.TimeUnit != "" && bundleCol != "" {
+		w.add("time_unit = %s", f.TimeUnit)
+	}
 	if f.Text != "" {
 		like := "%" + f.Text + "%"
 		w.add("(app_name LIKE %s OR user_name LIKE %s OR id = %s)", like, like, f.Text)

@@ -1,0 +1,138 @@
+package jobs_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gozie/gozie/server/oozieapi"
+)
+
+// inputsCoordApp runs wfPath for the two hours 2025-01-27T00:00Z and 01:00Z, each
+// action waiting for the hour's and the previous hour's directory under data.
+func inputsCoordApp(wfPath, data string) string {
+	return `<coordinator-app xmlns="uri:oozie:coordinator:0.4" name="inputs-coord" frequency="${coord:hours(1)}"
+    start="2025-01-27T00:00Z" end="2025-01-27T02:00Z" timezone="UTC">
+    <datasets>
+        <dataset name="logs" frequency="${coord:hours(1)}" initial-instance="2025-01-01T00:00Z" timezone="UTC">
+            <uri-template>file://` + data + `/${YEAR}${MONTH}${DAY}${HOUR}</uri-template>
+        </dataset>
+    </datasets>
+    <input-events>
+        <data-in name="this-hour" dataset="logs"><instance>${coord:current(0)}</instance></data-in>
+        <data-in name="last-hour" dataset="logs"><instance>${coord:current(-1)}</instance></data-in>
+    </input-events>
+    <action>
+        <workflow><app-path>` + wfPath + `</app-path></workflow>
+    </action>
+</coordinator-app>
+`
+}
+
+func TestMissingDependenciesAndLogs(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	f.StartEngine(t)
+	data := filepath.Join(f.Apps, "data")
+	id := f.submitCoord(t, f.WriteCoordApp(t, "inputs", inputsCoordApp(f.appPath(appNoOp), data)))
+	uri := func(hour string) string { return "file://" + data + "/2025012" + hour + "/_SUCCESS" }
+	// The hour before the first action is there; the rest is missing.
+	if err := os.MkdirAll(filepath.Join(data, "2025012623"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "2025012623", "_SUCCESS"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := oozieapi.MissingDependencies{MissingDependencies: []oozieapi.ActionMissingDependencies{
+		{ID: 1, BlockedOn: uri("700"), DataSets: []oozieapi.DataSetDependencies{{DataSet: "this-hour", MissingDependencies: []string{uri("700")}}}},
+		{ID: 2, BlockedOn: uri("701"), DataSets: []oozieapi.DataSetDependencies{
+			{DataSet: "this-hour", MissingDependencies: []string{uri("701")}},
+			{DataSet: "last-hour", MissingDependencies: []string{uri("700")}}}},
+	}}
+	var got oozieapi.MissingDependencies
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		r := f.call(t, http.MethodGet, "/oozie/v2/job/"+id+"?show=missing-dependencies", "", "")
+		decode(t, r.body, &got)
+		if equalJSON(t, got, want) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("missing dependencies %s, want %+v", r.body, want)
+		}
+		f.Clock.Advance(time.Minute) // the input check's backoff runs on the fake clock
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Narrowed to one action, by number, by date or by the action's id.
+	for _, q := range []string{id + "?show=missing-dependencies&action-list=2",
+		id + "?show=missing-dependencies&date=2025-01-27T01:00Z", id + "@2?show=missing-dependencies"} {
+		r := f.call(t, http.MethodGet, "/oozie/v2/job/"+q, "", "")
+		decode(t, r.body, &got)
+		if !equalJSON(t, got, oozieapi.MissingDependencies{MissingDependencies: want.MissingDependencies[1:]}) {
+			t.Errorf("%s: %s", q, r.body)
+		}
+	}
+	checkError(t, f.call(t, http.MethodGet, "/oozie/v2/job/"+id+"?show=missing-dependencies&action-list=1&date=2025-01-27T01:00Z", "", ""),
+		400, "E0302", "E0302: Invalid parameter, give either [action-list] or [date]")
+
+	// The coordinator's log names what each action waits for; nothing is wrong yet.
+	r := f.call(t, http.MethodGet, "/oozie/v2/job/"+id+"?show=log", "", "")
+	if r.status != 200 || !strings.Contains(r.body, "ACTION["+id+"@2] action [2] is [WAITING] on ["+uri("701")+"]") {
+		t.Errorf("log: %d\n%s", r.status, r.body)
+	}
+	if r := f.call(t, http.MethodGet, "/oozie/v2/job/"+id+"?show=errorlog", "", ""); r.status != 200 || r.body != "" {
+		t.Errorf("errorlog of a healthy job: %d %q", r.status, r.body)
+	}
+	if r := f.call(t, http.MethodPut, "/oozie/v2/job/"+id+"?action=kill", "", ""); r.status != 200 {
+		t.Fatalf("kill: %d %s", r.status, r.body)
+	}
+	f.waitCoordStatus(t, id, "KILLED")
+	r = f.call(t, http.MethodGet, "/oozie/v2/job/"+id+"?show=errorlog", "", "")
+	if r.status != 200 || !strings.Contains(r.body, " WARN  ") || !strings.Contains(r.body, "coordinator job is [KILLED]") ||
+		strings.Contains(r.body, " INFO ") {
+		t.Errorf("errorlog of a killed job: %d\n%s", r.status, r.body)
+	}
+}
+
+func TestAllRuns(t *testing.T) {
+	t.Parallel()
+	f, id := setupCoord(t)
+	r := f.call(t, http.MethodPut, "/oozie/v2/job/"+id+"?action=coord-rerun&type=action&scope=2", "", "")
+	if r.status != 200 {
+		t.Fatalf("rerun: %d %s", r.status, r.body)
+	}
+	f.waitCoordStatus(t, id, "SUCCEEDED")
+	var runs oozieapi.AllRuns
+	for _, q := range []string{id + "@2?show=allruns", id + "?show=allruns&type=action&scope=2"} {
+		r := f.call(t, http.MethodGet, "/oozie/v2/job/"+q, "", "")
+		decode(t, r.body, &runs)
+		if r.status != 200 || len(runs.Workflows) != 2 || runs.Workflows[0].ID == runs.Workflows[1].ID ||
+			runs.Workflows[1].Status != "SUCCEEDED" {
+			t.Errorf("%s: %d %s", q, r.status, r.body)
+		}
+	}
+	r = f.call(t, http.MethodGet, "/oozie/v2/job/"+id+"@1?show=allruns", "", "")
+	decode(t, r.body, &runs)
+	if len(runs.Workflows) != 1 {
+		t.Errorf("action 1 never rerun: %s", r.body)
+	}
+	checkError(t, f.call(t, http.MethodGet, "/oozie/v2/job/"+id+"@9?show=allruns", "", ""), 404, "E0605",
+		"E0605: Action does not exist ["+id+"@9]")
+	checkError(t, f.call(t, http.MethodGet, "/oozie/v2/job/"+id+"?show=allruns", "", ""), 400, "E0302",
+		"E0302: Invalid parameter, show=allruns of a coordinator job needs type=action and scope=<action number>")
+}
+
+// equalJSON compares two values by their JSON encoding.
+func equalJSON(t *testing.T, a, b any) bool {
+	t.Helper()
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	return string(x) == string(y)
+}
