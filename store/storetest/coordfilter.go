@@ -19,6 +19,7 @@ func testCoordJobsByFrequency(t *testing.T, open Opener) {
 		for i := range jobs {
 			j := jobs[i]
 			j.AppName, j.Status, j.CreatedTime, j.StartTime, j.EndTime = "app-"+j.ID, store.JobRunning, t0, t0, t0
+			j.ExecutionOrder, j.TimeZone = "FIFO", "UTC"
 			if err := x.InsertCoordJob(ctx, &j); err != nil {
 				return err
 			}
