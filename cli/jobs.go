@@ -2,9 +2,12 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gozie/gozie/server/client"
+	"github.com/gozie/gozie/server/oozieapi"
 )
 
 // runJobs is `gozie jobs`: a table of jobs matching a filter, as Oozie's CLI prints it.
@@ -19,8 +22,23 @@ func runJobs(ctx context.Context, args []string, env Env) error {
 	verbose := fs.Bool("verbose", false, "verbose listing")
 	timezone := fs.String("timezone", "", "show dates in the time zone `ID` (default $OOZIE_TIMEZONE, then GMT)")
 	localtime := fs.Bool("localtime", false, "show dates in the local time zone (overrides -timezone)")
+	kill := fs.Bool("kill", false, "kill the jobs matching -filter (one page, -len default 50)")
+	suspend := fs.Bool("suspend", false, "suspend the jobs matching -filter")
+	resume := fs.Bool("resume", false, "resume the jobs matching -filter")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	bulk := ""
+	for action, set := range map[string]bool{"kill": *kill, "suspend": *suspend, "resume": *resume} {
+		if set {
+			if bulk != "" {
+				return &plainError{"give only one of -kill, -suspend and -resume"}
+			}
+			bulk = action
+		}
+	}
+	if bulk != "" && *filter == "" {
+		return &plainError{"-" + bulk + " of jobs needs -filter"}
 	}
 	loc, err := displayZone(env, *timezone, *localtime)
 	if err != nil {
@@ -31,6 +49,9 @@ func runJobs(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	q := client.JobsQuery{JobType: *jobType, Filter: *filter, Offset: *offset, Len: *length}
+	if bulk != "" {
+		return bulkJobs(ctx, env, cl, bulk, q, loc, *verbose)
+	}
 	if strings.Contains(*jobType, "coord") && !strings.Contains(*jobType, "wf") {
 		l, err := cl.CoordinatorJobs(ctx, q)
 		if err != nil {
@@ -43,4 +64,28 @@ func runJobs(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	return printJobs(env.Stdout, l.Workflows, loc, *verbose)
+}
+
+// bulkJobs is `jobs -kill|-suspend|-resume -filter ...`: Oozie's CLI prints
+// which jobs the command reached, then their table.
+func bulkJobs(ctx context.Context, env Env, cl *client.Client, action string, q client.JobsQuery, loc *time.Location, verbose bool) error {
+	done := map[string]string{"kill": "killed", "suspend": "suspended", "resume": "resumed"}[action]
+	if strings.Contains(q.JobType, "coord") && !strings.Contains(q.JobType, "wf") {
+		var l oozieapi.CoordinatorList
+		if err := cl.Bulk(ctx, action, q, &l); err != nil {
+			return err
+		}
+		if len(l.Jobs) > 0 {
+			fmt.Fprintf(env.Stdout, "The following jobs have been %s\n", done)
+		}
+		return printCoordJobs(env.Stdout, l.Jobs, loc, verbose)
+	}
+	var l oozieapi.WorkflowList
+	if err := cl.Bulk(ctx, action, q, &l); err != nil {
+		return err
+	}
+	if len(l.Workflows) > 0 {
+		fmt.Fprintf(env.Stdout, "The following jobs have been %s\n", done)
+	}
+	return printJobs(env.Stdout, l.Workflows, loc, verbose)
 }

@@ -51,8 +51,6 @@ func TestJobsErrors(t *testing.T) {
 		stderr string
 	}{
 		{[]string{"jobs", "-filter", "owner=joe"}, "Error: E0420 : E0420: Invalid jobs filter [owner=joe], invalid name [owner]\n"},
-		{[]string{"jobs", "-jobtype", "coordinator", "-filter", "frequency=1;unit=days"},
-			"Error: E0302 : E0302: Invalid parameter [filtering coordinator jobs by frequency is not supported yet]\n"},
 		{[]string{"jobs", "-oozie", "http://127.0.0.1:1/oozie", "-len", "1"}, ""},
 	}
 	for _, tt := range tests {

@@ -70,6 +70,7 @@ func Register(srv *server.Server, d Deps) error {
 	a := &api{Deps: d}
 	srv.Handle(http.MethodPost, jobsPath, a.submit)
 	srv.Handle(http.MethodGet, jobsPath, a.list)
+	srv.Handle(http.MethodPut, jobsPath, a.bulk)
 	srv.Handle(http.MethodGet, jobPath, a.get)
 	srv.Handle(http.MethodPut, jobPath, a.put)
 	// Launchers call back whatever the system mode, as Oozie's callback servlet allows.
