@@ -12,7 +12,7 @@ import (
 
 // jobCommands are the options of `job` that name what to do; exactly one is given.
 var jobCommands = []string{"run", "submit", "dryrun", "start", "suspend", "resume", "kill", "rerun", "info", "log", "definition",
-	"change", "ignore", "slaenable", "sladisable", "slachange"}
+	"change", "ignore", "slaenable", "sladisable", "slachange", "poll", "errorlog", "missingdeps"}
 
 // jobFlags are the parsed flags of `job`.
 type jobFlags struct {
@@ -26,6 +26,7 @@ type jobFlags struct {
 	verbose, localtime  bool
 	set                 map[string]bool
 	coord               coordFlags
+	poll                pollFlags
 }
 
 // runJob is `gozie job`: submit, run, control and inspect one job, printing what Oozie's
@@ -44,6 +45,9 @@ func runJob(ctx context.Context, args []string, env Env) error {
 		{"kill", "kill a job"}, {"rerun", "rerun a finished workflow job (with -config or -D)"},
 		{"info", "info of a job or action"}, {"log", "log of a job"}, {"definition", "definition of a job"},
 		{"change", "change a coordinator (with -value)"}, {"ignore", "ignore a coordinator, or its actions with -action"},
+		{"errorlog", "warnings and errors of a job's log"},
+		{"missingdeps", "what a coordinator's waiting actions need (narrow with -action or -date, or give ID@n)"},
+		{"poll", "poll a job until it ends (with -interval, -timeout, -verbose)"},
 		{"slaenable", "enable SLA alerts of a job (narrow with -action, -date or -coordinator)"},
 		{"sladisable", "disable SLA alerts of a job (narrow with -action, -date or -coordinator)"},
 		{"slachange", "change SLA expectations of a job with -value 'sla-should-end=...;sla-max-duration=...'"},
@@ -57,6 +61,8 @@ func runJob(ctx context.Context, args []string, env Env) error {
 	fs.StringVar(&f.timezone, "timezone", "", "show dates in the time zone `ID` (default $OOZIE_TIMEZONE, then GMT)")
 	fs.BoolVar(&f.localtime, "localtime", false, "show dates in the local time zone (overrides -timezone)")
 	f.coord.register(fs)
+	fs.Float64Var(&f.poll.interval, "interval", 5, "-poll interval in minutes")
+	fs.Float64Var(&f.poll.timeout, "timeout", 30, "-poll timeout in minutes")
 	if err := parse(fs, splitDefines(args)); err != nil {
 		return err
 	}
@@ -118,6 +124,12 @@ func runJob(ctx context.Context, args []string, env Env) error {
 		return f.change(ctx, cl, *f.id[cmd])
 	case "ignore":
 		return f.ignore(ctx, env, cl, *f.id[cmd])
+	case "errorlog":
+		return cl.ErrorLog(ctx, *f.id[cmd], out)
+	case "missingdeps":
+		return f.missingDeps(ctx, cl, out, *f.id[cmd])
+	case "poll":
+		return f.poll.poll(ctx, cl, out, *f.id[cmd], f.verbose)
 	case "slaenable", "sladisable", "slachange":
 		return f.slaCommand(ctx, cl, cmd, *f.id[cmd])
 	case "rerun":

@@ -9,36 +9,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/server/jobs/jobstest"
 	"github.com/gozie/gozie/server/oozieapi"
 )
-
-// inputsCoordApp runs wfPath for the two hours 2025-01-27T00:00Z and 01:00Z, each
-// action waiting for the hour's and the previous hour's directory under data.
-func inputsCoordApp(wfPath, data string) string {
-	return `<coordinator-app xmlns="uri:oozie:coordinator:0.4" name="inputs-coord" frequency="${coord:hours(1)}"
-    start="2025-01-27T00:00Z" end="2025-01-27T02:00Z" timezone="UTC">
-    <datasets>
-        <dataset name="logs" frequency="${coord:hours(1)}" initial-instance="2025-01-01T00:00Z" timezone="UTC">
-            <uri-template>file://` + data + `/${YEAR}${MONTH}${DAY}${HOUR}</uri-template>
-        </dataset>
-    </datasets>
-    <input-events>
-        <data-in name="this-hour" dataset="logs"><instance>${coord:current(0)}</instance></data-in>
-        <data-in name="last-hour" dataset="logs"><instance>${coord:current(-1)}</instance></data-in>
-    </input-events>
-    <action>
-        <workflow><app-path>` + wfPath + `</app-path></workflow>
-    </action>
-</coordinator-app>
-`
-}
 
 func TestMissingDependenciesAndLogs(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	f.StartEngine(t)
 	data := filepath.Join(f.Apps, "data")
-	id := f.submitCoord(t, f.WriteCoordApp(t, "inputs", inputsCoordApp(f.appPath(appNoOp), data)))
+	id := f.submitCoord(t, f.WriteCoordApp(t, "inputs", jobstest.InputsCoordApp(f.appPath(appNoOp), data)))
 	uri := func(hour string) string { return "file://" + data + "/2025012" + hour + "/_SUCCESS" }
 	// The hour before the first action is there; the rest is missing.
 	if err := os.MkdirAll(filepath.Join(data, "2025012623"), 0o755); err != nil {

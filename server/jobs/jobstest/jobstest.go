@@ -164,6 +164,27 @@ func SLACoordApp(wfPath string) string {
 `
 }
 
+// InputsCoordApp runs wfPath for the two hours 2025-01-27T00:00Z and 01:00Z, each
+// action waiting for the hour's and the previous hour's directory under data.
+func InputsCoordApp(wfPath, data string) string {
+	return `<coordinator-app xmlns="uri:oozie:coordinator:0.4" name="inputs-coord" frequency="${coord:hours(1)}"
+    start="2025-01-27T00:00Z" end="2025-01-27T02:00Z" timezone="UTC">
+    <datasets>
+        <dataset name="logs" frequency="${coord:hours(1)}" initial-instance="2025-01-01T00:00Z" timezone="UTC">
+            <uri-template>file://` + data + `/${YEAR}${MONTH}${DAY}${HOUR}</uri-template>
+        </dataset>
+    </datasets>
+    <input-events>
+        <data-in name="this-hour" dataset="logs"><instance>${coord:current(0)}</instance></data-in>
+        <data-in name="last-hour" dataset="logs"><instance>${coord:current(-1)}</instance></data-in>
+    </input-events>
+    <action>
+        <workflow><app-path>` + wfPath + `</app-path></workflow>
+    </action>
+</coordinator-app>
+`
+}
+
 // WriteApp writes def as the workflow.xml of app directory name and returns the app path
 // (a file:// URI).
 func (e *Env) WriteApp(t testing.TB, name, def string) string {
