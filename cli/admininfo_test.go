@@ -37,3 +37,12 @@ func TestAdminReports(t *testing.T) {
 		t.Errorf("two options: exit %d %q", code, errOut)
 	}
 }
+
+func TestInfoTimezones(t *testing.T) {
+	t.Parallel()
+	f := newCLIFixture(t)
+	out := f.mustRun(t, "info", "-timezones")
+	if !strings.HasPrefix(out, "The available timezones are:\n  ") || !strings.Contains(out, "(America/Los_Angeles)\n") {
+		t.Errorf("info -timezones printed %.300q", out)
+	}
+}

@@ -54,10 +54,14 @@ func (e Env) user() (string, error) {
 
 // Commands lists the client verbs Run accepts.
 var Commands = map[string]string{
-	"admin":    "server administration: -status, -version, -systemmode MODE",
-	"version":  "print the client's build version",
-	"job":      "job operations: -run, -submit, -dryrun, -start, -info, -kill, -suspend, -resume, -rerun, -log, -definition",
-	"jobs":     "list jobs: [-jobtype wf] [-filter 'user=u;status=S'] [-offset N] [-len N]",
+	"admin": "server administration: -status, -version, -systemmode MODE, -queuedump, -servers, -metrics, " +
+		"-instrumentation, -configuration, -osenv, -javasysprops, -shareliblist, -sharelibupdate",
+	"info":    "client-side information: -timezones",
+	"version": "print the client's build version",
+	"job": "job operations: -run, -submit, -dryrun, -start, -info, -kill, -suspend, -resume, -rerun, -change, " +
+		"-ignore, -poll, -log, -errorlog, -definition, -missingdeps, -slaenable, -sladisable, -slachange",
+	"jobs": "list jobs: [-jobtype wf] [-filter 'user=u;status=S'] [-offset N] [-len N]; " +
+		"-kill, -suspend or -resume the jobs of a -filter",
 	"validate": "validate a workflow or coordinator XML file: validate FILE",
 	"sla":      "SLA summaries: -filter 'app_name=a;event_status=END_MISS' [-len N] [-sortby K] [-order desc] [-json]",
 }
@@ -80,6 +84,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		err = runValidate(ctx, args[1:], env)
 	case "sla":
 		err = runSLA(ctx, args[1:], env)
+	case "info":
+		err = runInfo(ctx, args[1:], env)
 	case "version":
 		fmt.Fprintf(env.Stdout, "Oozie client build version: %s\n", buildinfo.Get().Version)
 	default:
