@@ -12,7 +12,7 @@ import (
 
 // jobCommands are the options of `job` that name what to do; exactly one is given.
 var jobCommands = []string{"run", "submit", "dryrun", "start", "suspend", "resume", "kill", "rerun", "info", "log", "definition",
-	"change", "ignore", "slaenable", "sladisable", "slachange", "poll", "errorlog", "missingdeps"}
+	"change", "ignore", "slaenable", "sladisable", "slachange", "poll", "errorlog", "missingdeps", "update"}
 
 // jobFlags are the parsed flags of `job`.
 type jobFlags struct {
@@ -46,6 +46,7 @@ func runJob(ctx context.Context, args []string, env Env) error {
 		{"info", "info of a job or action"}, {"log", "log of a job"}, {"definition", "definition of a job"},
 		{"change", "change a coordinator (with -value)"}, {"ignore", "ignore a coordinator, or its actions with -action"},
 		{"errorlog", "warnings and errors of a job's log"},
+		{"update", "update a coordinator from its app path (with -config, -D; -dryrun shows the differences only)"},
 		{"missingdeps", "what a coordinator's waiting actions need (narrow with -action or -date, or give ID@n)"},
 		{"poll", "poll a job until it ends (with -interval, -timeout, -verbose)"},
 		{"slaenable", "enable SLA alerts of a job (narrow with -action, -date or -coordinator)"},
@@ -67,6 +68,10 @@ func runJob(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	updateDryRun := f.set["update"] && f.set["dryrun"]
+	if updateDryRun {
+		delete(f.set, "dryrun") // -update ID -dryrun only shows the differences
+	}
 	var chosen []string
 	for _, c := range jobCommands {
 		if f.set[c] {
@@ -124,6 +129,18 @@ func runJob(ctx context.Context, args []string, env Env) error {
 		return f.change(ctx, cl, *f.id[cmd])
 	case "ignore":
 		return f.ignore(ctx, env, cl, *f.id[cmd])
+	case "update":
+		props := &conf.Properties{}
+		if configured(env, f.config, &f.defs) {
+			if props, err = jobConfiguration(env, f.config, &f.defs); err != nil {
+				return err
+			}
+		}
+		diff, err := cl.Update(ctx, *f.id[cmd], props, updateDryRun)
+		if err != nil {
+			return err
+		}
+		fmt.Fprint(out, diff)
 	case "errorlog":
 		return cl.ErrorLog(ctx, *f.id[cmd], out)
 	case "missingdeps":

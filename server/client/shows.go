@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/server/oozieapi"
 )
 
@@ -35,4 +36,29 @@ func (c *Client) AllRuns(ctx context.Context, actionID string) (oozieapi.AllRuns
 	var out oozieapi.AllRuns
 	err := c.do(ctx, http.MethodGet, jobPath(actionID), url.Values{"show": {"allruns"}}, &out)
 	return out, err
+}
+
+// Update updates a coordinator from its app path under props (nil or empty:
+// its own configuration) and returns the differences; with dryRun nothing
+// changes.
+func (c *Client) Update(ctx context.Context, id string, props *conf.Properties, dryRun bool) (string, error) {
+	q := url.Values{"action": {"update"}}
+	if dryRun {
+		q.Set("dryrun", "true")
+	}
+	req := request{method: http.MethodPut, path: jobPath(id), query: q}
+	if props != nil && props.Len() > 0 {
+		body, err := configurationXML(props)
+		if err != nil {
+			return "", err
+		}
+		req.body, req.contentType = body, "application/xml;charset=UTF-8"
+	}
+	var out struct {
+		Update struct {
+			Diff string `json:"diff"`
+		} `json:"update"`
+	}
+	err := c.call(ctx, req, &out)
+	return out.Update.Diff, err
 }

@@ -23,7 +23,7 @@ const codeChangeWorkflow = "E1017"
 
 // otherActions are PUT job actions Oozie has and gozie does not serve yet.
 var otherActions = map[string]bool{
-	"bundle-rerun": true, "update": true,
+	"bundle-rerun": true,
 }
 
 // put serves PUT job/<id>?action=start|suspend|resume|kill|rerun on a workflow job; rerun
@@ -39,6 +39,9 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	action := q.Get(paramAction)
 	if isSLAAction(action) {
 		return a.putSLA(w, r, id, action)
+	}
+	if action == actionUpdate {
+		return a.putUpdate(w, r, id)
 	}
 	switch action {
 	case actionStart, actionSuspend, actionResume, actionKill, actionRerun:
