@@ -175,7 +175,7 @@ func TestCoordinatorInfoErrors(t *testing.T) {
 			"E0421: Invalid job filter [nominaltime=2030-01-01T00:00Z], nominaltime takes only <, <=, > and >=", 400},
 		{"?order=up", "E0303", "E0303: Invalid parameter value, [order] = [up]", 400},
 		{"?offset=x", "E0303", "E0303: Invalid parameter value, [offset] = [x]", 400},
-		{"?show=graph", "E0302", "E0302: Invalid parameter [show=graph is not supported yet]", 400},
+		{"?show=graph", "E0302", "E0302: Invalid parameter [show=graph is only for workflow jobs]", 400},
 	}
 	for _, tc := range tests {
 		t.Run(tc.query, func(t *testing.T) {

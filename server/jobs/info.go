@@ -23,7 +23,7 @@ const (
 
 // otherShows are show values Oozie serves and gozie does not yet.
 var otherShows = map[string]bool{
-	"auditlog": true, "graph": true, "retries": true,
+	"auditlog": true, "retries": true,
 	"jmstopic": true, "wf-actions-in-coord": true,
 }
 
@@ -35,6 +35,9 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	show := q.Get(paramShow)
 	if show == "" {
 		show = showInfo
+	}
+	if show == showGraph {
+		return a.getGraph(w, r, id)
 	}
 	if h := a.extraShow(show); h != nil || (show == showLog && kindOfID(id) == idCoordinator) {
 		loc, err := zoneParam(q)

@@ -1,0 +1,53 @@
+// Package graph draws a workflow application as a directed graph, coloured
+// by the statuses of one run: the picture behind Oozie's
+// GET job/<id>?show=graph (format png, svg or dot).
+//
+// Layout turns a parsed workflow.App and the job's action rows into a Graph:
+// every node with its shape, status and position, every transition as an
+// edge with a polyline route, a title and a legend. The renderers only draw
+// what Layout decided:
+//
+//   - SVG writes a hand-made SVG document;
+//   - PNG rasterizes the same drawing with the standard library alone
+//     (anti-aliased polygons, and text in a small bitmap font of our own);
+//   - DOT writes Graphviz text, leaving the layout to Graphviz.
+//
+// # Layout
+//
+// The layout is a classic layered (Sugiyama-style) drawing, top to bottom:
+//
+//  1. Edges: start → its target, ok and error transitions of actions,
+//     decision cases and default, fork paths and join → next. With
+//     Options.ShowKill false (Oozie's default) kill nodes, and so the error
+//     transitions into them, are left out. Transitions to nodes the app does
+//     not have are dropped.
+//  2. Layers: the longest path from start (a node sits one layer below the
+//     lowest of its predecessors). Validated workflows have no cycles; for a
+//     definition that was only parsed, edges closing a cycle are found by a
+//     depth-first search, laid out reversed and marked Back.
+//  3. Edges that span several layers get a dummy point per crossed layer so
+//     they bend around nodes (up to a budget, beyond which the longest edges
+//     are drawn straight), then a few barycenter sweeps reorder each layer,
+//     keeping the order with the fewest crossings.
+//  4. Horizontal positions come from alternating sweeps that pull every node
+//     toward the mean position of its neighbours, solved exactly under the
+//     minimum spacing of its layer (isotonic regression by pool adjacent
+//     violators).
+//  5. Edges run from ports spread along the bottom of the upper node to the
+//     top of the lower one, through their bend points. Labels ("error",
+//     "case N", "default") go beside the first segment of their edge, at the
+//     first of a few spots that covers no node and no other label.
+//
+// Node shapes: ellipse for start and end, octagon for kill, box for actions
+// (the action type under the name), diamond for decision and a flat bar for
+// fork and join. Colours come from State: green for OK/DONE, blue for
+// running work (PREP, RUNNING, START_RETRY, END_RETRY), amber for actions
+// waiting on a retry or a person (USER_RETRY, START_MANUAL, END_MANUAL), red
+// for ERROR/FAILED/KILLED and for a kill node the run reached, grey for
+// nodes the run never reached. Transitions the run took (the rows'
+// Transition) are drawn dark and thick; error transitions are dashed.
+//
+// Workflows of hundreds of nodes lay out in linear-ish time; PNG output is
+// scaled down to stay within MaxPNGSide pixels a side and MaxPNGPixels in
+// all, dropping text when it would be too small to read.
+package graph

@@ -1,0 +1,95 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"image/png"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gozie/gozie/workflow"
+)
+
+// TestOozieExamples draws every workflow of Oozie's example apps in the
+// three formats, with and without kill nodes.
+func TestOozieExamples(t *testing.T) {
+	t.Parallel()
+	dir := referenceApps(t)
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasPrefix(d.Name(), "workflow") && strings.HasSuffix(d.Name(), ".xml") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 10 {
+		t.Fatalf("found only %d example workflows under %s", len(files), dir)
+	}
+	for _, path := range files {
+		rel, _ := filepath.Rel(dir, path)
+		t.Run(rel, func(t *testing.T) {
+			t.Parallel()
+			def, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			app, err := workflow.Parse(def)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			for _, showKill := range []bool{false, true} {
+				opts := Options{ShowKill: showKill}
+				g := layout(t, app, nil, opts)
+				checkLayout(t, app, g, opts)
+				renderAll(t, g)
+			}
+		})
+	}
+}
+
+// renderAll draws g in every format and checks that the SVG is well-formed
+// XML and the PNG decodes to its announced size.
+func renderAll(t *testing.T, g *Graph) {
+	t.Helper()
+	var svg, img, dot bytes.Buffer
+	if err := SVG(&svg, g); err != nil {
+		t.Fatal(err)
+	}
+	dec := xml.NewDecoder(&svg)
+	for {
+		_, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG is not well-formed: %v", err)
+		}
+	}
+	if err := PNG(&img, g); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := png.DecodeConfig(&img)
+	if err != nil {
+		t.Fatalf("PNG does not decode: %v", err)
+	}
+	if w, h := PNGSize(g); cfg.Width != w || cfg.Height != h {
+		t.Errorf("PNG is %dx%d, want %dx%d", cfg.Width, cfg.Height, w, h)
+	}
+	if err := DOT(&dot, g); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(dot.String(), "digraph ") || !strings.HasSuffix(dot.String(), "}\n") {
+		t.Errorf("DOT is not one digraph:\n%s", dot.String())
+	}
+}
