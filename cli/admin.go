@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 )
 
@@ -14,18 +15,23 @@ func runAdmin(ctx context.Context, args []string, env Env) error {
 	mode := fs.String("systemmode", "", "set the system mode: NORMAL, NOWEBSERVICE or SAFEMODE")
 	var info adminInfoFlags
 	info.register(fs)
+	purgeOpts := fs.String("purge", "", "purge old finished jobs now: 'wf=30;coord=7;bundle=7;limit=100;oldcoordaction=true' "+
+		"(ages in days; each part optional, the server's configuration otherwise)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	purging := false
+	fs.Visit(func(f *flag.Flag) { purging = purging || f.Name == "purge" })
 	n := info.count()
-	for _, set := range []bool{*status, *version, *mode != ""} {
+	for _, set := range []bool{*status, *version, *mode != "", purging} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
 		fmt.Fprintln(env.Stderr, "admin: give exactly one of -status, -version, -systemmode MODE, -queuedump, -servers, "+
-			"-shareliblist [LIB], -sharelibupdate, -instrumentation, -metrics, -configuration, -osenv, -javasysprops")
+			"-shareliblist [LIB], -sharelibupdate, -instrumentation, -metrics, -configuration, -osenv, -javasysprops, "+
+			"-purge OPTIONS")
 		fs.Usage()
 		return errUsage
 	}
@@ -34,6 +40,8 @@ func runAdmin(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	switch {
+	case purging:
+		return runPurge(ctx, cl, *purgeOpts, env)
 	case info.count() > 0:
 		return info.run(ctx, cl, env.Stdout)
 	case *status:

@@ -55,7 +55,8 @@ func (e Env) user() (string, error) {
 // Commands lists the client verbs Run accepts.
 var Commands = map[string]string{
 	"admin": "server administration: -status, -version, -systemmode MODE, -queuedump, -servers, -metrics, " +
-		"-instrumentation, -configuration, -osenv, -javasysprops, -shareliblist, -sharelibupdate",
+		"-instrumentation, -configuration, -osenv, -javasysprops, -shareliblist, -sharelibupdate, " +
+		"-purge 'wf=30;coord=7;bundle=7;limit=100;oldcoordaction=true'",
 	"info":    "client-side information: -timezones",
 	"version": "print the client's build version",
 	"job": "job operations: -run, -submit, -dryrun, -start, -info, -kill, -suspend, -resume, -rerun, -change, " +

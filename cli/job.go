@@ -44,7 +44,7 @@ func runJob(ctx context.Context, args []string, env Env) error {
 		{"start", "start a submitted job"}, {"suspend", "suspend a job"}, {"resume", "resume a job"},
 		{"kill", "kill a job"}, {"rerun", "rerun a finished workflow job (with -config or -D)"},
 		{"info", "info of a job or action"}, {"log", "log of a job"}, {"definition", "definition of a job"},
-		{"change", "change a coordinator (with -value)"}, {"ignore", "ignore a coordinator, or its actions with -action"},
+		{"change", "change a coordinator or a bundle (with -value)"}, {"ignore", "ignore a coordinator, or its actions with -action"},
 		{"errorlog", "warnings and errors of a job's log"},
 		{"update", "update a coordinator from its app path (with -config, -D; -dryrun shows the differences only)"},
 		{"missingdeps", "what a coordinator's waiting actions need (narrow with -action or -date, or give ID@n)"},
@@ -153,6 +153,9 @@ func runJob(ctx context.Context, args []string, env Env) error {
 		if isCoordinatorID(*f.id[cmd]) {
 			return f.coordRerun(ctx, env, cl, *f.id[cmd])
 		}
+		if isBundleID(*f.id[cmd]) {
+			return f.bundleRerun(ctx, env, cl, *f.id[cmd])
+		}
 		// Without a configuration Oozie reruns with an empty one (not even user.name).
 		props := &conf.Properties{}
 		if configured(env, f.config, &f.defs) {
@@ -183,6 +186,9 @@ func (f *jobFlags) info(ctx context.Context, env Env, cl *client.Client, id stri
 	}
 	if isCoordinatorID(id) || strings.Contains(id, "-C@") {
 		return f.coordInfo(ctx, env, cl, id, loc)
+	}
+	if isBundleID(id) {
+		return f.bundleInfo(ctx, env, cl, id, loc)
 	}
 	if strings.Contains(id, "-W@") {
 		if f.filter != "" {

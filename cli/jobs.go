@@ -52,6 +52,13 @@ func runJobs(ctx context.Context, args []string, env Env) error {
 	if bulk != "" {
 		return bulkJobs(ctx, env, cl, bulk, q, loc, *verbose)
 	}
+	if strings.HasPrefix(strings.ToLower(*jobType), "bundle") {
+		l, err := cl.BundleJobs(ctx, q)
+		if err != nil {
+			return err
+		}
+		return printBundleJobs(env.Stdout, l.Jobs, loc, *verbose)
+	}
 	if strings.Contains(*jobType, "coord") && !strings.Contains(*jobType, "wf") {
 		l, err := cl.CoordinatorJobs(ctx, q)
 		if err != nil {

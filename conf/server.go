@@ -182,9 +182,13 @@ type Launcher struct {
 
 // Purge configures the removal of old jobs.
 type Purge struct {
+	// Enabled runs the purge on its schedule.
+	Enabled bool
+	// OldCoordAction also purges the old finished actions of running coordinators.
+	OldCoordAction bool
 	// WorkflowOlderThan is the age of finished workflows that are purged.
 	WorkflowOlderThan time.Duration
-	// CoordOlderThan is the age of finished coordinators (and old actions) that are purged.
+	// CoordOlderThan is the age of finished coordinators that are purged.
 	CoordOlderThan time.Duration
 	// BundleOlderThan is the age of finished bundles that are purged.
 	BundleOlderThan time.Duration

@@ -255,21 +255,33 @@ var settings = []Setting{
 		func(s *Server) *bool { return &s.Email.Attachments }),
 
 	// Purge.
+	boolean("gozie.purge.enabled", "true",
+		"Purge old finished jobs every gozie.purge.interval (Oozie's PurgeService); PUT admin/purge "+
+			"works either way.",
+		func(s *Server) *bool { return &s.Purge.Enabled }),
 	dur("gozie.purge.workflow.older-than", "30d",
-		"Age after which finished workflows are purged (Oozie: oozie.service.PurgeService.older.than).",
+		"Age after which finished workflows are purged, and the finished actions of running coordinators "+
+			"with the workflows they ran (Oozie: oozie.service.PurgeService.older.than).",
 		func(s *Server) *time.Duration { return &s.Purge.WorkflowOlderThan }),
 	dur("gozie.purge.coord.older-than", "7d",
-		"Age after which finished coordinators and old actions of running ones are purged "+
-			"(Oozie: oozie.service.PurgeService.coord.older.than).",
+		"Age after which finished coordinators that are not in a bundle are purged, once all their "+
+			"workflows are old too (Oozie: oozie.service.PurgeService.coord.older.than).",
 		func(s *Server) *time.Duration { return &s.Purge.CoordOlderThan }),
 	dur("gozie.purge.bundle.older-than", "7d",
-		"Age after which finished bundles are purged (Oozie: oozie.service.PurgeService.bundle.older.than).",
+		"Age after which finished bundles are purged with their coordinators, once those are old too "+
+			"(Oozie: oozie.service.PurgeService.bundle.older.than).",
 		func(s *Server) *time.Duration { return &s.Purge.BundleOlderThan }),
+	boolean("gozie.purge.old-coord-action", "true",
+		"Also purge the finished actions of long-running coordinators, with their workflows, once those "+
+			"are older than gozie.purge.workflow.older-than (Oozie: "+
+			"oozie.service.PurgeService.purge.old.coord.action, off in Oozie, on in gozie).",
+		func(s *Server) *bool { return &s.Purge.OldCoordAction }),
 	dur("gozie.purge.interval", "1h",
 		"How often the purge runs (Oozie: oozie.service.PurgeService.purge.interval).",
 		func(s *Server) *time.Duration { return &s.Purge.Interval }),
 	intv("gozie.purge.limit", "100", 1,
-		"Jobs purged per batch (Oozie: oozie.service.PurgeService.purge.limit).",
+		"Jobs looked at per purge batch, each batch one short transaction "+
+			"(Oozie: oozie.service.PurgeService.purge.limit).",
 		func(s *Server) *int { return &s.Purge.Limit }),
 
 	// SLA.

@@ -10,7 +10,7 @@
 //	LoadJob(definition) ──► Materialize(job, row, now) ──► []NewAction + updated row
 //	CheckInputs(action, exists, now) ──► READY / WAITING / TIMEDOUT / SKIPPED / FAILED
 //	StartReady(ready actions, concurrency) ──► submit / skip ──► WorkflowConf(action)
-//	RollupCoordinator(actions) / RollupBundle(coordinators) ──► job status
+//	RollupCoordinator(actions) ──► job status (a bundle's roll-up is in package bundle)
 //
 // Datetimes follow Oozie's processing time zone (TimeFormat, UTC by default) and its strict
 // parser; time zones follow Java's rules (LoadZone); calendar arithmetic follows

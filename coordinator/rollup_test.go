@@ -57,37 +57,3 @@ func TestRollupCoordinator(t *testing.T) {
 		})
 	}
 }
-
-func TestRollupBundle(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		id   string
-		in   BundleRollup
-		hide bool
-		want store.JobStatus
-	}{
-		{"R8", BundleRollup{Status: store.JobRunning, Children: []store.JobStatus{store.JobKilled}}, true, store.JobKilled},
-		{"R10", BundleRollup{Status: store.JobRunning, Children: []store.JobStatus{store.JobSuspended, store.JobSuspendedWithError}}, false,
-			store.JobSuspendedWithError},
-		{"R10 hidden", BundleRollup{Status: store.JobRunning, Children: []store.JobStatus{store.JobSuspended, store.JobSuspendedWithError}}, true,
-			store.JobSuspended},
-		{"all succeeded", BundleRollup{Status: store.JobRunning, Children: []store.JobStatus{store.JobSucceeded, store.JobSucceeded}}, true, store.JobSucceeded},
-		{"mixed terminal", BundleRollup{Status: store.JobRunning, Children: []store.JobStatus{store.JobSucceeded, store.JobFailed}}, true, store.JobDoneWithError},
-		{"pending is not terminal", BundleRollup{Status: store.JobRunning, Pending: true, Children: []store.JobStatus{store.JobSucceeded}}, true, store.JobRunning},
-		{"killed bundle stays killed", BundleRollup{Status: store.JobKilled, Children: []store.JobStatus{store.JobSucceeded}}, true, store.JobKilled},
-		{"running with error", BundleRollup{Status: store.JobRunning, Children: []store.JobStatus{store.JobRunning, store.JobKilled}}, false, store.JobRunningWithError},
-		{"bottom-up paused", BundleRollup{Status: store.JobRunning, Children: []store.JobStatus{store.JobPaused, store.JobPaused}}, true, store.JobPaused},
-		{"paused with time", BundleRollup{Status: store.JobPausedWithError, Paused: true, Children: []store.JobStatus{store.JobRunning}}, false, store.JobPaused},
-		{"prep with a started child", BundleRollup{Status: store.JobPrep, Children: []store.JobStatus{store.JobPrep, store.JobRunning}}, true, store.JobRunning},
-		{"prep stays prep", BundleRollup{Status: store.JobPrep, Children: []store.JobStatus{store.JobPrep}}, true, store.JobPrep},
-		{"ignored children left out", BundleRollup{Status: store.JobRunning, Children: []store.JobStatus{store.JobSucceeded, store.JobIgnored}}, true, store.JobSucceeded},
-	}
-	for _, tc := range tests {
-		t.Run(tc.id, func(t *testing.T) {
-			t.Parallel()
-			if got := RollupBundle(tc.in, tc.hide); got != tc.want {
-				t.Fatalf("got %s, want %s", got, tc.want)
-			}
-		})
-	}
-}

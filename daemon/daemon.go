@@ -18,6 +18,7 @@ import (
 
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/buildinfo"
+	"github.com/gozie/gozie/bundle/bundlerun"
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
@@ -25,6 +26,7 @@ import (
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/purge"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/jobs"
 	"github.com/gozie/gozie/sla"
@@ -36,7 +38,8 @@ import (
 
 // newWorkKinds are the trigger kinds that start new work; SAFEMODE holds
 // them while running work (checks, kills, completions) goes on.
-var newWorkKinds = []string{runner.KindActionStart, runner.KindActionRetry, coordrun.KindMaterialize, coordrun.KindStart}
+var newWorkKinds = []string{runner.KindActionStart, runner.KindActionRetry, coordrun.KindMaterialize, coordrun.KindStart,
+	bundlerun.KindKickoff}
 
 // Options are the parts of a process that do not come from configuration.
 type Options struct {
@@ -70,10 +73,14 @@ type Daemon struct {
 	Workflows *runner.Runner
 	// Coordinators runs coordinator jobs.
 	Coordinators *coordrun.Runner
+	// Bundles runs bundle jobs.
+	Bundles *bundlerun.Runner
 	// Metrics is the registry /metrics serves.
 	Metrics *prometheus.Registry
 	// SLA is the SLA service; nil when gozie.sla.enabled is false.
 	SLA *sla.Service
+	// Purge removes old finished jobs (daemon/purge.go).
+	Purge *purge.Purger
 }
 
 // Open opens the store and builds the engine and REST server without
@@ -181,12 +188,30 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 			Window:                cfg.Coord.MaterializationWindow,
 			HideErrorStates:       true,
 		},
+		// Bundles follow their coordinators (see below).
+		OnJobChange: func(ctx context.Context, x store.Tx, job store.CoordJob) error {
+			return d.Bundles.OnCoordinatorChange(ctx, x, job)
+		},
 	})
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
 	d.Coordinators.Register(d.Engine)
+
+	// Bundles (bundle/bundlerun): kick-offs and roll-ups run as triggers; a
+	// bundle submits its coordinators through the coordinator engine and
+	// follows them through its OnJobChange above.
+	d.Bundles, err = bundlerun.New(bundlerun.Config{
+		Store: st, Clock: opts.Clock, Logger: log.With("component", "bundle"), FS: d.FS,
+		IDs: ids.NewGenerator(cfg.SystemID, opts.Clock.Now()), Coordinators: d.Coordinators, Format: format,
+		SubstituteDepth: cfg.SubstituteDepth,
+	})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	d.Bundles.Register(d.Engine)
 
 	if d.SLA != nil {
 		d.SLA.Register(d.Engine)
@@ -207,7 +232,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 			d.Engine.Hold()
 		},
 	})
-	if err := jobs.Register(d.REST, jobs.Deps{Store: st, Workflows: d.Workflows, Coordinators: d.Coordinators, Clock: opts.Clock,
+	if err := jobs.Register(d.REST, jobs.Deps{Store: st, Workflows: d.Workflows, Coordinators: d.Coordinators, Bundles: d.Bundles, Clock: opts.Clock,
 		Logger: log.With("component", "jobs"), FS: d.FS, WorkflowOptions: wopts, SubstituteDepth: cfg.SubstituteDepth,
 		SLA: slaControl(d.SLA)}); err != nil {
 		st.Close()
@@ -219,6 +244,14 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 			return nil, err
 		}
 	}
+
+	// Purge (daemon/purge.go): old finished jobs go on the gozie.purge.*
+	// schedule, and on demand through PUT admin/purge.
+	if d.Purge, err = newPurge(ctx, cfg, st, d.Engine, opts.Clock, log.With("component", "purge"), reg); err != nil {
+		st.Close()
+		return nil, err
+	}
+	d.REST.RegisterPurge(d.Purge)
 	return d, nil
 }
 

@@ -127,25 +127,27 @@ type CoordAction struct {
 
 // BundleJob is one bundle job.
 type BundleJob struct {
-	ID            string
-	AppName       string
-	AppPath       string
-	User          string
-	Group         string
-	ACL           string
-	Status        JobStatus
-	ExternalID    string
-	Conf          string
-	Definition    string
-	KickoffTime   time.Time
-	StartTime     time.Time
-	EndTime       time.Time
-	PauseTime     time.Time
-	SuspendedTime time.Time
-	TimeOut       int
-	CreatedTime   time.Time
-	LastModified  time.Time
-	Version       Version
+	ID         string
+	AppName    string
+	AppPath    string
+	User       string
+	Group      string
+	ACL        string
+	Status     JobStatus
+	ExternalID string
+	Conf       string
+	Definition string // the bundle XML with submit-time EL resolved (what kick-off reads)
+	// OrigDefinition is the bundle XML exactly as submitted (show=definition).
+	OrigDefinition string
+	KickoffTime    time.Time
+	StartTime      time.Time
+	EndTime        time.Time
+	PauseTime      time.Time
+	SuspendedTime  time.Time
+	TimeOut        int
+	CreatedTime    time.Time
+	LastModified   time.Time
+	Version        Version
 }
 
 // BundleAction links a bundle to one of its coordinators.

@@ -65,6 +65,8 @@ type Tx interface {
 	Bundles
 	SLAs
 	Servers
+	Purger
+	Batches
 }
 
 // Triggers schedules and releases engine work.
@@ -308,4 +310,120 @@ type Servers interface {
 	// AcquireLease takes or renews the named lease for owner until expiry;
 	// it reports whether owner holds it.
 	AcquireLease(ctx context.Context, name, owner string, now, until time.Time) (bool, error)
+}
+
+// ---- Purger: removal of old finished jobs (package purge drives it) ----
+
+// PurgeCutoffs says which finished jobs are old. A job is old when its
+// status is terminal and it was last modified before the cutoff of its kind.
+// A finished job is last modified when it ends, so for workflows this is
+// Oozie's end-time rule, and for coordinators and bundles it is Oozie's own
+// last-modified rule; a job changed after its end waits the full age again.
+type PurgeCutoffs struct {
+	// Workflow applies to workflows and to the coordinator actions purged
+	// with their workflows.
+	Workflow time.Time
+	Coord    time.Time
+	Bundle   time.Time
+}
+
+// PurgeBatch is one batch of a purge pass.
+type PurgeBatch struct {
+	Cutoffs PurgeCutoffs
+	// Limit bounds the batch: at most Limit candidates are looked at, and a
+	// coordinator or bundle is drained by at most Limit coordinator actions
+	// per batch. It must be positive.
+	Limit int
+	// After is the cursor the previous batch of the same pass returned;
+	// empty starts the pass.
+	After string
+}
+
+// PurgeResult counts what one batch removed.
+type PurgeResult struct {
+	Workflows    int // workflow jobs, sub-workflows and coordinators' workflows included
+	CoordActions int
+	Coordinators int
+	Bundles      int
+	// Next is the cursor for the next batch of the pass; empty when the pass
+	// is over.
+	Next string
+}
+
+// Purger removes old finished jobs with everything that belongs to them:
+// their actions, coordinator waits, triggers, and SLA registrations with
+// their events. Each method is one batch of one pass and runs in the
+// caller's transaction; callers run one short transaction per batch and
+// follow PurgeResult.Next until it is empty. Nothing that is not old goes:
+//
+//   - PurgeWorkflows: workflows without a parent (or whose parent no longer
+//     exists), each with all its sub-workflows, when all of them are old.
+//   - PurgeCoordActions: terminal coordinator actions last modified before
+//     the workflow cutoff, of any coordinator, when all the workflows they
+//     ran are old (the old actions of long-running coordinators).
+//   - PurgeCoordJobs: old coordinators that are not in a bundle (or whose
+//     bundle no longer exists), when all their actions are terminal and all
+//     the workflows those ran are old by the workflow cutoff.
+//   - PurgeBundleJobs: old bundles whose coordinators are all old by the
+//     coordinator cutoff and purgeable as above.
+//
+// A coordinator or bundle with more actions than Limit is removed over
+// several batches, its actions first and its own row last, so that a
+// partly removed job is still found, and finished, by the next pass.
+type Purger interface {
+	PurgeWorkflows(ctx context.Context, b PurgeBatch) (PurgeResult, error)
+	PurgeCoordActions(ctx context.Context, b PurgeBatch) (PurgeResult, error)
+	PurgeCoordJobs(ctx context.Context, b PurgeBatch) (PurgeResult, error)
+	PurgeBundleJobs(ctx context.Context, b PurgeBatch) (PurgeResult, error)
+}
+
+// ---- Batch operations (coordinator materialization throughput) ----
+//
+// The multi-row forms of a few Triggers and Coordinators operations, for
+// handlers that finish many triggers of one kind in one transaction (see
+// engine.FinishBatch): a handful of statements for a whole batch instead of
+// a handful for each of its triggers.
+
+// TriggerRelease is one claim to end with Release: the claimed trigger and
+// when it is due next (zero: deleted, unless scheduled meanwhile).
+type TriggerRelease struct {
+	Trigger Trigger
+	Next    time.Time
+}
+
+// ScheduleRequest is the arguments of one Schedule.
+type ScheduleRequest struct {
+	Kind     string
+	EntityID string
+	Due      time.Time
+	Payload  string
+}
+
+// Batches holds the multi-row operations.
+type Batches interface {
+	// ReleaseTriggers is Release for several claims. It first checks that
+	// every claim still holds its lease; if one does not, it changes
+	// nothing and returns an error wrapping ErrLeaseLost that names the
+	// triggers lost.
+	ReleaseTriggers(ctx context.Context, rs []TriggerRelease) error
+	// ScheduleTriggers is Schedule for several triggers. A trigger named
+	// twice is scheduled once, at the earlier due time, with the last
+	// non-empty payload.
+	ScheduleTriggers(ctx context.Context, rs []ScheduleRequest) error
+	// GetCoordJobs returns the jobs with the given ids that exist, in id
+	// order, without locking them.
+	GetCoordJobs(ctx context.Context, ids []string) ([]CoordJob, error)
+	// LockCoordJobs is LockCoordJob for several jobs: their rows are locked
+	// in id order, so that two transactions locking overlapping sets never
+	// wait on each other in a cycle. Jobs that do not exist are left out;
+	// the others are returned in id order.
+	LockCoordJobs(ctx context.Context, ids []string) ([]CoordJob, error)
+	// CountCoordActionsByJob counts, for each of the jobs, its actions in
+	// one of statuses (all statuses when none are given). Jobs without such
+	// actions are absent from the map.
+	CountCoordActionsByJob(ctx context.Context, jobIDs []string, statuses []CoordActionStatus) (map[string]int, error)
+	// SetCoordWaitsMany is SetCoordWaits for several actions: waits maps an
+	// action id to the URIs it is now blocked on (none: it waits on
+	// nothing).
+	SetCoordWaitsMany(ctx context.Context, waits map[string][]string) error
 }

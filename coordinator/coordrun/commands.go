@@ -21,76 +21,84 @@ import (
 // actions are suspended, their actions with them. Nothing is materialized,
 // checked or started until Resume.
 func (r *Runner) Suspend(ctx context.Context, id string) error {
-	return r.tx(ctx, func(x store.Tx) error {
-		job, err := lockJob(ctx, x, id)
-		if err != nil {
-			return err
-		}
-		next, ok := suspendStatus(job.Status)
-		if !ok {
-			r.log.Info("coordinator suspend had no effect", "coord_job_id", id, "status", job.Status)
-			return nil
-		}
-		before := job.Status
-		now := r.now()
-		job.Status, job.SuspendedTime, job.LastModified = hide(next, r.set.HideErrorStates), now, now
-		if err := x.UpdateCoordJob(ctx, &job, before); err != nil {
-			return err
-		}
-		if err := r.commandWorkflows(ctx, x, id, store.CoordActionRunning, store.CoordActionSubmitted); err != nil {
-			return err
-		}
-		if err := r.scheduleStatus(ctx, x, id); err != nil {
-			return err
-		}
-		return r.jobChanged(ctx, x, before, job)
-	})
+	return r.tx(ctx, func(x store.Tx) error { return r.SuspendTx(ctx, x, id) })
+}
+
+// SuspendTx is Suspend inside the caller's transaction x, for a bundle that suspends its
+// coordinators together with itself. A conflict (store.ErrConflict) fails x; the caller
+// retries its whole transaction.
+func (r *Runner) SuspendTx(ctx context.Context, x store.Tx, id string) error {
+	job, err := lockJob(ctx, x, id)
+	if err != nil {
+		return err
+	}
+	next, ok := suspendStatus(job.Status)
+	if !ok {
+		r.log.Info("coordinator suspend had no effect", "coord_job_id", id, "status", job.Status)
+		return nil
+	}
+	before := job.Status
+	now := r.now()
+	job.Status, job.SuspendedTime, job.LastModified = hide(next, r.set.HideErrorStates), now, now
+	if err := x.UpdateCoordJob(ctx, &job, before); err != nil {
+		return err
+	}
+	if err := r.commandWorkflows(ctx, x, id, store.CoordActionRunning, store.CoordActionSubmitted); err != nil {
+		return err
+	}
+	if err := r.scheduleStatus(ctx, x, id); err != nil {
+		return err
+	}
+	return r.jobChanged(ctx, x, before, job)
 }
 
 // Resume resumes a suspended job: SUSPENDED becomes RUNNING, PREPSUSPENDED
 // PREP; suspended workflows are resumed, waiting actions are checked at once,
 // and materialization catches up with what the suspension held back.
 func (r *Runner) Resume(ctx context.Context, id string) error {
-	return r.tx(ctx, func(x store.Tx) error {
-		job, err := lockJob(ctx, x, id)
-		if err != nil {
+	return r.tx(ctx, func(x store.Tx) error { return r.ResumeTx(ctx, x, id) })
+}
+
+// ResumeTx is Resume inside the caller's transaction x (see SuspendTx).
+func (r *Runner) ResumeTx(ctx context.Context, x store.Tx, id string) error {
+	job, err := lockJob(ctx, x, id)
+	if err != nil {
+		return err
+	}
+	next, ok := resumeStatus(job.Status)
+	if !ok {
+		r.log.Info("coordinator resume had no effect", "coord_job_id", id, "status", job.Status)
+		return nil
+	}
+	before := job.Status
+	now := r.now()
+	job.Status, job.LastModified = hide(next, r.set.HideErrorStates), now
+	job.SuspendedTime = time.Time{}
+	if err := x.UpdateCoordJob(ctx, &job, before); err != nil {
+		return err
+	}
+	if err := r.commandWorkflows(ctx, x, id, store.CoordActionSuspended, store.CoordActionSubmitted); err != nil {
+		return err
+	}
+	waiting, _, err := x.ListCoordActions(ctx, store.CoordActionFilter{JobID: id,
+		Statuses: []store.CoordActionStatus{store.CoordActionWaiting}})
+	if err != nil {
+		return err
+	}
+	for _, a := range waiting {
+		if err := x.Schedule(ctx, KindInputCheck, a.ID, now, ""); err != nil {
 			return err
 		}
-		next, ok := resumeStatus(job.Status)
-		if !ok {
-			r.log.Info("coordinator resume had no effect", "coord_job_id", id, "status", job.Status)
-			return nil
-		}
-		before := job.Status
-		now := r.now()
-		job.Status, job.LastModified = hide(next, r.set.HideErrorStates), now
-		job.SuspendedTime = time.Time{}
-		if err := x.UpdateCoordJob(ctx, &job, before); err != nil {
+	}
+	if err := scheduleTimeout(ctx, x, id, waiting); err != nil {
+		return err
+	}
+	for _, kind := range []string{KindMaterialize, KindStart, KindStatus} {
+		if err := x.Schedule(ctx, kind, id, now, ""); err != nil {
 			return err
 		}
-		if err := r.commandWorkflows(ctx, x, id, store.CoordActionSuspended, store.CoordActionSubmitted); err != nil {
-			return err
-		}
-		waiting, _, err := x.ListCoordActions(ctx, store.CoordActionFilter{JobID: id,
-			Statuses: []store.CoordActionStatus{store.CoordActionWaiting}})
-		if err != nil {
-			return err
-		}
-		for _, a := range waiting {
-			if err := x.Schedule(ctx, KindInputCheck, a.ID, now, ""); err != nil {
-				return err
-			}
-		}
-		if err := scheduleTimeout(ctx, x, id, waiting); err != nil {
-			return err
-		}
-		for _, kind := range []string{KindMaterialize, KindStart, KindStatus} {
-			if err := x.Schedule(ctx, kind, id, now, ""); err != nil {
-				return err
-			}
-		}
-		return r.jobChanged(ctx, x, before, job)
-	})
+	}
+	return r.jobChanged(ctx, x, before, job)
 }
 
 // Kill kills a job: it becomes KILLED and materializes nothing more, every
@@ -98,38 +106,41 @@ func (r *Runner) Resume(ctx context.Context, id string) error {
 // run are killed. Killing a finished job does nothing (Oozie's E1020 is only
 // logged).
 func (r *Runner) Kill(ctx context.Context, id string) error {
-	return r.tx(ctx, func(x store.Tx) error {
-		job, err := lockJob(ctx, x, id)
-		if err != nil {
+	return r.tx(ctx, func(x store.Tx) error { return r.KillTx(ctx, x, id) })
+}
+
+// KillTx is Kill inside the caller's transaction x (see SuspendTx).
+func (r *Runner) KillTx(ctx context.Context, x store.Tx, id string) error {
+	job, err := lockJob(ctx, x, id)
+	if err != nil {
+		return err
+	}
+	if job.Status.Terminal() {
+		r.log.Info("coordinator kill had no effect: the job has finished", "coord_job_id", id, "status", job.Status)
+		return nil
+	}
+	before := job.Status
+	now := r.now()
+	job.Status, job.DoneMaterialization, job.LastModified = store.JobKilled, true, now
+	if err := x.UpdateCoordJob(ctx, &job, before); err != nil {
+		return err
+	}
+	live, _, err := x.ListCoordActions(ctx, store.CoordActionFilter{JobID: id, Statuses: liveStatuses})
+	if err != nil {
+		return err
+	}
+	if _, err := r.killActions(ctx, x, &job, live); err != nil {
+		return err
+	}
+	for _, kind := range []string{KindMaterialize, KindTimeout, KindStart} {
+		if err := x.Unschedule(ctx, kind, id); err != nil {
 			return err
 		}
-		if job.Status.Terminal() {
-			r.log.Info("coordinator kill had no effect: the job has finished", "coord_job_id", id, "status", job.Status)
-			return nil
-		}
-		before := job.Status
-		now := r.now()
-		job.Status, job.DoneMaterialization, job.LastModified = store.JobKilled, true, now
-		if err := x.UpdateCoordJob(ctx, &job, before); err != nil {
-			return err
-		}
-		live, _, err := x.ListCoordActions(ctx, store.CoordActionFilter{JobID: id, Statuses: liveStatuses})
-		if err != nil {
-			return err
-		}
-		if _, err := r.killActions(ctx, x, &job, live); err != nil {
-			return err
-		}
-		for _, kind := range []string{KindMaterialize, KindTimeout, KindStart} {
-			if err := x.Unschedule(ctx, kind, id); err != nil {
-				return err
-			}
-		}
-		if err := r.scheduleStatus(ctx, x, id); err != nil {
-			return err
-		}
-		return r.jobChanged(ctx, x, before, job)
-	})
+	}
+	if err := r.scheduleStatus(ctx, x, id); err != nil {
+		return err
+	}
+	return r.jobChanged(ctx, x, before, job)
 }
 
 // liveStatuses are the statuses of actions that have not finished.
@@ -202,52 +213,65 @@ func (r *Runner) Change(ctx context.Context, id, value string) error {
 }
 
 func (r *Runner) change(ctx context.Context, id string, c coordinator.Change) error {
-	return r.tx(ctx, func(x store.Tx) error {
-		job, err := lockJob(ctx, x, id)
-		if err != nil {
+	return r.tx(ctx, func(x store.Tx) error { return r.changeTx(ctx, x, id, c) })
+}
+
+// ChangeTx is Change inside the caller's transaction x (see SuspendTx); its errors are
+// those of Change.
+func (r *Runner) ChangeTx(ctx context.Context, x store.Tx, id, value string) error {
+	c, err := coordinator.ParseChange(value, r.cfg.Format)
+	if err != nil {
+		return coded(err)
+	}
+	return r.changeTx(ctx, x, id, c)
+}
+
+// changeTx applies a parsed change in x.
+func (r *Runner) changeTx(ctx context.Context, x store.Tx, id string, c coordinator.Change) error {
+	job, err := lockJob(ctx, x, id)
+	if err != nil {
+		return err
+	}
+	pending, err := x.CountCoordActionsWhere(ctx, store.CoordActionFilter{JobID: id, PendingOnly: true})
+	if err != nil {
+		return err
+	}
+	var actions []store.CoordAction
+	if from, ok := lookaheadFrom(c); ok {
+		if actions, _, err = x.ListCoordActions(ctx, store.CoordActionFilter{JobID: id, NominalFrom: from}); err != nil {
 			return err
 		}
-		pending, err := x.CountCoordActionsWhere(ctx, store.CoordActionFilter{JobID: id, PendingOnly: true})
-		if err != nil {
+	}
+	res, err := coordinator.ApplyChange(job, pending > 0, actions, c, r.set.HideErrorStates)
+	if err != nil {
+		return coded(err)
+	}
+	now := r.now()
+	updated := res.Job
+	updated.LastModified = now
+	if err := x.UpdateCoordJob(ctx, &updated); err != nil {
+		return err
+	}
+	for _, a := range res.Delete {
+		if err := r.deleteAction(ctx, x, a.ID); err != nil {
 			return err
 		}
-		var actions []store.CoordAction
-		if from, ok := lookaheadFrom(c); ok {
-			if actions, _, err = x.ListCoordActions(ctx, store.CoordActionFilter{JobID: id, NominalFrom: from}); err != nil {
-				return err
-			}
-		}
-		res, err := coordinator.ApplyChange(job, pending > 0, actions, c, r.set.HideErrorStates)
-		if err != nil {
-			return coded(err)
-		}
-		now := r.now()
-		updated := res.Job
-		updated.LastModified = now
-		if err := x.UpdateCoordJob(ctx, &updated); err != nil {
+	}
+	if res.StartReady {
+		if err := x.Schedule(ctx, KindStart, id, now, ""); err != nil {
 			return err
 		}
-		for _, a := range res.Delete {
-			if err := r.deleteAction(ctx, x, a.ID); err != nil {
-				return err
-			}
-		}
-		if res.StartReady {
-			if err := x.Schedule(ctx, KindStart, id, now, ""); err != nil {
-				return err
-			}
-		}
-		if materializable(updated.Status) && !updated.DoneMaterialization {
-			if err := x.Schedule(ctx, KindMaterialize, id, now, ""); err != nil {
-				return err
-			}
-		}
-		if err := r.scheduleStatus(ctx, x, id); err != nil {
+	}
+	if materializable(updated.Status) && !updated.DoneMaterialization {
+		if err := x.Schedule(ctx, KindMaterialize, id, now, ""); err != nil {
 			return err
 		}
-		r.log.Info("coordinator job changed", "coord_job_id", id, "deleted_actions", len(res.Delete), "status", updated.Status)
-		return r.jobChanged(ctx, x, job.Status, updated)
-	})
+	}
+	if err := r.scheduleStatus(ctx, x, id); err != nil {
+		return err
+	}
+	r.log.Info("coordinator job changed", "coord_job_id", id, "deleted_actions", len(res.Delete), "status", updated.Status)
+	return r.jobChanged(ctx, x, job.Status, updated)
 }
 
 // lookaheadFrom is the earliest nominal time whose actions a change may

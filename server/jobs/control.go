@@ -43,6 +43,9 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	if action == actionUpdate {
 		return a.putUpdate(w, r, id)
 	}
+	if kindOfID(id) == idBundle && a.Bundles != nil {
+		return a.putBundle(w, r, id, action)
+	}
 	switch action {
 	case actionStart, actionSuspend, actionResume, actionKill, actionRerun:
 	case actionChange, actionIgnore, actionCoordRerun:

@@ -2,30 +2,34 @@
 // inspecting and controlling jobs, the action callback and document validation.
 //
 //	POST /oozie/v1|v2/jobs[?action=start|dryrun]       submit a job configuration → 201 {"id":...}
-//	GET  /oozie/v1|v2/jobs?jobtype=wf|coordinator&filter=&offset=&len=&timezone=
-//	                                 {"workflows"|"coordinatorjobs":[...],"total","offset","len"}
+//	GET  /oozie/v1|v2/jobs?jobtype=wf|coordinator|bundle&filter=&offset=&len=&timezone=
+//	                   {"workflows"|"coordinatorjobs"|"bundlejobs":[...],"total","offset","len"}
 //	GET  /oozie/v1|v2/job/<id>?show=info|definition|log|status[&timezone=][&offset=&len=]
 //	     (coordinators: show=info|definition|status, &order=desc, &filter=status=X;nominaltime>=T)
 //	PUT  /oozie/v1|v2/job/<id>?action=start|suspend|resume|kill|rerun   (workflows)
 //	PUT  /oozie/v1|v2/job/<id>?action=suspend|resume|kill|change|ignore|coord-rerun
 //	     [&type=action|date&scope=...][&value=...][&refresh=&nocleanup=&failed=]   (coordinators)
+//	PUT  /oozie/v1|v2/job/<id>?action=start|suspend|resume|kill|change|bundle-rerun
+//	     [&value=pausetime=...;endtime=...][&coord-scope=&date-scope=&refresh=&nocleanup=]   (bundles)
 //	PUT  /oozie/v2/dataset?action=notify&uri=<uri>     {"notified":N} (gozie's push for datasets)
 //	GET|POST /oozie/callback?id=<action id>&status=<status>   (also in SAFEMODE)
 //	POST /oozie/v2/validate?file=<path>&user=<user>    {"validate":"Valid workflow-app"}
 //
-// Workflows and coordinators are served (coordinators through Deps.Coordinators; without
-// it their requests are refused like unsupported ones). A coordinator's info pages its
-// actions as Oozie does: v1 gives up to 1000 actions by default, v2 none unless len is
-// given (a negative len means 1000). Bundle jobs, coordinator updates, listing
-// coordinators by frequency and the other show values Oozie has are recognised and
-// answered with a clear 400 E0302 "... not supported yet".
+// Workflows, coordinators and bundles are served (coordinators through Deps.Coordinators,
+// bundles through Deps.Bundles; without them their requests are refused like unsupported
+// ones). A coordinator's info pages its actions as Oozie does: v1 gives up to 1000 actions
+// by default, v2 none unless len is given (a negative len means 1000). A bundle's info
+// lists its coordinator jobs (bundleCoordJobs). Coordinator updates, listing coordinators
+// by frequency and the other show values Oozie has are recognised and answered with a
+// clear 400 E0302 "... not supported yet".
 //
 // # Reads and writes
 //
 // Commands (submit, start, suspend, resume, kill, rerun, change, ignore, callback) go
-// through the workflow runner or the coordinator engine, whose errors carry Oozie codes that
-// the server maps to responses in one place (server.Coded). Reads (info, definition, log,
-// status, listings) go to the store directly, each in one transaction.
+// through the workflow runner, the coordinator engine or the bundle engine, whose errors
+// carry Oozie codes that the server maps to responses in one place (server.Coded). Reads
+// (info, definition, log, status, listings) go to the store directly, each in one
+// transaction.
 //
 // # Dates
 //

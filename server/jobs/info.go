@@ -71,6 +71,10 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 		if a.Coordinators != nil {
 			return a.getCoordAction(w, r, id, show, loc)
 		}
+	case idBundle:
+		if a.Bundles != nil {
+			return a.getBundle(w, r, id, show, loc)
+		}
 	}
 	if e, ok := notSupportedKind(kind); ok {
 		return e

@@ -156,7 +156,7 @@ func TestGetErrors(t *testing.T) {
 		{"/oozie/v2/job/" + id + "?len=all", 400, "E0303", "E0303: Invalid parameter value, [len] = [all]"},
 		{"/oozie/v2/job/0000001-250127091857123-gozie-test-C", 404, "E0604", "E0604: Job does not exist [0000001-250127091857123-gozie-test-C]"},
 		{"/oozie/v2/job/0000001-250127091857123-gozie-test-C@3", 404, "E0605", "E0605: Action does not exist [0000001-250127091857123-gozie-test-C@3]"},
-		{"/oozie/v2/job/0000001-250127091857123-gozie-test-B?show=status", 400, "E0302", "E0302: Invalid parameter [bundle jobs is not supported yet]"},
+		{"/oozie/v2/job/0000001-250127091857123-gozie-test-B?show=status", 404, "E0604", "E0604: Job does not exist [0000001-250127091857123-gozie-test-B]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {

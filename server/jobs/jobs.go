@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/gozie/gozie/bundle/bundlerun"
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/coordinator/coordrun"
 	"github.com/gozie/gozie/hadoop"
@@ -23,6 +24,9 @@ type Deps struct {
 	// Coordinators runs coordinator commands and dataset notifications. Without it
 	// coordinator requests answer 400 E0302 "not supported".
 	Coordinators *coordrun.Runner
+	// Bundles runs bundle submissions and commands. Without it bundle requests answer
+	// 400 E0302 "not supported".
+	Bundles *bundlerun.Runner
 	// Clock gives "now" for relative filter times (startcreatedtime=-2d); default the real
 	// clock.
 	Clock clock.Clock

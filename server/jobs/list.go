@@ -42,7 +42,10 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 		f.JobFilter.Frequency, f.JobFilter.TimeUnit = f.Frequency, f.Unit
 		return a.listCoordinators(w, r, f.JobFilter, offset, length, loc)
 	case TypeBundle:
-		return errNotSupported("listing bundle jobs")
+		if a.Bundles == nil {
+			return errNotSupported("listing bundle jobs")
+		}
+		return a.listBundles(w, r, f.JobFilter, offset, length, loc)
 	}
 	var (
 		rows  []store.WorkflowJob

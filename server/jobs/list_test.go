@@ -166,7 +166,6 @@ func TestListErrors(t *testing.T) {
 		{"timezone=PDT", 400, "E0303", "E0303: Invalid parameter value, [timezone] = [PDT]"},
 		{"jobtype=coordinator&filter=frequency%3D5%3Bunit%3Dweeks", 400, "E0420",
 			"E0420: Invalid jobs filter [frequency=5;unit=weeks], invalid value [weeks] for time unit. Valid value is one of months, days, hours or minutes"},
-		{"jobtype=bundle", 400, "E0302", "E0302: Invalid parameter [listing bundle jobs is not supported yet]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {

@@ -59,7 +59,7 @@ func (a *api) submit(w http.ResponseWriter, r *http.Request) error {
 	case TypeCoordinator:
 		return a.submitCoordinator(r.Context(), w, props, action == submitDryRun)
 	case TypeBundle:
-		return errNotSupported("submitting bundle jobs")
+		return a.submitBundle(r.Context(), w, props, action == submitDryRun)
 	}
 	var id string
 	if action == submitDryRun {

@@ -55,7 +55,11 @@ func Run(t *testing.T, newDB NewDB) {
 		{"ListTriggers", testListTriggers},
 		{"Wakeups", testWakeups},
 		{"ConcurrentClaimsNeverOverlap", testConcurrentClaims},
+		{"BatchReleaseTriggers", testBatchReleaseTriggers},
+		{"BatchScheduleTriggers", testBatchScheduleTriggers},
+		{"BatchCoordJobs", testBatchCoordJobs},
 	}
+	tests = append(tests, purgeTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -444,7 +448,8 @@ func testCoordJobsAndActions(t *testing.T, open Opener) {
 
 func testBundles(t *testing.T, open Opener) {
 	s := open(t)
-	b := store.BundleJob{ID: "B1", AppName: "nightly", Status: store.JobPrep, KickoffTime: t0, CreatedTime: t0}
+	b := store.BundleJob{ID: "B1", AppName: "nightly", Status: store.JobPrep, KickoffTime: t0, CreatedTime: t0,
+		Definition: "<bundle-app resolved/>", OrigDefinition: "<bundle-app name='${n}'/>"}
 	tx(t, s, func(x store.Tx) error {
 		if err := x.InsertBundleJob(ctx, &b); err != nil {
 			return err
@@ -473,6 +478,9 @@ func testBundles(t *testing.T, open Opener) {
 	})
 	if len(list) != 1 || list[0].Version != 2 {
 		t.Fatalf("bundle list: %+v", list)
+	}
+	if list[0].Definition != b.Definition || list[0].OrigDefinition != b.OrigDefinition {
+		t.Fatalf("bundle definitions: %q, %q", list[0].Definition, list[0].OrigDefinition)
 	}
 	tx(t, s, func(x store.Tx) error { return x.DeleteBundleJob(ctx, "B1") })
 	tx(t, s, func(x store.Tx) (err error) { acts, err = x.ListBundleActions(ctx, "B1"); return })

@@ -16,6 +16,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/gozie/gozie/bundle/bundlerun"
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/coordinator/coordrun"
@@ -46,6 +47,8 @@ type Env struct {
 	Runner *runner.Runner
 	// Coordinators is the coordinator engine the endpoints use.
 	Coordinators *coordrun.Runner
+	// Bundles is the bundle engine the endpoints use.
+	Bundles *bundlerun.Runner
 	// SLA is the SLA service behind the sla-enable, sla-disable and sla-change commands.
 	SLA   *sla.Service
 	Clock *clock.Fake
@@ -81,8 +84,17 @@ func New(t testing.TB) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var bundles *bundlerun.Runner
 	coords, err = coordrun.New(coordrun.Config{Store: st, Clock: fake, Logger: log, FS: fsys,
-		IDs: ids.NewGenerator(SystemID, Epoch), Workflows: run, Settings: coordinator.DefaultSettings()})
+		IDs: ids.NewGenerator(SystemID, Epoch), Workflows: run, Settings: coordinator.DefaultSettings(),
+		OnJobChange: func(ctx context.Context, x store.Tx, job store.CoordJob) error {
+			return bundles.OnCoordinatorChange(ctx, x, job)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bundles, err = bundlerun.New(bundlerun.Config{Store: st, Clock: fake, Logger: log, FS: fsys,
+		IDs: ids.NewGenerator(SystemID, Epoch), Coordinators: coords})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +103,8 @@ func New(t testing.TB) *Env {
 		t.Fatal(err)
 	}
 	srv := server.New(server.Config{Logger: log, Registry: prometheus.NewRegistry(), Build: server.BuildInfo{Version: "test"}})
-	if err := jobs.Register(srv, jobs.Deps{Store: st, Workflows: run, Coordinators: coords, Clock: fake, Logger: log, FS: fsys,
+	if err := jobs.Register(srv, jobs.Deps{Store: st, Workflows: run, Coordinators: coords, Bundles: bundles, Clock: fake,
+		Logger: log, FS: fsys,
 		SLA: slaSvc}); err != nil {
 		t.Fatal(err)
 	}
@@ -101,19 +114,21 @@ func New(t testing.TB) *Env {
 	if err := os.MkdirAll(apps, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return &Env{URL: ts.URL + server.ContextPath, Server: srv, Store: st, Runner: run, Coordinators: coords,
+	return &Env{URL: ts.URL + server.ContextPath, Server: srv, Store: st, Runner: run, Coordinators: coords, Bundles: bundles,
 		SLA: slaSvc, Clock: fake, Apps: apps}
 }
 
-// StartEngine runs the trigger loop with the workflow and coordinator handlers until the
-// test ends: coordinators materialize, check inputs and start their workflows, and
-// workflows run (no action executors are registered, so only control nodes can).
+// StartEngine runs the trigger loop with the workflow, coordinator and bundle handlers
+// until the test ends: bundles kick off, coordinators materialize, check inputs and start
+// their workflows, and workflows run (no action executors are registered, so only control
+// nodes can).
 func (e *Env) StartEngine(t testing.TB) {
 	t.Helper()
 	eng := engine.New(engine.Config{Store: e.Store, Clock: e.Clock, Logger: slog.New(slog.DiscardHandler),
 		MaxSleep: time.Hour, Backoff: func(int) time.Duration { return 10 * time.Millisecond }})
 	e.Runner.Register(eng)
 	e.Coordinators.Register(eng)
+	e.Bundles.Register(eng)
 	e.SLA.Register(eng)
 	if err := eng.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -130,6 +145,20 @@ func (e *Env) WriteCoordApp(t testing.TB, name, coordXML string) string {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "coordinator.xml"), []byte(coordXML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "file://" + dir
+}
+
+// WriteBundleApp writes bundleXML as the bundle.xml of app directory name and returns the
+// app path (a file:// URI).
+func (e *Env) WriteBundleApp(t testing.TB, name, bundleXML string) string {
+	t.Helper()
+	dir := filepath.Join(e.Apps, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bundle.xml"), []byte(bundleXML), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return "file://" + dir

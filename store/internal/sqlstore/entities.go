@@ -74,11 +74,11 @@ var coordActions = &table[store.CoordAction]{
 var bundleJobs = &table[store.BundleJob]{
 	name: "bundle_jobs", noun: "bundle job",
 	cols: []string{"id", "app_name", "app_path", "user_name", "group_name", "acl", "status", "external_id", "conf",
-		"definition", "kickoff_time", "start_time", "end_time", "pause_time", "suspended_time", "time_out",
-		"created_time", "last_modified", "version"},
+		"definition", "orig_definition", "kickoff_time", "start_time", "end_time", "pause_time", "suspended_time",
+		"time_out", "created_time", "last_modified", "version"},
 	fields: func(d *Dialect, r *store.BundleJob) []any {
 		return []any{&r.ID, &r.AppName, &r.AppPath, &r.User, &r.Group, &r.ACL, (*string)(&r.Status), &r.ExternalID,
-			&r.Conf, &r.Definition, d.tm(&r.KickoffTime), d.tm(&r.StartTime), d.tm(&r.EndTime), d.tm(&r.PauseTime),
+			&r.Conf, &r.Definition, &r.OrigDefinition, d.tm(&r.KickoffTime), d.tm(&r.StartTime), d.tm(&r.EndTime), d.tm(&r.PauseTime),
 			d.tm(&r.SuspendedTime), &r.TimeOut, d.tm(&r.CreatedTime), d.tm(&r.LastModified), (*int64)(&r.Version)}
 	},
 	version: func(r *store.BundleJob) *store.Version { return &r.Version },

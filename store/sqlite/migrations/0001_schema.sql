@@ -148,6 +148,7 @@ CREATE TABLE bundle_jobs (
   external_id    TEXT NOT NULL DEFAULT '',
   conf           TEXT NOT NULL DEFAULT '',
   definition     TEXT NOT NULL DEFAULT '',
+  orig_definition TEXT NOT NULL DEFAULT '',
   kickoff_time   INTEGER,
   start_time     INTEGER,
   end_time       INTEGER,
@@ -235,7 +236,7 @@ CREATE TABLE triggers (
   requeue_at    INTEGER,
   cancelled     BOOLEAN NOT NULL DEFAULT FALSE,
   created_time  INTEGER NOT NULL,
-  UNIQUE (kind, entity_id),
+  UNIQUE (entity_id, kind), -- entity first: purge and commands find triggers by entity
   CHECK ((lease_owner = '') = (lease_expires IS NULL))
 );
 CREATE INDEX triggers_due ON triggers (due_at, id) WHERE lease_owner = '';

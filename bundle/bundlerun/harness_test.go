@@ -1,0 +1,469 @@
+package bundlerun
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/clock"
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/coordinator/coordrun"
+	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/store/postgres"
+	"github.com/gozie/gozie/store/postgres/pgtest"
+	"github.com/gozie/gozie/store/sqlite"
+	"github.com/gozie/gozie/workflow/runner"
+)
+
+var bg = context.Background()
+
+// testExec runs the test workflows' actions: it records each run and ends it when the test
+// says so (complete), as an external system would, or at once when auto is set.
+type testExec struct {
+	mu    sync.Mutex
+	auto  bool
+	runs  []actions.Run
+	ended map[string]actions.Status // tag → final status
+}
+
+func (e *testExec) Start(_ context.Context, run *actions.Run) (actions.Status, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.runs = append(e.runs, *run)
+	if e.auto {
+		return actions.Status{Done: true, Outcome: actions.OK, ExternalID: "ext-" + run.Tag, ExternalStatus: "SUCCEEDED"}, nil
+	}
+	if st, ok := e.ended[run.Tag]; ok {
+		return st, nil
+	}
+	return actions.Status{ExternalID: "ext-" + run.Tag, ExternalStatus: "RUNNING"}, nil
+}
+
+func (e *testExec) Check(_ context.Context, run *actions.Run) (actions.Status, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if st, ok := e.ended[run.Tag]; ok {
+		return st, nil
+	}
+	return actions.Status{ExternalStatus: "RUNNING"}, nil
+}
+
+func (e *testExec) Kill(_ context.Context, run *actions.Run) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.ended[run.Tag] = actions.Status{Done: true, Outcome: actions.Error, ExternalStatus: "KILLED"}
+	return nil
+}
+
+// runOf returns the latest run of a workflow job.
+func (e *testExec) runOf(wfID string) (actions.Run, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i := len(e.runs) - 1; i >= 0; i-- {
+		if e.runs[i].JobID == wfID {
+			return e.runs[i], true
+		}
+	}
+	return actions.Run{}, false
+}
+
+// world is one in-process gozie: a real store, the real engine, workflow runner and
+// coordinator engine, the bundle engine under test, a fake clock and file:// apps under
+// root.
+type world struct {
+	t       *testing.T
+	store   store.Store
+	clock   *clock.Fake
+	fs      *hadoop.Resolver
+	wf      *runner.Runner
+	coords  *coordrun.Runner
+	bundles *Runner
+	eng     *engine.Engine
+	exec    *testExec
+	root    string // a local directory, the "cluster"
+	nn      string // file://<root>, the apps' nameNode
+	// allowErrors lets settle pass over failed triggers (tests of failures).
+	allowErrors bool
+}
+
+// options of setup.
+type options struct {
+	now      time.Time
+	auto     bool
+	postgres bool
+}
+
+func setup(t *testing.T, o options) *world {
+	t.Helper()
+	if o.now.IsZero() {
+		o.now = time.Date(2010, 1, 1, 5, 0, 0, 0, time.UTC)
+	}
+	root := t.TempDir()
+	w := &world{t: t, root: root, nn: "file://" + root, clock: clock.NewFake(o.now),
+		exec: &testExec{auto: o.auto, ended: map[string]actions.Status{}}}
+	if o.postgres {
+		s, err := postgres.Open(bg, pgtest.NewDatabase(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		w.store = s
+	} else {
+		s, err := sqlite.Open(bg, filepath.Join(t.TempDir(), "gozie.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		w.store = s
+	}
+	log := slog.New(slog.NewTextHandler(testLogOut(), &slog.HandlerOptions{Level: slog.LevelDebug}))
+	fs, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: "file:///", Now: w.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fs.Close() })
+	w.fs = fs
+	w.wf, err = runner.New(runner.Config{Store: w.store, Clock: w.clock, Logger: log, FS: fs,
+		IDs:             ids.NewGenerator("gozie-test", o.now),
+		Executors:       actions.Registry{"fs": w.exec, "map-reduce": w.exec},
+		CallbackBaseURL: "http://127.0.0.1/oozie/callback", CheckInterval: time.Hour, PollInterval: time.Hour,
+		OnJobChange: func(ctx context.Context, x store.Tx, job store.WorkflowJob) error {
+			return w.coords.OnWorkflowChange(ctx, x, job)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := coordinator.DefaultSettings()
+	w.coords, err = coordrun.New(coordrun.Config{Store: w.store, Clock: w.clock, Logger: log, FS: fs,
+		IDs: ids.NewGenerator("gozie-test", o.now), Workflows: w.wf, Settings: set,
+		OnJobChange: func(ctx context.Context, x store.Tx, job store.CoordJob) error {
+			return w.bundles.OnCoordinatorChange(ctx, x, job)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.bundles, err = New(Config{Store: w.store, Clock: w.clock, Logger: log, FS: fs,
+		IDs: ids.NewGenerator("gozie-test", o.now), Coordinators: w.coords})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.eng = engine.New(engine.Config{Store: w.store, Clock: w.clock, Logger: log, Lease: 30 * time.Second,
+		MaxSleep: time.Hour, Backoff: func(int) time.Duration { return 10 * time.Millisecond }})
+	w.wf.Register(w.eng)
+	w.coords.Register(w.eng)
+	w.bundles.Register(w.eng)
+	if err := w.eng.Start(bg); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.eng.Stop)
+	return w
+}
+
+// testLogOut sends logs to stderr with GOZIE_TEST_LOG=1, else nowhere.
+func testLogOut() io.Writer {
+	if os.Getenv("GOZIE_TEST_LOG") != "" {
+		return os.Stderr
+	}
+	return io.Discard
+}
+
+// referenceApps is Oozie's example apps directory; tests that need it are skipped without
+// it (and fail under CI).
+func referenceApps(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "oozie-reference", "examples", "apps"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("Oozie's example apps are missing at %s", dir)
+		}
+		t.Skipf("Oozie reference apps not available: %v", err)
+	}
+	return dir
+}
+
+// installExample copies an example app, unchanged, to where its job.properties puts it
+// on the "cluster": <nameNode>/user/alice/examples/apps/<name>.
+func (w *world) installExample(name string) {
+	w.t.Helper()
+	src := filepath.Join(referenceApps(w.t), name)
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	for _, e := range entries {
+		w.write("/user/alice/examples/apps/"+name+"/"+e.Name(), string(readFile(w.t, filepath.Join(src, e.Name()))))
+	}
+}
+
+// exampleProps reads an example's job.properties unchanged and points it at the test
+// cluster (nameNode) as a user would, with user.name and overrides.
+func (w *world) exampleProps(name string, kv ...string) *conf.Properties {
+	w.t.Helper()
+	f, err := os.Open(filepath.Join(referenceApps(w.t), name, "job.properties"))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := conf.ReadProperties(f, "job.properties")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	p.Set("nameNode", w.nn)
+	p.Set("user.name", "alice")
+	for i := 0; i+1 < len(kv); i += 2 {
+		p.Set(kv[i], kv[i+1])
+	}
+	return p
+}
+
+// write creates a file (and its parents) on the test cluster at path (below root).
+func (w *world) write(path, content string) {
+	w.t.Helper()
+	p := filepath.Join(w.root, filepath.FromSlash(path))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		w.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// coordApp writes a coordinator app without inputs under /apps/<name> (its workflow runs
+// one fs action), hourly from start to end, and returns its directory URI.
+func (w *world) coordApp(name, start, end string) string {
+	w.t.Helper()
+	w.write("/apps/"+name+"/coordinator.xml", `<coordinator-app name="`+name+`-in-xml" frequency="${coord:hours(1)}"
+    start="`+start+`" end="`+end+`" timezone="UTC" xmlns="uri:oozie:coordinator:0.4">
+  <controls><concurrency>4</concurrency></controls>
+  <action><workflow><app-path>${nameNode}/apps/`+name+`</app-path>
+    <configuration><property><name>who</name><value>${who}</value></property></configuration>
+  </workflow></action>
+</coordinator-app>`)
+	w.write("/apps/"+name+"/workflow.xml", `<workflow-app xmlns="uri:oozie:workflow:1.0" name="`+name+`-wf">
+  <start to="work"/>
+  <action name="work"><fs/><ok to="end"/><error to="fail"/></action>
+  <kill name="fail"><message>failed</message></kill>
+  <end name="end"/>
+</workflow-app>`)
+	return w.nn + "/apps/" + name
+}
+
+// bundleApp writes a bundle.xml under /apps/<name> and returns its directory URI.
+func (w *world) bundleApp(name, xml string) string {
+	w.t.Helper()
+	w.write("/apps/"+name+"/bundle.xml", xml)
+	return w.nn + "/apps/" + name
+}
+
+// props is a bundle job configuration for an app written by bundleApp.
+func (w *world) props(appPath string, kv ...string) *conf.Properties {
+	p := conf.NewProperties("user.name", "alice", PropAppPath, appPath, "nameNode", w.nn, "who", "bundle")
+	for i := 0; i+1 < len(kv); i += 2 {
+		p.Set(kv[i], kv[i+1])
+	}
+	return p
+}
+
+func (w *world) submit(p *conf.Properties) string {
+	w.t.Helper()
+	id, err := w.bundles.Submit(bg, p)
+	if err != nil {
+		w.t.Fatalf("submit: %v", err)
+	}
+	return id
+}
+
+func (w *world) bundle(id string) store.BundleJob {
+	w.t.Helper()
+	var j store.BundleJob
+	if err := w.store.Tx(bg, func(x store.Tx) (err error) { j, err = x.GetBundleJob(bg, id); return }); err != nil {
+		w.t.Fatal(err)
+	}
+	return j
+}
+
+// coordinators returns a bundle's coordinator jobs by name.
+func (w *world) coordinators(bundleID string) map[string]store.CoordJob {
+	w.t.Helper()
+	var jobs []store.CoordJob
+	if err := w.store.Tx(bg, func(x store.Tx) (err error) {
+		jobs, _, err = x.ListCoordJobs(bg, store.JobFilter{BundleID: bundleID})
+		return
+	}); err != nil {
+		w.t.Fatal(err)
+	}
+	out := map[string]store.CoordJob{}
+	for _, j := range jobs {
+		out[j.AppName] = j
+	}
+	return out
+}
+
+// links returns a bundle's links to its coordinators by name.
+func (w *world) links(bundleID string) map[string]store.BundleAction {
+	w.t.Helper()
+	var acts []store.BundleAction
+	if err := w.store.Tx(bg, func(x store.Tx) (err error) { acts, err = x.ListBundleActions(bg, bundleID); return }); err != nil {
+		w.t.Fatal(err)
+	}
+	out := map[string]store.BundleAction{}
+	for _, a := range acts {
+		out[a.CoordName] = a
+	}
+	return out
+}
+
+func (w *world) coordActions(jobID string) []store.CoordAction {
+	w.t.Helper()
+	var acts []store.CoordAction
+	if err := w.store.Tx(bg, func(x store.Tx) (err error) {
+		acts, _, err = x.ListCoordActions(bg, store.CoordActionFilter{JobID: jobID})
+		return
+	}); err != nil {
+		w.t.Fatal(err)
+	}
+	return acts
+}
+
+// waitFor polls a condition until it holds, failing after a deadline.
+func (w *world) waitFor(what string, cond func() bool) {
+	w.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			w.t.Fatalf("timed out waiting for %s (%s)", what, w.busyTriggers())
+		}
+		time.Sleep(5 * time.Millisecond) // polling a condition, bounded by the deadline
+	}
+}
+
+// settle waits until the engine has nothing to do at the current (fake) time: no trigger
+// is leased and none is due, twice in a row.
+func (w *world) settle() {
+	w.t.Helper()
+	db := w.store.(interface{ SQL() *sql.DB }).SQL()
+	idle := func() bool {
+		if !w.allowErrors {
+			var kind, entity, msg string
+			err := db.QueryRow(`SELECT kind, entity_id, last_error FROM triggers WHERE last_error <> '' LIMIT 1`).Scan(&kind, &entity, &msg)
+			if err == nil {
+				w.t.Fatalf("trigger %s/%s failed: %s", kind, entity, msg)
+			}
+		}
+		var now any = w.clock.Now().UTC().UnixMilli()
+		if w.store.Backend() == "postgres" {
+			now = w.clock.Now().UTC()
+		}
+		q := `SELECT (SELECT COUNT(*) FROM triggers WHERE lease_owner <> '') + (SELECT COUNT(*) FROM triggers
+WHERE lease_owner = '' AND due_at <= $1 AND kind <> '` + store.KindSLADeadline + `')`
+		var busy int
+		if err := db.QueryRow(q, now).Scan(&busy); err != nil {
+			w.t.Fatal(err)
+		}
+		return busy == 0
+	}
+	calm := 0
+	w.waitFor("the engine to settle", func() bool {
+		if idle() {
+			calm++
+		} else {
+			calm = 0
+		}
+		return calm >= 2
+	})
+}
+
+// busyTriggers describes the first triggers, for failure messages.
+func (w *world) busyTriggers() string {
+	db := w.store.(interface{ SQL() *sql.DB }).SQL()
+	rows, err := db.Query(`SELECT kind, entity_id, lease_owner, last_error FROM triggers ORDER BY due_at LIMIT 5`)
+	if err != nil {
+		return err.Error()
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var k, e, o, le string
+		if err := rows.Scan(&k, &e, &o, &le); err != nil {
+			return err.Error()
+		}
+		out = append(out, k+"/"+e+" leased by "+o+" "+le)
+	}
+	return "first triggers: " + strings.Join(out, "; ")
+}
+
+// advance moves the fake clock and lets the engine catch up.
+func (w *world) advance(d time.Duration) {
+	w.t.Helper()
+	w.clock.Advance(d)
+	w.settle()
+}
+
+// triggerDue returns when a trigger is due, and false when there is none.
+func (w *world) triggerDue(kind, entity string) (time.Time, bool) {
+	w.t.Helper()
+	var tr store.Trigger
+	err := w.store.Tx(bg, func(x store.Tx) (err error) { tr, err = x.GetTrigger(bg, kind, entity); return })
+	if err != nil {
+		return time.Time{}, false
+	}
+	return tr.DueAt, true
+}
+
+// complete ends the workflow of a running coordinator action with outcome, as a launcher's
+// callback would.
+func (w *world) complete(a store.CoordAction, outcome actions.Outcome) {
+	w.t.Helper()
+	var run actions.Run
+	w.waitFor("a run of workflow "+a.ExternalID, func() bool {
+		var ok bool
+		run, ok = w.exec.runOf(a.ExternalID)
+		return ok
+	})
+	w.exec.mu.Lock()
+	st := actions.Status{Done: true, Outcome: outcome, ExternalStatus: "SUCCEEDED"}
+	if outcome != actions.OK {
+		st.ExternalStatus, st.ErrorCode, st.ErrorMessage = "FAILED", "1", "exit code 1"
+	}
+	w.exec.ended[run.Tag] = st
+	w.exec.mu.Unlock()
+	if err := w.wf.Callback(bg, run.ActionID, string(outcome)); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// readFile reads a local file, failing the test on error.
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// count counts rows of a table, for tests that nothing was stored.
+func (w *world) count(table string) int {
+	w.t.Helper()
+	db := w.store.(interface{ SQL() *sql.DB }).SQL()
+	var n int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM ` + table).Scan(&n); err != nil {
+		w.t.Fatal(err)
+	}
+	return n
+}

@@ -1,0 +1,56 @@
+package bundle
+
+import (
+	"os"
+	"testing"
+
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/coordinator"
+)
+
+// testFormat is the default processing time zone, UTC.
+var testFormat = coordinator.UTC
+
+// readProps reads a job.properties file as the engine would see it: user.name set (to
+// joe) and property-to-property substitution done.
+func readProps(t *testing.T, path string) coordinator.Props {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := conf.ReadProperties(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Set("user.name", "joe")
+	p, err = conf.Substitute(p, conf.DefaultSubstituteDepth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out coordinator.Props
+	for k, v := range p.All() {
+		out = out.Set(k, v)
+	}
+	return out
+}
+
+// props builds a configuration from name/value pairs.
+func props(kv ...string) coordinator.Props {
+	var out coordinator.Props
+	for i := 0; i+1 < len(kv); i += 2 {
+		out = out.Set(kv[i], kv[i+1])
+	}
+	return out
+}
+
+// readFile reads a file, failing the test on error.
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -1,0 +1,286 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gozie/gozie/store"
+)
+
+// The multi-row operations of store.Batches. Long lists are cut into
+// chunks of at most batchRows rows (or ids), well within both databases'
+// limits on the number of parameters of one statement.
+const batchRows = 500
+
+// chunks calls fn with consecutive pieces of at most n elements of s.
+func chunks[T any](s []T, n int, fn func([]T) error) error {
+	for start := 0; start < len(s); start += n {
+		if err := fn(s[start:min(start+n, len(s))]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inList returns "$k, $k+1, ..." for vals, appending them to args.
+func inList[T any](args *[]any, vals []T) string {
+	var b strings.Builder
+	for i, v := range vals {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		*args = append(*args, v)
+		fmt.Fprintf(&b, "$%d", len(*args))
+	}
+	return b.String()
+}
+
+// triggerClaim is the claim state of one trigger row, read under its lock.
+type triggerClaim struct {
+	seq       int64
+	owner     string
+	requeue   time.Time
+	cancelled bool
+}
+
+// ReleaseTriggers reads the claim state of every row under its lock (the
+// rows in id order), checks every lease, and then applies Release's rule to
+// each: deleted when nothing is due any more, else due at the earlier of
+// the next time and a Schedule made during the lease. The deletes are one
+// statement, the updates one per distinct due time.
+func (x *txn) ReleaseTriggers(ctx context.Context, rs []store.TriggerRelease) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(rs))
+	for i, r := range rs {
+		ids[i] = r.Trigger.ID
+	}
+	slices.Sort(ids)
+	claims := make(map[int64]triggerClaim, len(rs))
+	err := chunks(ids, batchRows, func(part []int64) error {
+		var args []any
+		q := `SELECT id, lease_seq, lease_owner, requeue_at, cancelled FROM triggers WHERE id IN (` +
+			inList(&args, part) + `) ORDER BY id` + x.d.LockRow
+		rows, err := x.tx.QueryContext(ctx, q, args...)
+		if err != nil {
+			return x.mapErr(err, "locking %d triggers", len(part))
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var c triggerClaim
+			if err := rows.Scan(&id, &c.seq, &c.owner, x.d.tm(&c.requeue), &c.cancelled); err != nil {
+				return fmt.Errorf("locking %d triggers: %w", len(part), err)
+			}
+			claims[id] = c
+		}
+		return x.wrap(rows.Err(), "locking %d triggers", len(part))
+	})
+	if err != nil {
+		return err
+	}
+	var lost []string
+	var del []int64
+	due := map[time.Time][]int64{}
+	for _, r := range rs {
+		t := r.Trigger
+		c, ok := claims[t.ID]
+		if !ok || c.seq != t.LeaseSeq || c.owner != t.LeaseOwner || t.LeaseOwner == "" {
+			lost = append(lost, t.Kind+"/"+t.EntityID)
+			continue
+		}
+		if c.requeue.IsZero() && (r.Next.IsZero() || c.cancelled) {
+			del = append(del, t.ID)
+			continue
+		}
+		at := Truncate(earliest(r.Next, c.requeue))
+		due[at] = append(due[at], t.ID)
+	}
+	if len(lost) > 0 {
+		return fmt.Errorf("releasing triggers %s: %w", strings.Join(lost, ", "), store.ErrLeaseLost)
+	}
+	err = chunks(del, batchRows, func(part []int64) error {
+		var args []any
+		_, err := x.tx.ExecContext(ctx, `DELETE FROM triggers WHERE id IN (`+inList(&args, part)+`)`, args...)
+		return x.wrap(err, "releasing %d triggers", len(part))
+	})
+	if err != nil {
+		return err
+	}
+	for at, ids := range due {
+		err := chunks(ids, batchRows, func(part []int64) error {
+			args := []any{x.d.tv(at)}
+			_, err := x.tx.ExecContext(ctx, `UPDATE triggers SET due_at = $1, attempts = 0, last_error = '',
+  lease_owner = '', lease_expires = NULL, requeue_at = NULL, cancelled = FALSE
+WHERE id IN (`+inList(&args, part)+`)`, args...)
+			return x.wrap(err, "releasing %d triggers", len(part))
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if len(due) > 0 {
+		return x.markScheduled(ctx)
+	}
+	return nil
+}
+
+// scheduleConflict is Schedule's rule for a trigger that exists already,
+// shared with ScheduleTriggers so that the two never differ.
+var scheduleConflict = scheduleTrigger[strings.Index(scheduleTrigger, "ON CONFLICT"):]
+
+// ScheduleTriggers inserts or moves the triggers with multi-row upserts.
+// PostgreSQL refuses an upsert that touches one row twice, so a trigger
+// named twice is merged first.
+func (x *txn) ScheduleTriggers(ctx context.Context, rs []store.ScheduleRequest) error {
+	type key struct{ kind, entity string }
+	merged := make([]store.ScheduleRequest, 0, len(rs))
+	at := make(map[key]int, len(rs))
+	for _, r := range rs {
+		if r.Kind == "" || r.EntityID == "" {
+			return fmt.Errorf("scheduling trigger: empty kind or entity id")
+		}
+		if r.Due.IsZero() {
+			return fmt.Errorf("scheduling trigger %s/%s: zero due time", r.Kind, r.EntityID)
+		}
+		k := key{r.Kind, r.EntityID}
+		i, seen := at[k]
+		if !seen {
+			at[k] = len(merged)
+			merged = append(merged, r)
+			continue
+		}
+		m := &merged[i]
+		m.Due = earliest(m.Due, r.Due)
+		if r.Payload != "" {
+			m.Payload = r.Payload
+		}
+	}
+	if len(merged) == 0 {
+		return nil
+	}
+	now := x.d.tv(time.Now())
+	err := chunks(merged, batchRows/5*2, func(part []store.ScheduleRequest) error {
+		var b strings.Builder
+		b.WriteString(`INSERT INTO triggers (kind, entity_id, payload, due_at, created_time) VALUES `)
+		args := make([]any, 0, 5*len(part))
+		for i, r := range part {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			n := len(args)
+			fmt.Fprintf(&b, "($%d, $%d, $%d, $%d, $%d)", n+1, n+2, n+3, n+4, n+5)
+			args = append(args, r.Kind, r.EntityID, r.Payload, x.d.tv(r.Due), now)
+		}
+		b.WriteString("\n")
+		b.WriteString(scheduleConflict)
+		_, err := x.tx.ExecContext(ctx, b.String(), args...)
+		return x.wrap(err, "scheduling %d triggers", len(part))
+	})
+	if err != nil {
+		return err
+	}
+	return x.markScheduled(ctx)
+}
+
+// GetCoordJobs reads jobs by id in chunks.
+func (x *txn) GetCoordJobs(ctx context.Context, ids []string) ([]store.CoordJob, error) {
+	return x.coordJobsByID(ctx, ids, "")
+}
+
+// LockCoordJobs reads and locks jobs by id, in id order.
+func (x *txn) LockCoordJobs(ctx context.Context, ids []string) ([]store.CoordJob, error) {
+	return x.coordJobsByID(ctx, ids, x.d.LockRow)
+}
+
+func (x *txn) coordJobsByID(ctx context.Context, ids []string, lock string) ([]store.CoordJob, error) {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	var out []store.CoordJob
+	err := chunks(sorted, batchRows, func(part []string) error {
+		var args []any
+		jobs, err := coordJobs.query(ctx, x, `WHERE id IN (`+inList(&args, part)+`) ORDER BY id`+lock, args...)
+		out = append(out, jobs...)
+		return err
+	})
+	return out, err
+}
+
+// CountCoordActionsByJob counts with one grouped statement per chunk of
+// jobs, on the (job_id, status) index.
+func (x *txn) CountCoordActionsByJob(ctx context.Context, jobIDs []string, statuses []store.CoordActionStatus) (map[string]int, error) {
+	out := make(map[string]int, len(jobIDs))
+	err := chunks(jobIDs, batchRows, func(part []string) error {
+		var args []any
+		q := `SELECT job_id, COUNT(*) FROM coord_actions WHERE job_id IN (` + inList(&args, part) + `)`
+		if len(statuses) > 0 {
+			q += ` AND status IN (` + inList(&args, strs(statuses)) + `)`
+		}
+		rows, err := x.tx.QueryContext(ctx, q+` GROUP BY job_id`, args...)
+		if err != nil {
+			return x.mapErr(err, "counting actions of %d coordinator jobs", len(part))
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			var n int
+			if err := rows.Scan(&id, &n); err != nil {
+				return fmt.Errorf("counting actions of %d coordinator jobs: %w", len(part), err)
+			}
+			out[id] = n
+		}
+		return x.wrap(rows.Err(), "counting actions of %d coordinator jobs", len(part))
+	})
+	return out, err
+}
+
+// SetCoordWaitsMany clears the actions' waits with one statement and
+// inserts the new ones with multi-row statements.
+func (x *txn) SetCoordWaitsMany(ctx context.Context, waits map[string][]string) error {
+	if len(waits) == 0 {
+		return nil
+	}
+	ids := make([]string, 0, len(waits))
+	for id := range waits {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	err := chunks(ids, batchRows, func(part []string) error {
+		var args []any
+		_, err := x.tx.ExecContext(ctx, `DELETE FROM coord_waits WHERE action_id IN (`+inList(&args, part)+`)`, args...)
+		return x.wrap(err, "clearing waits of %d coordinator actions", len(part))
+	})
+	if err != nil {
+		return err
+	}
+	type wait struct{ uri, action string }
+	var rows []wait
+	for _, id := range ids {
+		seen := make(map[string]bool, len(waits[id]))
+		for _, u := range waits[id] {
+			if u != "" && !seen[u] {
+				seen[u] = true
+				rows = append(rows, wait{u, id})
+			}
+		}
+	}
+	return chunks(rows, batchRows, func(part []wait) error {
+		var b strings.Builder
+		b.WriteString(`INSERT INTO coord_waits (uri, action_id) VALUES `)
+		args := make([]any, 0, 2*len(part))
+		for i, w := range part {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "($%d, $%d)", len(args)+1, len(args)+2)
+			args = append(args, w.uri, w.action)
+		}
+		_, err := x.tx.ExecContext(ctx, b.String(), args...)
+		return x.wrap(err, "recording waits of %d coordinator actions", len(part))
+	})
+}

@@ -1,0 +1,262 @@
+package storetest
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gozie/gozie/store"
+)
+
+// testBatchReleaseTriggers checks that ReleaseTriggers applies Release's rule
+// to every claim at once (next time, a Schedule during the lease, a
+// cancellation), and that one lost lease among them changes nothing.
+func testBatchReleaseTriggers(t *testing.T, open Opener) {
+	s := open(t)
+	for _, id := range []string{"keep", "drop", "requeued", "requeued-later", "cancelled", "cancelled-then-scheduled"} {
+		schedule(t, s, "k", id, t0)
+	}
+	got := claim(t, s, "a", t0, 10)
+	if len(got) != 6 {
+		t.Fatalf("claimed %d triggers, want 6", len(got))
+	}
+	byID := map[string]store.Trigger{}
+	for _, tr := range got {
+		byID[tr.EntityID] = tr
+	}
+	// Work that arrives while the triggers are leased.
+	tx(t, s, func(x store.Tx) error {
+		if err := x.Schedule(ctx, "k", "requeued", t0.Add(time.Minute), ""); err != nil {
+			return err
+		}
+		if err := x.Schedule(ctx, "k", "requeued-later", t0.Add(2*time.Hour), ""); err != nil {
+			return err
+		}
+		if err := x.Unschedule(ctx, "k", "cancelled"); err != nil {
+			return err
+		}
+		if err := x.Unschedule(ctx, "k", "cancelled-then-scheduled"); err != nil {
+			return err
+		}
+		return x.Schedule(ctx, "k", "cancelled-then-scheduled", t0.Add(3*time.Minute), "")
+	})
+
+	// A stale claim in the batch: nothing of the batch is released.
+	stale := byID["drop"]
+	stale.LeaseSeq--
+	err := s.Tx(ctx, func(x store.Tx) error {
+		return x.ReleaseTriggers(ctx, []store.TriggerRelease{{Trigger: byID["keep"], Next: t0.Add(time.Hour)},
+			{Trigger: stale}})
+	})
+	wantErr(t, err, store.ErrLeaseLost)
+	if tr, err := getTrigger(t, s, "k", "keep"); err != nil || tr.LeaseOwner != "a" {
+		t.Fatalf("a batch with a lost lease released another trigger: %+v %v", tr, err)
+	}
+
+	next := t0.Add(time.Hour)
+	tx(t, s, func(x store.Tx) error {
+		var rs []store.TriggerRelease
+		for _, id := range []string{"keep", "drop", "requeued", "requeued-later", "cancelled", "cancelled-then-scheduled"} {
+			r := store.TriggerRelease{Trigger: byID[id], Next: next}
+			if id == "drop" || id == "requeued" {
+				r.Next = time.Time{}
+			}
+			rs = append(rs, r)
+		}
+		return x.ReleaseTriggers(ctx, rs)
+	})
+	for _, tc := range []struct {
+		id   string
+		want time.Time // zero: deleted
+	}{
+		{"keep", next},
+		{"drop", time.Time{}},
+		{"requeued", t0.Add(time.Minute)},
+		{"requeued-later", next},
+		{"cancelled", time.Time{}},
+		{"cancelled-then-scheduled", t0.Add(3 * time.Minute)},
+	} {
+		tr, err := getTrigger(t, s, "k", tc.id)
+		if tc.want.IsZero() {
+			if err == nil {
+				t.Errorf("%s: still there after release: %+v", tc.id, tr)
+			}
+			continue
+		}
+		if err != nil || !tr.DueAt.Equal(tc.want) || tr.LeaseOwner != "" || !tr.LeaseExpires.IsZero() || tr.Attempts != 0 {
+			t.Errorf("%s: after release %+v %v, want due %v and no lease", tc.id, tr, err, tc.want)
+		}
+	}
+	// Releasing again is a lost lease.
+	err = s.Tx(ctx, func(x store.Tx) error {
+		return x.ReleaseTriggers(ctx, []store.TriggerRelease{{Trigger: byID["keep"]}})
+	})
+	wantErr(t, err, store.ErrLeaseLost)
+	// The released triggers are claimable again.
+	again := claim(t, s, "b", next, 10)
+	if len(again) != 4 {
+		t.Fatalf("claimed %d released triggers, want 4", len(again))
+	}
+}
+
+// testBatchScheduleTriggers checks that ScheduleTriggers follows Schedule's
+// rules for new, existing and leased triggers, merges duplicates, and
+// handles more triggers than one statement takes.
+func testBatchScheduleTriggers(t *testing.T, open Opener) {
+	s := open(t)
+	schedule(t, s, "k", "existing", t0)
+	schedule(t, s, "k", "leased", t0)
+	leased := claim(t, s, "a", t0, 10)
+	if len(leased) != 2 {
+		t.Fatalf("claimed %d, want 2", len(leased))
+	}
+	var held store.Trigger
+	for _, tr := range leased {
+		if tr.EntityID == "leased" {
+			held = tr
+		} else {
+			tx(t, s, func(x store.Tx) error { return x.Release(ctx, tr, t0.Add(time.Hour)) })
+		}
+	}
+	reqs := []store.ScheduleRequest{
+		{Kind: "k", EntityID: "new", Due: t0.Add(2 * time.Minute), Payload: "p1"},
+		{Kind: "k", EntityID: "new", Due: t0.Add(time.Minute)},                     // earlier: wins
+		{Kind: "k", EntityID: "new", Due: t0.Add(5 * time.Minute), Payload: "p2"}, // later: its payload
+		{Kind: "k", EntityID: "existing", Due: t0.Add(30 * time.Minute)},          // earlier than its hour
+		{Kind: "k", EntityID: "leased", Due: t0.Add(10 * time.Minute)},            // kept for the release
+		{Kind: "other", EntityID: "new", Due: t0},                                 // another kind
+	}
+	for i := 0; i < 450; i++ { // more than one statement's worth
+		reqs = append(reqs, store.ScheduleRequest{Kind: "many", EntityID: fmt.Sprintf("e%03d", i), Due: t0.Add(time.Duration(i) * time.Second)})
+	}
+	tx(t, s, func(x store.Tx) error { return x.ScheduleTriggers(ctx, reqs) })
+	for _, tc := range []struct {
+		kind, id string
+		due      time.Time
+		payload  string
+		owner    string
+	}{
+		{"k", "new", t0.Add(time.Minute), "p2", ""},
+		{"k", "existing", t0.Add(30 * time.Minute), "", ""},
+		{"k", "leased", t0, "", "a"},
+		{"other", "new", t0, "", ""},
+		{"many", "e449", t0.Add(449 * time.Second), "", ""},
+	} {
+		tr, err := getTrigger(t, s, tc.kind, tc.id)
+		if err != nil || !tr.DueAt.Equal(tc.due) || tr.Payload != tc.payload || tr.LeaseOwner != tc.owner {
+			t.Errorf("%s/%s: %+v %v, want due %v payload %q owner %q", tc.kind, tc.id, tr, err, tc.due, tc.payload, tc.owner)
+		}
+	}
+	var n int
+	tx(t, s, func(x store.Tx) (err error) { n, err = x.CountTriggers(ctx); return })
+	if n != 4+450 {
+		t.Fatalf("%d triggers, want %d", n, 4+450)
+	}
+	tx(t, s, func(x store.Tx) error { return x.Release(ctx, held, time.Time{}) })
+	if tr, err := getTrigger(t, s, "k", "leased"); err != nil || !tr.DueAt.Equal(t0.Add(10*time.Minute)) {
+		t.Fatalf("a batch schedule during the lease was lost: %+v %v", tr, err)
+	}
+	err := s.Tx(ctx, func(x store.Tx) error {
+		return x.ScheduleTriggers(ctx, []store.ScheduleRequest{{Kind: "k", EntityID: "zero"}})
+	})
+	if err == nil {
+		t.Fatal("a zero due time was accepted")
+	}
+	tx(t, s, func(x store.Tx) error { return x.ScheduleTriggers(ctx, nil) })
+}
+
+// testBatchCoordJobs checks GetCoordJobs, LockCoordJobs,
+// CountCoordActionsByJob and SetCoordWaitsMany.
+func testBatchCoordJobs(t *testing.T, open Opener) {
+	s := open(t)
+	const jobs = 600 // more than one statement's worth
+	var ids []string
+	tx(t, s, func(x store.Tx) error {
+		for i := 0; i < jobs; i++ {
+			j := store.CoordJob{ID: fmt.Sprintf("C%04d", i), Status: store.JobRunning, ExecutionOrder: "FIFO",
+				CreatedTime: t0, Throttle: i}
+			if err := x.InsertCoordJob(ctx, &j); err != nil {
+				return err
+			}
+			ids = append(ids, j.ID)
+			for n := 1; n <= i%4; n++ {
+				st := store.CoordActionWaiting
+				if n == 3 {
+					st = store.CoordActionReady
+				}
+				a := store.CoordAction{ID: fmt.Sprintf("%s@%d", j.ID, n), JobID: j.ID, ActionNumber: n, Status: st,
+					NominalTime: t0, CreatedTime: t0, LastModified: t0}
+				if err := x.InsertCoordAction(ctx, &a); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	// Asked in reverse with a duplicate and a missing id; answered in id order.
+	ask := slices.Clone(ids)
+	slices.Reverse(ask)
+	ask = append(ask, "C0001", "missing")
+	for _, lock := range []bool{false, true} {
+		var got []store.CoordJob
+		tx(t, s, func(x store.Tx) (err error) {
+			if lock {
+				got, err = x.LockCoordJobs(ctx, ask)
+			} else {
+				got, err = x.GetCoordJobs(ctx, ask)
+			}
+			return
+		})
+		if len(got) != jobs {
+			t.Fatalf("lock=%v: %d jobs, want %d", lock, len(got), jobs)
+		}
+		for i, j := range got {
+			if j.ID != ids[i] || j.Throttle != i || j.Version != 1 {
+				t.Fatalf("lock=%v: job %d is %s (throttle %d, version %d)", lock, i, j.ID, j.Throttle, j.Version)
+			}
+		}
+	}
+	var waiting, all map[string]int
+	tx(t, s, func(x store.Tx) (err error) {
+		if waiting, err = x.CountCoordActionsByJob(ctx, ids, []store.CoordActionStatus{store.CoordActionWaiting}); err != nil {
+			return err
+		}
+		all, err = x.CountCoordActionsByJob(ctx, ids, nil)
+		return err
+	})
+	for i, id := range ids {
+		wantAll, wantWaiting := i%4, min(i%4, 2)
+		if all[id] != wantAll || waiting[id] != wantWaiting {
+			t.Fatalf("%s: %d actions (%d waiting), want %d (%d)", id, all[id], waiting[id], wantAll, wantWaiting)
+		}
+	}
+	if _, ok := all[ids[0]]; ok {
+		t.Fatalf("a job without actions is in the counts: %v", all[ids[0]])
+	}
+
+	const a, b = "hdfs://nn/data/a/_SUCCESS", "hdfs://nn/data/b"
+	tx(t, s, func(x store.Tx) error { return x.SetCoordWaits(ctx, "C0001@1", []string{b}) })
+	tx(t, s, func(x store.Tx) error {
+		return x.SetCoordWaitsMany(ctx, map[string][]string{
+			"C0001@1": {a, a}, // replaces b; the duplicate is kept once
+			"C0002@1": {a, b},
+			"C0002@2": nil,
+		})
+	})
+	waiters := func(uri string) []string {
+		var ids []string
+		tx(t, s, func(x store.Tx) (err error) { ids, err = x.ListCoordWaiters(ctx, uri); return })
+		return ids
+	}
+	if got := waiters(a); !slices.Equal(got, []string{"C0001@1", "C0002@1"}) {
+		t.Errorf("waiters of %s: %v", a, got)
+	}
+	if got := waiters(b); !slices.Equal(got, []string{"C0002@1"}) {
+		t.Errorf("waiters of %s: %v", b, got)
+	}
+	tx(t, s, func(x store.Tx) error { return x.SetCoordWaitsMany(ctx, map[string][]string{"C0002@1": nil}) })
+	if got := waiters(b); len(got) != 0 {
+		t.Errorf("after clearing, waiters of %s: %v", b, got)
+	}
+}
