@@ -77,6 +77,16 @@ func runJobs(ctx context.Context, args []string, env Env) error {
 // which jobs the command reached, then their table.
 func bulkJobs(ctx context.Context, env Env, cl *client.Client, action string, q client.JobsQuery, loc *time.Location, verbose bool) error {
 	done := map[string]string{"kill": "killed", "suspend": "suspended", "resume": "resumed"}[action]
+	if strings.HasPrefix(strings.ToLower(q.JobType), "bundle") {
+		var l oozieapi.BundleList
+		if err := cl.Bulk(ctx, action, q, &l); err != nil {
+			return err
+		}
+		if len(l.Jobs) > 0 {
+			fmt.Fprintf(env.Stdout, "The following jobs have been %s\n", done)
+		}
+		return printBundleJobs(env.Stdout, l.Jobs, loc, verbose)
+	}
 	if strings.Contains(q.JobType, "coord") && !strings.Contains(q.JobType, "wf") {
 		var l oozieapi.CoordinatorList
 		if err := cl.Bulk(ctx, action, q, &l); err != nil {

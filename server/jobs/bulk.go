@@ -82,7 +82,38 @@ func (a *api) bulk(w http.ResponseWriter, r *http.Request) error {
 		}
 		return server.WriteJSON(w, http.StatusOK, out)
 	case TypeBundle:
-		return errNotSupported("bulk commands on bundle jobs")
+		if a.Bundles == nil {
+			return errNotSupported("bundle jobs")
+		}
+		ids, total, err := listIDs(ctx, a.Store, f.JobFilter, func(x store.Tx, f store.JobFilter) ([]string, int, error) {
+			rows, total, err := x.ListBundleJobs(ctx, f)
+			return idsOf(rows, func(j store.BundleJob) string { return j.ID }), total, err
+		})
+		if err != nil {
+			return err
+		}
+		cmd := map[string]func(context.Context, string) error{actionKill: a.Bundles.Kill,
+			actionSuspend: a.Bundles.Suspend, actionResume: a.Bundles.Resume}[action]
+		if err := applyEach(ctx, ids, cmd); err != nil {
+			return err
+		}
+		var rows []store.BundleJob
+		if len(ids) > 0 {
+			err = a.Store.Tx(ctx, func(x store.Tx) (err error) {
+				rows, _, err = x.ListBundleJobs(ctx, store.JobFilter{IDs: ids, SortBy: f.SortBy})
+				return err
+			})
+		}
+		if err != nil {
+			return fmt.Errorf("reading bundle jobs: %w", err)
+		}
+		out := oozieapi.BundleList{Jobs: make([]oozieapi.BundleJob, 0, len(rows)), Total: total, Offset: offset, Len: length}
+		for i := range rows {
+			j := bundleJSON(&rows[i], nil, loc)
+			j.Conf = ""
+			out.Jobs = append(out.Jobs, j)
+		}
+		return server.WriteJSON(w, http.StatusOK, out)
 	}
 	ids, total, err := listIDs(ctx, a.Store, f.JobFilter, func(x store.Tx, f store.JobFilter) ([]string, int, error) {
 		rows, total, err := x.ListWorkflowJobs(ctx, f)

@@ -79,3 +79,20 @@ func TestBulkCoordinatorCommands(t *testing.T) {
 		t.Errorf("bulk resume of one: %s", r.body)
 	}
 }
+
+func TestBulkBundleCommands(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	id := f.submitBundle(t, f.bundleApp(t, "2030-01-01T00:00Z")) // kicks off in 2030: PREP
+	r := f.call(t, http.MethodPut, "/oozie/v2/jobs?jobtype=bundle&action=suspend&filter=name%3Dnightly-prod", "", "")
+	var out oozieapi.BundleList
+	decode(t, r.body, &out)
+	if r.status != 200 || len(out.Jobs) != 1 || out.Jobs[0].ID != id || out.Jobs[0].Status != "PREPSUSPENDED" {
+		t.Errorf("bulk suspend of bundles: %d %s", r.status, r.body)
+	}
+	r = f.call(t, http.MethodPut, "/oozie/v2/jobs?jobtype=bundle&action=kill&filter=status%3DPREPSUSPENDED", "", "")
+	decode(t, r.body, &out)
+	if len(out.Jobs) != 1 || out.Jobs[0].Status != "KILLED" {
+		t.Errorf("bulk kill of bundles: %s", r.body)
+	}
+}
