@@ -4,13 +4,19 @@
 //	POST /oozie/v1|v2/jobs[?action=start|dryrun]       submit a job configuration → 201 {"id":...}
 //	GET  /oozie/v1|v2/jobs?jobtype=wf|coordinator|bundle&filter=&offset=&len=&timezone=
 //	                   {"workflows"|"coordinatorjobs"|"bundlejobs":[...],"total","offset","len"}
-//	GET  /oozie/v1|v2/job/<id>?show=info|definition|log|status[&timezone=][&offset=&len=]
-//	     (coordinators: show=info|definition|status, &order=desc, &filter=status=X;nominaltime>=T)
+//	PUT  /oozie/v1|v2/jobs?action=kill|suspend|resume&filter=...&jobtype=[&offset=&len=]   (bulk)
+//	GET  /oozie/v1|v2/job/<id>?show=info|definition|log|errorlog|status[&timezone=][&offset=&len=]
+//	     (coordinators: &order=desc, &filter=status=X;nominaltime>=T)
+//	GET  /oozie/v1|v2/job/<wf id>?show=graph[&format=png|svg|dot][&show-kill=true]
+//	GET  /oozie/v1|v2/job/<coord id>?show=missing-dependencies[&action-list=1,3-4|&date=...]
+//	GET  /oozie/v1|v2/job/<coord id>@<n>?show=allruns     every workflow run of the action
 //	PUT  /oozie/v1|v2/job/<id>?action=start|suspend|resume|kill|rerun   (workflows)
 //	PUT  /oozie/v1|v2/job/<id>?action=suspend|resume|kill|change|ignore|coord-rerun
 //	     [&type=action|date&scope=...][&value=...][&refresh=&nocleanup=&failed=]   (coordinators)
 //	PUT  /oozie/v1|v2/job/<id>?action=start|suspend|resume|kill|change|bundle-rerun
 //	     [&value=pausetime=...;endtime=...][&coord-scope=&date-scope=&refresh=&nocleanup=]   (bundles)
+//	PUT  /oozie/v2/job/<coord id>?action=update[&dryrun=true]   {"update":{"diff":...}}
+//	PUT  /oozie/v2/job/<id>?action=sla-enable|sla-disable|sla-change[&value=][&action-list=|&date=|&coordinators=]
 //	PUT  /oozie/v2/dataset?action=notify&uri=<uri>     {"notified":N} (gozie's push for datasets)
 //	GET|POST /oozie/callback?id=<action id>&status=<status>   (also in SAFEMODE)
 //	POST /oozie/v2/validate?file=<path>&user=<user>    {"validate":"Valid workflow-app"}
@@ -19,9 +25,9 @@
 // bundles through Deps.Bundles; without them their requests are refused like unsupported
 // ones). A coordinator's info pages its actions as Oozie does: v1 gives up to 1000 actions
 // by default, v2 none unless len is given (a negative len means 1000). A bundle's info
-// lists its coordinator jobs (bundleCoordJobs). Coordinator updates, listing coordinators
-// by frequency and the other show values Oozie has are recognised and answered with a
-// clear 400 E0302 "... not supported yet".
+// lists its coordinator jobs (bundleCoordJobs). The show values Oozie has and gozie does not serve
+// (auditlog, retries, jmstopic, wf-actions-in-coord) are answered with a clear 400 E0302
+// "... not supported yet".
 //
 // # Reads and writes
 //
