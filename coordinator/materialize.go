@@ -342,6 +342,9 @@ func (m *materializer) action(k int, nominal time.Time) (NewAction, error) {
 	if err != nil {
 		return NewAction{}, err
 	}
+	if reg != nil {
+		reg.BundleID = m.req.Row.BundleID
+	}
 	doc := &ActionDoc{Job: job, Number: k, NominalTime: nominal, ActualTime: now, DataIns: ins, DataOuts: outs, SLA: sla}
 	row := store.CoordAction{
 		ID:                  ctx.ID,
