@@ -22,12 +22,15 @@ benches=(
   "./store/postgres/ . $benchtime"
   "./coordinator/ . $benchtime"
   "./coordinator/coordrun/ Materialize 1x"
+  "./coordinator/coordrun/ InputChecks 1x"
+  "./coordinator/coordrun/ DoneFlagToLaunch 1x"
   "./e2e/ WorkflowStarts 1000x"
   "./e2e/ CallbackToNextLaunch 50x"
   "./e2e/ PollOnlyToNextLaunch 10x"
   "./actions/hive2/ Hive2 $benchtime"
   "./sla/ DeadlineToMiss 300x"
   "./server/slaapi/ SLAList 200x"
+  "./server/jobs/jobsbench/ REST 3000x"
 )
 for b in "${benches[@]}"; do
   set -- $b
