@@ -121,7 +121,7 @@ func testBatchScheduleTriggers(t *testing.T, open Opener) {
 	}
 	reqs := []store.ScheduleRequest{
 		{Kind: "k", EntityID: "new", Due: t0.Add(2 * time.Minute), Payload: "p1"},
-		{Kind: "k", EntityID: "new", Due: t0.Add(time.Minute)},                     // earlier: wins
+		{Kind: "k", EntityID: "new", Due: t0.Add(time.Minute)},                    // earlier: wins
 		{Kind: "k", EntityID: "new", Due: t0.Add(5 * time.Minute), Payload: "p2"}, // later: its payload
 		{Kind: "k", EntityID: "existing", Due: t0.Add(30 * time.Minute)},          // earlier than its hour
 		{Kind: "k", EntityID: "leased", Due: t0.Add(10 * time.Minute)},            // kept for the release
