@@ -15,6 +15,11 @@
 //	scheduled ──claim (lease)──► running ──Finish/nil──► released (next due) or deleted
 //	                               │  └──error/panic──► failed: attempts+1, due after backoff
 //	                               └──lease expired (server died)──► claimable by any engine
+//
+// A kind registered with HandleBatch is claimed many triggers at a time,
+// and its handler gets them all at once in one worker slot, so that it can
+// finish them in one transaction (FinishBatch); each trigger keeps its own
+// lease, outcome and metrics. See batch.go.
 package engine
 
 import (
@@ -28,6 +33,7 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gozie/gozie/clock"
@@ -65,6 +71,7 @@ type Config struct {
 type Engine struct {
 	cfg      Config
 	handlers map[string]Handler
+	batches  map[string]*batchKind
 	wake     chan struct{}
 	slots    chan struct{}
 	freed    chan struct{}
@@ -105,6 +112,7 @@ func New(cfg Config) *Engine {
 	return &Engine{
 		cfg:      cfg,
 		handlers: map[string]Handler{},
+		batches:  map[string]*batchKind{},
 		wake:     make(chan struct{}, 1),
 		slots:    make(chan struct{}, cfg.Workers),
 		freed:    make(chan struct{}, 1),
@@ -135,10 +143,18 @@ func (e *Engine) Owner() string { return e.cfg.Owner }
 
 // Handle registers h for triggers of kind. It must be called before Start.
 func (e *Engine) Handle(kind string, h Handler) {
-	if _, dup := e.handlers[kind]; dup {
+	e.checkNewKind(kind)
+	e.handlers[kind] = h
+}
+
+// checkNewKind panics when kind has a handler already: registering twice
+// is a programming error.
+func (e *Engine) checkNewKind(kind string) {
+	_, single := e.handlers[kind]
+	_, batch := e.batches[kind]
+	if single || batch {
 		panic("engine: two handlers for kind " + kind)
 	}
-	e.handlers[kind] = h
 }
 
 // Wake makes the loop look for due work at once.
@@ -196,17 +212,23 @@ func (e *Engine) Hold(kinds ...string) {
 	e.Wake()
 }
 
-// kinds returns the kinds to claim: those with a handler and not held.
-func (e *Engine) kinds() []string {
+// kinds returns the kinds to claim, those with a handler and not held:
+// the kinds handled one trigger at a time, and the batched ones.
+func (e *Engine) kinds() (singles []string, batched []*batchKind) {
 	e.heldMu.Lock()
 	defer e.heldMu.Unlock()
-	out := make([]string, 0, len(e.handlers))
+	singles = make([]string, 0, len(e.handlers))
 	for k := range e.handlers {
 		if !e.held[k] {
-			out = append(out, k)
+			singles = append(singles, k)
 		}
 	}
-	return out
+	for k, b := range e.batches {
+		if !e.held[k] {
+			batched = append(batched, b)
+		}
+	}
+	return singles, batched
 }
 
 func (e *Engine) loop(ctx context.Context) {
@@ -218,7 +240,7 @@ func (e *Engine) loop(ctx context.Context) {
 		e.running.Wait()
 		cancelWork()
 	}()
-	if len(e.handlers) == 0 {
+	if len(e.handlers) == 0 && len(e.batches) == 0 {
 		<-ctx.Done() // nothing to claim: an empty kind list would claim every kind
 		return
 	}
@@ -226,35 +248,86 @@ func (e *Engine) loop(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		kinds := e.kinds()
+		singles, batched := e.kinds()
 		free := e.cfg.Workers - len(e.slots)
-		if len(kinds) == 0 {
+		if len(singles) == 0 && len(batched) == 0 {
 			free = 0 // everything is held: sleep until woken
 		}
-		claimed := 0
-		if free > 0 {
-			now := e.cfg.Clock.Now()
-			ts, err := e.cfg.Store.ClaimTriggers(ctx, store.ClaimRequest{Owner: e.cfg.Owner, Now: now,
-				LeaseUntil: now.Add(e.cfg.Lease), Limit: free, Kinds: kinds})
-			if err != nil && ctx.Err() == nil {
-				e.cfg.Logger.Warn("claiming triggers", "err", err)
-				e.cfg.Metrics.claimError()
-			}
-			claimed = len(ts)
-			for _, t := range ts {
-				e.slots <- struct{}{}
-				e.running.Add(1)
-				e.cfg.Metrics.claimed(t.Kind, now.Sub(t.DueAt))
-				go e.run(work, t, now)
-			}
-			if claimed == free {
-				continue // more may be due right now
-			}
+		if free > 0 && e.claimAndRun(ctx, work, free, singles, batched) {
+			continue // more may be due right now
 		}
 		if !e.sleep(ctx, free > 0) {
 			return
 		}
 	}
+}
+
+// claimAndRun claims up to free due triggers of every kind, oldest first,
+// and runs them: each single trigger in a worker slot, and the triggers of
+// a batch kind together in one slot, the batch first topped up with more
+// due triggers of its kind (a claim of that kind alone, made only when the
+// oldest due work holds some, so that it never searches past a backlog of
+// other kinds for nothing). It reports whether more may be due now.
+func (e *Engine) claimAndRun(ctx, work context.Context, free int, singles []string, batched []*batchKind) bool {
+	now := e.cfg.Clock.Now()
+	kinds := append([]string(nil), singles...)
+	byKind := make(map[string]*batchKind, len(batched))
+	for _, b := range batched {
+		kinds = append(kinds, b.kind)
+		byKind[b.kind] = b
+	}
+	ts := e.claim(ctx, now, free, kinds)
+	more := len(ts) == free
+	var groups map[*batchKind][]store.Trigger
+	var order []*batchKind
+	for _, t := range ts {
+		e.cfg.Metrics.claimed(t.Kind, now.Sub(t.DueAt))
+		if b := byKind[t.Kind]; b != nil {
+			if groups == nil {
+				groups = map[*batchKind][]store.Trigger{}
+			}
+			if groups[b] == nil {
+				order = append(order, b)
+			}
+			groups[b] = append(groups[b], t)
+			continue
+		}
+		e.slots <- struct{}{}
+		e.running.Add(1)
+		go e.run(work, t, now)
+	}
+	for _, b := range order {
+		g := groups[b]
+		for len(g) > b.max { // a claim of more than a batch: whole batches first
+			e.slots <- struct{}{}
+			e.running.Add(1)
+			go e.runBatch(work, b, g[:b.max:b.max], now)
+			g = g[b.max:]
+		}
+		if want := b.max - len(g); want > 0 {
+			extra := e.claim(ctx, now, want, []string{b.kind})
+			for _, t := range extra {
+				e.cfg.Metrics.claimed(t.Kind, now.Sub(t.DueAt))
+			}
+			g = append(g, extra...)
+			more = more || len(extra) == want
+		}
+		e.slots <- struct{}{}
+		e.running.Add(1)
+		go e.runBatch(work, b, g, now)
+	}
+	return more
+}
+
+// claim leases up to limit due triggers of kinds.
+func (e *Engine) claim(ctx context.Context, now time.Time, limit int, kinds []string) []store.Trigger {
+	ts, err := e.cfg.Store.ClaimTriggers(ctx, store.ClaimRequest{Owner: e.cfg.Owner, Now: now,
+		LeaseUntil: now.Add(e.cfg.Lease), Limit: limit, Kinds: kinds})
+	if err != nil && ctx.Err() == nil {
+		e.cfg.Logger.Warn("claiming triggers", "err", err)
+		e.cfg.Metrics.claimError()
+	}
+	return ts
 }
 
 // sleep waits for a wake-up, the next due time, a freed worker slot or the
@@ -321,7 +394,7 @@ func (e *Engine) run(ctx context.Context, t store.Trigger, claimedAt time.Time) 
 	// still goes through on a fresh one unless the lease is gone.
 	rctx := context.WithoutCancel(ctx)
 	switch {
-	case r.finished:
+	case r.finished.Load():
 		return
 	case err == nil:
 		if err := e.cfg.Store.Tx(rctx, func(x store.Tx) error { return x.Release(rctx, t, time.Time{}) }); err != nil {
@@ -394,9 +467,15 @@ type Run struct {
 	// Trigger is the claimed trigger.
 	Trigger store.Trigger
 	// Now is the engine's clock when the trigger was claimed.
-	Now      time.Time
-	e        *Engine
-	finished bool
+	Now time.Time
+	e   *Engine
+	// finished: the trigger was released with the run's writes. Atomic
+	// because a batch's lease renewal reads it while the handler runs.
+	finished atomic.Bool
+	// lost: a renewal found the lease gone (batches only).
+	lost atomic.Bool
+	// err is why FinishBatch could not finish the run (batches only).
+	err error
 }
 
 // Finish commits fn's writes and releases the trigger in one transaction:
@@ -404,7 +483,7 @@ type Run struct {
 // that arrived meanwhile still wins). If the lease was lost, nothing of fn is
 // committed and the error wraps store.ErrLeaseLost. fn may be nil.
 func (r *Run) Finish(ctx context.Context, next time.Time, fn func(store.Tx) error) error {
-	if r.finished {
+	if r.finished.Load() {
 		return errors.New("engine: trigger already finished")
 	}
 	err := r.e.cfg.Store.Tx(ctx, func(x store.Tx) error {
@@ -416,7 +495,7 @@ func (r *Run) Finish(ctx context.Context, next time.Time, fn func(store.Tx) erro
 		return x.Release(ctx, r.Trigger, next)
 	})
 	if err == nil {
-		r.finished = true
+		r.finished.Store(true)
 	}
 	return err
 }

@@ -12,6 +12,7 @@ type Metrics struct {
 	duration    *prometheus.HistogramVec
 	outcomes    *prometheus.CounterVec
 	claimErrors prometheus.Counter
+	batchSizes  *prometheus.HistogramVec
 }
 
 // NewMetrics registers the engine's metrics with reg.
@@ -35,8 +36,13 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "gozie_trigger_claim_errors_total",
 			Help: "Failed claim statements.",
 		}),
+		batchSizes: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "gozie_trigger_batch_size",
+			Help:    "Triggers handed to one call of a batch handler.",
+			Buckets: []float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000},
+		}, []string{"kind"}),
 	}
-	reg.MustRegister(m.lag, m.duration, m.outcomes, m.claimErrors)
+	reg.MustRegister(m.lag, m.duration, m.outcomes, m.claimErrors, m.batchSizes)
 	return m
 }
 
@@ -67,4 +73,11 @@ func (m *Metrics) claimError() {
 		return
 	}
 	m.claimErrors.Inc()
+}
+
+func (m *Metrics) batch(kind string, n int) {
+	if m == nil {
+		return
+	}
+	m.batchSizes.WithLabelValues(kind).Observe(float64(n))
 }

@@ -426,4 +426,12 @@ type Batches interface {
 	// action id to the URIs it is now blocked on (none: it waits on
 	// nothing).
 	SetCoordWaitsMany(ctx context.Context, waits map[string][]string) error
+	// UpdateCoordJobsProgress writes, for several distinct jobs, the
+	// columns a materialization moves (status, last action number and
+	// time, next materialized time, done flag, last modified), each by
+	// compare-and-set on its Version, which matches only the row as the
+	// caller read it (status included); the versions are advanced. If any
+	// job does not match (or is gone), it returns ErrConflict and the
+	// caller must roll back.
+	UpdateCoordJobsProgress(ctx context.Context, jobs []*CoordJob) error
 }

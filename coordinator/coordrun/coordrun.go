@@ -146,9 +146,14 @@ func withDefaults(s coordinator.Settings) coordinator.Settings {
 	return s
 }
 
-// Register registers the coordinator engine's trigger handlers on e.
+// Register registers the coordinator engine's trigger handlers on e;
+// materialization is handled in batches (see handleMaterializeBatch).
 func (r *Runner) Register(e *engine.Engine) {
 	for kind, h := range r.handlers() {
+		if kind == KindMaterialize {
+			e.HandleBatch(kind, materializeBatch, r.handleMaterializeBatch)
+			continue
+		}
 		e.Handle(kind, h)
 	}
 }

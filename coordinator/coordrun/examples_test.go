@@ -129,14 +129,20 @@ func testAggregator(t *testing.T, w *world) {
 	if st := w.statuses(id); !slices.Equal(st, []store.CoordActionStatus{store.CoordActionWaiting, store.CoordActionWaiting}) {
 		t.Fatalf("without done-flags: %v", st)
 	}
-	// Done-flags, notified by the flag's own URI.
-	for _, u := range append(wantIn[0], wantIn[1]...) {
-		w.touch(u + "/_SUCCESS")
-		if _, err := w.coords.Notify(bg, u+"/_SUCCESS"); err != nil {
-			t.Fatal(err)
+	// Done-flags, notified by the flag's own URI: the first action's inputs first, so it
+	// is the one that starts (were both ready at once, the second's check could finish
+	// first and take the single concurrency slot).
+	for i, in := range wantIn {
+		for _, u := range in {
+			w.touch(u + "/_SUCCESS")
+			if _, err := w.coords.Notify(bg, u+"/_SUCCESS"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if i == 0 {
+			w.waitActionStatus(acts[0].ID, store.CoordActionRunning)
 		}
 	}
-	w.waitActionStatus(acts[0].ID, store.CoordActionRunning)
 	w.settle()
 	// Concurrency 1: the second waits for the first.
 	if a := w.action(acts[1].ID); a.Status != store.CoordActionReady {

@@ -2,7 +2,6 @@ package coordrun
 
 import (
 	"container/list"
-	"hash/fnv"
 	"sync"
 
 	"github.com/gozie/gozie/coordinator"
@@ -10,78 +9,81 @@ import (
 )
 
 // jobCache keeps the most recently used parsed coordinator definitions, so
-// that handlers do not parse a job's XML and configuration on every run. An
-// entry is valid while the row's definition and configuration are those it
-// was parsed from (their fingerprint matches); the cache is bounded, so
-// memory stays flat with many active coordinators.
+// that handlers do not parse a job's XML and configuration on every run.
+//
+// An entry is found by what it was parsed from, the row's definition and
+// configuration, compared in full: parsing depends on nothing else (not on
+// the job's id), so jobs submitted from one application with one
+// configuration (a bundle's coordinators, say, or thousands of copies of a
+// job) share one entry, and a row whose definition or configuration
+// changed misses and is parsed again. The cache is bounded, so memory stays
+// flat with many active coordinators; the entries are read-only once made.
 type jobCache struct {
 	mu    sync.Mutex
 	max   int
 	order *list.List // of *cacheEntry, most recent first
-	byID  map[string]*list.Element
+	byDef map[defKey]*list.Element
+}
+
+// defKey is what a definition is parsed from.
+type defKey struct {
+	definition, conf string
 }
 
 type cacheEntry struct {
-	id   string
-	fp   uint64
+	key  defKey
+	id   string // the job that used the entry last
 	job  *coordinator.Job
 	conf coordinator.Props
 }
 
 func newJobCache(max int) *jobCache {
-	return &jobCache{max: max, order: list.New(), byID: map[string]*list.Element{}}
+	return &jobCache{max: max, order: list.New(), byDef: map[defKey]*list.Element{}}
 }
 
-// fingerprint identifies a row's definition and configuration.
-func fingerprint(row *store.CoordJob) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(row.Definition))
-	h.Write([]byte{0})
-	h.Write([]byte(row.Conf))
-	return h.Sum64()
-}
+func keyOf(row *store.CoordJob) defKey { return defKey{definition: row.Definition, conf: row.Conf} }
 
 func (c *jobCache) get(row *store.CoordJob) (*cacheEntry, bool) {
-	fp := fingerprint(row)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	el, ok := c.byID[row.ID]
+	el, ok := c.byDef[keyOf(row)]
 	if !ok {
 		return nil, false
 	}
 	e := el.Value.(*cacheEntry)
-	if e.fp != fp {
-		c.order.Remove(el)
-		delete(c.byID, row.ID)
-		return nil, false
-	}
+	e.id = row.ID
 	c.order.MoveToFront(el)
 	return e, true
 }
 
 func (c *jobCache) put(row *store.CoordJob, job *coordinator.Job, conf coordinator.Props) {
-	e := &cacheEntry{id: row.ID, fp: fingerprint(row), job: job, conf: conf}
+	e := &cacheEntry{key: keyOf(row), id: row.ID, job: job, conf: conf}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if el, ok := c.byID[row.ID]; ok {
+	if el, ok := c.byDef[e.key]; ok {
 		el.Value = e
 		c.order.MoveToFront(el)
 		return
 	}
-	c.byID[row.ID] = c.order.PushFront(e)
+	c.byDef[e.key] = c.order.PushFront(e)
 	for c.order.Len() > c.max {
 		last := c.order.Back()
 		c.order.Remove(last)
-		delete(c.byID, last.Value.(*cacheEntry).id)
+		delete(c.byDef, last.Value.(*cacheEntry).key)
 	}
 }
 
-// forget drops a job, e.g. once it has finished.
+// forget drops the entry a job used last, e.g. once the job has finished;
+// an entry that other jobs use too is simply parsed again by the next of
+// them.
 func (c *jobCache) forget(id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if el, ok := c.byID[id]; ok {
-		c.order.Remove(el)
-		delete(c.byID, id)
+	for el := c.order.Front(); el != nil; el = el.Next() {
+		if e := el.Value.(*cacheEntry); e.id == id {
+			c.order.Remove(el)
+			delete(c.byDef, e.key)
+			return
+		}
 	}
 }

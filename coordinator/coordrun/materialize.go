@@ -3,6 +3,7 @@ package coordrun
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gozie/gozie/coordinator"
@@ -10,83 +11,48 @@ import (
 	"github.com/gozie/gozie/store"
 )
 
-// handleMaterialize creates a job's next actions (coord-materialize, one
-// trigger per job). The decision and its writes are one transaction with the
-// trigger's release: the job row moves by compare-and-set on its version and
-// the actions are inserted under UNIQUE(job_id, action_number), so an engine
-// that took the trigger over from a dead or stalled one never creates an
-// action twice, and the stalled one's commit fails.
-//
-// The trigger stays due at the job's next materialization time minus the
-// look-ahead. A job held back by its throttle (too many WAITING actions) has
-// no due time: an action leaving WAITING schedules it again.
+// materializeBatch is how many coord-materialize triggers the engine hands
+// to one materialization pass (see handleMaterializeBatch).
+const materializeBatch = 200
+
+// handleMaterialize is handleMaterializeBatch for one trigger, for engines
+// that register the kind with Handle.
 func (r *Runner) handleMaterialize(ctx context.Context, run *engine.Run) error {
-	jobID := run.Trigger.EntityID
-	var created int
-	err := r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
-		created = 0
-		job, err := lockJob(ctx, x, jobID)
-		if ErrorCode(err) == CodeJobNotFound {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if !materializable(job.Status) || job.DoneMaterialization {
-			return nil // a resume, a change or a status change schedules it again
-		}
-		now := r.now()
-		def, jobConf, err := r.definition(&job)
-		if err != nil {
-			return r.failJob(ctx, x, job, err)
-		}
-		waiting, err := x.CountCoordActionsWhere(ctx, store.CoordActionFilter{JobID: jobID,
-			Statuses: []store.CoordActionStatus{store.CoordActionWaiting}})
-		if err != nil {
-			return err
-		}
-		res, err := coordinator.Materialize(coordinator.MaterializeRequest{Job: def, JobID: jobID, Row: job,
-			Waiting: waiting, Now: now, Settings: r.set})
-		if err != nil {
-			return r.failJob(ctx, x, job, err)
-		}
-		if !res.Ran {
-			r.log.Debug("coordinator not materialized", "coord_job_id", jobID, "reason", res.Reason)
-			if res.NextAt.After(now) {
-				return reschedule(ctx, x, run, res.NextAt)
-			}
-			return nil // held by its pause time or status: a command schedules it again
-		}
-		updated := res.Job
-		updated.LastModified = now
-		if err := x.UpdateCoordJob(ctx, &updated, store.JobPrep, store.JobRunning, store.JobRunningWithError); err != nil {
-			return err
-		}
-		stillWaiting, err := r.insertActions(ctx, x, def, jobConf, &updated, res.Actions, now)
-		if err != nil {
-			return err
-		}
-		created = len(res.Actions)
-		r.hook(hookMaterialized)
-		progressed := created > 0 || !updated.NextMaterializedTime.Equal(job.NextMaterializedTime)
-		if updated.DoneMaterialization || updated.Status != job.Status {
-			if err := r.scheduleStatus(ctx, x, jobID); err != nil {
-				return err
-			}
-		}
-		if err := r.jobChanged(ctx, x, job.Status, updated); err != nil {
-			return err
-		}
-		switch {
-		case res.Throttled && waiting+stillWaiting >= updated.Throttle:
-			return nil // woken when an action leaves WAITING
-		case res.NextAt.After(now) || (progressed && !res.NextAt.IsZero()):
-			return reschedule(ctx, x, run, res.NextAt)
-		}
-		return nil
+	return r.handleMaterializeBatch(ctx, []*engine.Run{run})
+}
+
+// handleMaterializeBatch creates the next actions of many jobs
+// (coord-materialize, one trigger per job, claimed up to materializeBatch
+// at a time) in one transaction with the triggers' release, a few
+// statements for the whole batch: the jobs are locked together, their
+// WAITING actions counted together, their actions, waits and triggers
+// written with multi-row statements. Each job row moves by compare-and-set
+// on its version and the actions are inserted under UNIQUE(job_id,
+// action_number), so an engine that took a trigger over from a dead or
+// stalled one never creates an action twice, and the stalled one's commit
+// fails. If the batch's transaction fails (a conflict, a lost lease, a job
+// whose materialization errs), engine.FinishBatch materializes the jobs one
+// by one, so one job never holds the others back.
+//
+// A trigger stays due at its job's next materialization time minus the
+// look-ahead. A job held back by its throttle (too many WAITING actions)
+// has no due time: an action leaving WAITING schedules it again.
+//
+// New actions whose nominal time has come are checked in the same pass
+// when that needs no filesystem call inside the transaction: those that
+// depend on no dataset, and those whose dependencies were all found to
+// exist just before the transaction (see checkAtOnce and lookAhead).
+func (r *Runner) handleMaterializeBatch(ctx context.Context, runs []*engine.Run) error {
+	now := r.now()
+	la := r.lookAhead(ctx, runs, now)
+	created := map[string]int{}
+	err := engine.FinishBatch(ctx, runs, func(x store.Tx, part []*engine.Run) ([]time.Time, error) {
+		return nil, r.materializeTx(ctx, x, part, now, la, created)
 	})
-	if err == nil && created > 0 {
-		r.log.Debug("coordinator actions materialized", "coord_job_id", jobID, "actions", created)
+	for _, run := range runs {
+		if n := created[run.Trigger.EntityID]; n > 0 && run.Finished() {
+			r.log.Debug("coordinator actions materialized", "coord_job_id", run.Trigger.EntityID, "actions", n)
+		}
 	}
 	return err
 }
@@ -96,34 +62,204 @@ func (r *Runner) handleMaterialize(ctx context.Context, run *engine.Run) error {
 // committed yet.
 const hookMaterialized = "materialize:inserted"
 
-// insertActions stores new actions with their SLA registrations, waits and
-// first input checks, and the job's timeout check, and returns how many of
-// them wait. An action that depends on no dataset and whose nominal time has
-// come gets its first input check here and now (see checkAtOnce), and does
-// not count against the throttle.
-func (r *Runner) insertActions(ctx context.Context, x store.Tx, def *coordinator.Job, jobConf coordinator.Props,
-	job *store.CoordJob, actions []coordinator.NewAction, now time.Time) (int, error) {
-	rows := make([]*store.CoordAction, len(actions))
-	for i, na := range actions {
-		a := na.Row
-		a.Timeout = na.Timeout
-		if checked, ok := r.checkAtOnce(def, *job, jobConf, a, now); ok {
-			a = checked
-		}
-		rows[i] = &a
+// materializeTx materializes the jobs of runs inside x. created receives
+// the number of actions each job got (valid once x commits).
+func (r *Runner) materializeTx(ctx context.Context, x store.Tx, runs []*engine.Run, now time.Time, la *lookahead,
+	created map[string]int) error {
+	ids := make([]string, len(runs))
+	for i, run := range runs {
+		ids[i] = run.Trigger.EntityID
+		created[ids[i]] = 0
 	}
-	if err := x.InsertCoordActions(ctx, rows); err != nil {
+	jobs, err := x.LockCoordJobs(ctx, ids)
+	if err != nil {
+		return err
+	}
+	// A job that is gone has nothing to materialize; one that is not
+	// materializable is scheduled again by a resume, a change or a status
+	// change.
+	var todo []store.CoordJob
+	var todoIDs []string
+	for _, job := range jobs {
+		if materializable(job.Status) && !job.DoneMaterialization {
+			todo = append(todo, job)
+			todoIDs = append(todoIDs, job.ID)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	waiting, err := x.CountCoordActionsByJob(ctx, todoIDs, []store.CoordActionStatus{store.CoordActionWaiting})
+	if err != nil {
+		return err
+	}
+	w := &newWork{}
+	for _, job := range todo {
+		n, err := r.materializeJob(ctx, x, job, waiting[job.ID], now, la, w)
+		if err != nil {
+			return err
+		}
+		created[job.ID] = n
+	}
+	if err := x.UpdateCoordJobsProgress(ctx, w.progress); err != nil {
+		return err
+	}
+	for _, c := range w.changed {
+		if err := r.jobChanged(ctx, x, c.before, *c.job); err != nil {
+			return err
+		}
+	}
+	return r.writeNewWork(ctx, x, w, now)
+}
+
+// materializeJob writes one job's materialization, decided ahead when
+// that still holds (see lookahead) and here otherwise, and collects its
+// new actions and triggers into w. It returns how many actions the job
+// gets.
+func (r *Runner) materializeJob(ctx context.Context, x store.Tx, job store.CoordJob, waiting int, now time.Time,
+	la *lookahead, w *newWork) (int, error) {
+	p, ok := la.plan(job, waiting)
+	if !ok {
+		def, jobConf, err := r.definition(&job)
+		if err != nil {
+			return 0, r.failJob(ctx, x, job, err)
+		}
+		p = r.decide(def, jobConf, job, waiting, now, la.existing())
+	}
+	res := p.res
+	if p.err != nil {
+		return 0, r.failJob(ctx, x, job, p.err)
+	}
+	if !res.Ran {
+		r.log.Debug("coordinator not materialized", "coord_job_id", job.ID, "reason", res.Reason)
+		if res.NextAt.After(now) {
+			w.schedule(KindMaterialize, job.ID, res.NextAt)
+		}
+		return 0, nil // held by its pause time or status: a command schedules it again
+	}
+	updated := res.Job
+	updated.LastModified = now
+	if progressOnly(job, updated) {
+		w.progress = append(w.progress, &updated) // written with the others' (materializeTx)
+	} else if err := x.UpdateCoordJob(ctx, &updated, store.JobPrep, store.JobRunning, store.JobRunningWithError); err != nil {
 		return 0, err
 	}
-	var waiting []store.CoordAction
+	w.changed = append(w.changed, jobChange{before: job.Status, job: &updated})
+	stillWaiting := addActions(&updated, res.Actions, p.rows, now, w)
+	progressed := len(res.Actions) > 0 || !updated.NextMaterializedTime.Equal(job.NextMaterializedTime)
+	if rollupNeeded(job, updated) {
+		w.schedule(KindStatus, job.ID, now)
+	}
+	switch {
+	case res.Throttled && waiting+stillWaiting >= updated.Throttle:
+		// woken when an action leaves WAITING
+	case res.NextAt.After(now) || (progressed && !res.NextAt.IsZero()):
+		w.schedule(KindMaterialize, job.ID, res.NextAt) // kept for the trigger's release
+	}
+	return len(res.Actions), nil
+}
+
+// decide materializes a job (writing nothing) and checks its new actions
+// at once where that needs no filesystem call (checkAtOnce).
+func (r *Runner) decide(def *coordinator.Job, jobConf coordinator.Props, job store.CoordJob, waiting int, now time.Time,
+	exists map[string]bool) plan {
+	res, err := coordinator.Materialize(coordinator.MaterializeRequest{Job: def, JobID: job.ID, Row: job,
+		Waiting: waiting, Now: now, Settings: r.set})
+	return r.planOf(def, jobConf, job, waiting, now, exists, res, err)
+}
+
+// planOf is decide's plan for a materialization already decided: its new
+// actions checked at once where possible.
+func (r *Runner) planOf(def *coordinator.Job, jobConf coordinator.Props, job store.CoordJob, waiting int, now time.Time,
+	exists map[string]bool, res coordinator.MaterializeResult, err error) plan {
+	p := plan{version: job.Version, waiting: waiting, res: res, err: err}
+	if err != nil || !res.Ran {
+		return p
+	}
+	updated := res.Job
+	updated.LastModified = now
+	p.rows = make([]store.CoordAction, len(res.Actions))
+	for i, na := range res.Actions {
+		a := na.Row
+		a.Timeout = na.Timeout
+		if checked, ok := r.checkAtOnce(def, updated, jobConf, a, now, exists); ok {
+			a = checked
+		}
+		p.rows[i] = a
+	}
+	return p
+}
+
+// rollupNeeded reports whether a materialization that moved a job from
+// before to after makes its status roll-up due: when materialization is
+// done, and when the status changed, except for a job's first pass (PREP
+// to RUNNING, with no earlier action, no pending flag, no pause time),
+// whose roll-up would keep RUNNING and change nothing: the job's only
+// actions are the new ones, WAITING or READY (a new action that is
+// already finished, SKIPPED, schedules the roll-up itself, see
+// addActions). Skipping it spares a new coordinator one transaction.
+func rollupNeeded(before, after store.CoordJob) bool {
+	switch {
+	case after.DoneMaterialization:
+		return true
+	case after.Status == before.Status:
+		return false
+	}
+	first := before.Status == store.JobPrep && after.Status == store.JobRunning && before.LastActionNumber == 0 &&
+		!before.Pending && before.PauseTime.IsZero()
+	return !first
+}
+
+// progressOnly reports whether a materialization changed only the
+// columns UpdateCoordJobsProgress writes, so that the job's row can be
+// written with the others'.
+func progressOnly(before, after store.CoordJob) bool {
+	after.Status, after.LastActionNumber, after.LastActionTime = before.Status, before.LastActionNumber, before.LastActionTime
+	after.NextMaterializedTime, after.DoneMaterialization = before.NextMaterializedTime, before.DoneMaterialization
+	after.LastModified = before.LastModified
+	return after == before
+}
+
+// jobChange is a job row a materialization moved, for the bundle hook.
+type jobChange struct {
+	before store.JobStatus
+	job    *store.CoordJob
+}
+
+// newWork collects what a materialization pass writes besides the few
+// rows it writes at once: the jobs' progress, every job's new actions with
+// their SLA registrations and waits, and the triggers the actions make
+// due.
+type newWork struct {
+	progress  []*store.CoordJob
+	changed   []jobChange
+	actions   []*store.CoordAction
+	jobs      int // jobs that materialized, for the test hook
+	slas      []store.SLA
+	waits     map[string][]string
+	ready     []store.CoordJob // jobs with new READY actions
+	schedules []store.ScheduleRequest
+}
+
+func (w *newWork) schedule(kind, entityID string, due time.Time) {
+	w.schedules = append(w.schedules, store.ScheduleRequest{Kind: kind, EntityID: entityID, Due: due})
+}
+
+// addActions collects a job's new actions (rows, as decide checked them)
+// with their SLA registrations, waits and first input checks, and the
+// job's timeout check, and returns how many of them wait. An action
+// checked at once does not count against the throttle.
+func addActions(job *store.CoordJob, actions []coordinator.NewAction, rows []store.CoordAction, now time.Time,
+	w *newWork) int {
+	w.jobs++
 	var ready, finished bool
+	var first time.Time // the earliest timeout deadline of the waiting actions
+	stillWaiting := 0
 	for i, na := range actions {
-		a := *rows[i]
+		a := &rows[i]
+		w.actions = append(w.actions, a)
 		if na.SLA != nil {
-			sla := *na.SLA
-			if err := x.InsertSLA(ctx, &sla); err != nil {
-				return 0, err
-			}
+			w.slas = append(w.slas, *na.SLA)
 		}
 		switch {
 		case a.Status == store.CoordActionReady:
@@ -134,48 +270,108 @@ func (r *Runner) insertActions(ctx context.Context, x store.Tx, def *coordinator
 			continue
 		}
 		if uris := waitURIs(na.Doc, a.MissingDependencies); len(uris) > 0 {
-			if err := x.SetCoordWaits(ctx, a.ID, uris); err != nil {
-				return 0, err
+			if w.waits == nil {
+				w.waits = map[string][]string{}
 			}
+			w.waits[a.ID] = uris
 		}
-		if err := x.Schedule(ctx, KindInputCheck, a.ID, na.CheckAt, ""); err != nil {
-			return 0, err
+		w.schedule(KindInputCheck, a.ID, na.CheckAt)
+		if d, ok := timeoutDeadline(*a); ok && (first.IsZero() || d.Before(first)) {
+			first = d
 		}
-		waiting = append(waiting, a)
+		stillWaiting++
 	}
 	if ready {
-		start, err := mayStart(ctx, x, job)
-		if err != nil {
-			return 0, err
-		}
-		if start {
-			if err := x.Schedule(ctx, KindStart, job.ID, now, ""); err != nil {
-				return 0, err
-			}
-		}
+		w.ready = append(w.ready, *job)
 	}
 	if finished {
-		if err := r.scheduleStatus(ctx, x, job.ID); err != nil {
-			return 0, err
-		}
+		w.schedule(KindStatus, job.ID, now)
 	}
-	return len(waiting), scheduleTimeout(ctx, x, job.ID, waiting)
+	if !first.IsZero() {
+		w.schedule(KindTimeout, job.ID, first)
+	}
+	return stillWaiting
 }
 
-// checkAtOnce runs the first input check of a new action that depends on no
-// dataset and whose nominal time has come: it needs no filesystem, so it
-// runs inside the materialization, and the action is stored READY (or
-// SKIPPED by LAST_ONLY/NONE) without ever waiting for a check of its own.
-// That is what the check would decide a moment later; a cron-style job's
-// actions then cost one transaction less each, and catching up is not held
-// by the throttle. It returns false when the check must run as usual.
+// writeNewWork writes what the pass collected, with multi-row statements.
+func (r *Runner) writeNewWork(ctx context.Context, x store.Tx, w *newWork, now time.Time) error {
+	if err := x.InsertCoordActions(ctx, w.actions); err != nil {
+		return err
+	}
+	for range w.jobs {
+		r.hook(hookMaterialized)
+	}
+	for i := range w.slas {
+		if err := x.InsertSLA(ctx, &w.slas[i]); err != nil {
+			return err
+		}
+	}
+	if err := x.SetCoordWaitsMany(ctx, w.waits); err != nil {
+		return err
+	}
+	start, err := mayStartMany(ctx, x, w.ready)
+	if err != nil {
+		return err
+	}
+	for _, id := range start {
+		w.schedule(KindStart, id, now)
+	}
+	return x.ScheduleTriggers(ctx, w.schedules)
+}
+
+// mayStartMany applies mayStart's rule to many jobs with one count: it
+// returns the jobs whose ready/start step could start or skip something
+// now (not a FIFO or LIFO job whose concurrency slots are all taken). The
+// caller holds the jobs' locks.
+func mayStartMany(ctx context.Context, x store.Tx, jobs []store.CoordJob) ([]string, error) {
+	var start, count []string
+	counted := map[string]bool{}
+	for _, job := range jobs {
+		exec := coordinator.Execution(job.ExecutionOrder)
+		if job.Concurrency < 0 || (exec != coordinator.FIFO && exec != coordinator.LIFO && exec != "") {
+			start = append(start, job.ID)
+		} else {
+			count = append(count, job.ID)
+			counted[job.ID] = true
+		}
+	}
+	if len(count) == 0 {
+		return start, nil
+	}
+	active, err := x.CountCoordActionsByJob(ctx, count, []store.CoordActionStatus{store.CoordActionSubmitted,
+		store.CoordActionRunning})
+	if err != nil {
+		return nil, err
+	}
+	for _, job := range jobs {
+		if counted[job.ID] && active[job.ID] < job.Concurrency {
+			start = append(start, job.ID)
+		}
+	}
+	return start, nil
+}
+
+// checkAtOnce runs the first input check of a new action whose nominal
+// time has come, inside the materialization, when that needs no
+// filesystem call: the action depends on no dataset, or every dependency
+// it has was found to exist just before the transaction (exists, see
+// lookAhead). The action is then stored READY (or SKIPPED by
+// LAST_ONLY/NONE) without ever waiting for a check of its own. That is what
+// the check would decide a moment later; such actions cost one trigger and
+// two transactions less each, and catching up is not held by the
+// throttle. It returns false when the check must run as usual: an
+// <input-logic> job, a dependency not known to exist, a coord:latest or
+// coord:future instance still to resolve.
 func (r *Runner) checkAtOnce(def *coordinator.Job, job store.CoordJob, jobConf coordinator.Props, a store.CoordAction,
-	now time.Time) (store.CoordAction, bool) {
-	if def.InputLogic != nil || a.MissingDependencies != "" || a.NominalTime.After(now) {
+	now time.Time, exists map[string]bool) (store.CoordAction, bool) {
+	if def.InputLogic != nil || a.NominalTime.After(now) {
+		return a, false
+	}
+	if a.MissingDependencies != "" && !allKnown(a.MissingDependencies, exists) {
 		return a, false
 	}
 	res := coordinator.CheckInputs(coordinator.InputCheckRequest{Job: def, JobID: job.ID, Row: job, Action: a,
-		RunConf: jobConf, Timeout: a.Timeout, Exists: noFilesystem, Now: now, Settings: r.set})
+		RunConf: jobConf, Timeout: a.Timeout, Exists: knownOnly(exists), Now: now, Settings: r.set})
 	switch res.Status {
 	case store.CoordActionReady, store.CoordActionSkipped:
 		a.Status, a.ActionXML, a.MissingDependencies = res.Status, res.ActionXML, res.MissingDependencies
@@ -184,9 +380,147 @@ func (r *Runner) checkAtOnce(def *coordinator.Job, job store.CoordJob, jobConf c
 	return a, false
 }
 
-// noFilesystem is the existence check of checkAtOnce, which never needs one.
-func noFilesystem(uri string) (bool, error) {
-	return false, fmt.Errorf("checking %s needs the filesystem", uri)
+// allKnown reports whether a missing-dependency string has no unresolved
+// part and every dependency in it is known to exist.
+func allKnown(missing string, exists map[string]bool) bool {
+	if strings.Contains(missing, unresolvedSeparator) {
+		return false
+	}
+	deps := resolvedDependencies(missing)
+	for _, u := range deps {
+		if !exists[u] {
+			return false
+		}
+	}
+	return len(deps) > 0
+}
+
+// knownOnly is the existence check of checkAtOnce: it answers from what
+// lookAhead found, and never calls the filesystem.
+func knownOnly(exists map[string]bool) coordinator.ExistsFunc {
+	return func(uri string) (bool, error) {
+		if exists[uri] {
+			return true, nil
+		}
+		return false, fmt.Errorf("checking %s needs the filesystem", uri)
+	}
+}
+
+// lookahead is what a materialization pass decides before its
+// transaction, so that the jobs' locks (and on SQLite the one connection)
+// are held for the writes only: each job's materialization, decided on its
+// row as read then, with its new actions checked at once where possible,
+// and which of those actions' dependencies exist, looked up on the
+// filesystem (never inside the transaction). Under the lock, a job whose
+// row is unchanged (same version, same number of WAITING actions) is
+// materialized as planned; any other is decided again there.
+type lookahead struct {
+	plans  map[string]plan
+	exists map[string]bool
+}
+
+// plan is one job's materialization decided by decide.
+type plan struct {
+	version store.Version
+	waiting int
+	res     coordinator.MaterializeResult
+	err     error
+	rows    []store.CoordAction // res.Actions' rows, checked at once where possible
+}
+
+// plan returns the job's plan if it still holds.
+func (la *lookahead) plan(job store.CoordJob, waiting int) (plan, bool) {
+	if la == nil {
+		return plan{}, false
+	}
+	p, ok := la.plans[job.ID]
+	return p, ok && p.version == job.Version && p.waiting == waiting
+}
+
+// existing returns the dependencies found to exist.
+func (la *lookahead) existing() map[string]bool {
+	if la == nil {
+		return nil
+	}
+	return la.exists
+}
+
+// lookAhead reads the jobs of runs and their WAITING counts without
+// locking them, materializes them (writing nothing), checks the
+// dependencies of the new actions whose nominal time has come, all at once
+// within the engine's bound on filesystem calls, and then decides which of
+// those actions are READY at once. It is best effort: on an error it
+// returns what it has, and the transaction decides on its own.
+func (r *Runner) lookAhead(ctx context.Context, runs []*engine.Run, now time.Time) *lookahead {
+	la := &lookahead{plans: map[string]plan{}}
+	ids := make([]string, len(runs))
+	for i, run := range runs {
+		ids[i] = run.Trigger.EntityID
+	}
+	var jobs []store.CoordJob
+	var waiting map[string]int
+	err := r.cfg.Store.Tx(ctx, func(x store.Tx) error {
+		all, err := x.GetCoordJobs(ctx, ids)
+		if err != nil {
+			return err
+		}
+		jobs = jobs[:0]
+		var todo []string
+		for _, job := range all {
+			if materializable(job.Status) && !job.DoneMaterialization {
+				jobs = append(jobs, job)
+				todo = append(todo, job.ID)
+			}
+		}
+		if len(todo) == 0 {
+			return nil
+		}
+		waiting, err = x.CountCoordActionsByJob(ctx, todo, []store.CoordActionStatus{store.CoordActionWaiting})
+		return err
+	})
+	if err != nil || len(jobs) == 0 {
+		return la
+	}
+	type decided struct {
+		job     store.CoordJob
+		def     *coordinator.Job
+		jobConf coordinator.Props
+		res     coordinator.MaterializeResult
+		err     error
+	}
+	var ds []decided
+	var uris []string
+	seen := map[string]bool{}
+	for _, job := range jobs {
+		def, jobConf, err := r.definition(&job)
+		if err != nil {
+			continue // the transaction fails the job
+		}
+		res, err := coordinator.Materialize(coordinator.MaterializeRequest{Job: def, JobID: job.ID, Row: job,
+			Waiting: waiting[job.ID], Now: now, Settings: r.set})
+		ds = append(ds, decided{job, def, jobConf, res, err})
+		if def.InputLogic != nil {
+			continue
+		}
+		for _, na := range res.Actions {
+			if na.Row.NominalTime.After(now) || strings.Contains(na.Row.MissingDependencies, unresolvedSeparator) {
+				continue
+			}
+			for _, u := range resolvedDependencies(na.Row.MissingDependencies) {
+				if !seen[u] {
+					seen[u] = true
+					uris = append(uris, u)
+				}
+			}
+		}
+	}
+	if len(uris) > 0 {
+		la.exists = r.prefetch(ctx, uris).available()
+	}
+	for _, d := range ds {
+		la.plans[d.job.ID] = r.planOf(d.def, d.jobConf, d.job, waiting[d.job.ID], now, la.exists, d.res, d.err)
+	}
+	return la
 }
 
 // failJob marks a job FAILED after a materialization error, keeping no

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -260,3 +261,81 @@ func testBatchCoordJobs(t *testing.T, open Opener) {
 		t.Errorf("after clearing, waiters of %s: %v", b, got)
 	}
 }
+
+// testBatchUpdateCoordJobsProgress checks that UpdateCoordJobsProgress
+// writes the progress columns of many jobs by compare-and-set, leaves the
+// other columns alone, and changes nothing when one job does not match.
+func testBatchUpdateCoordJobsProgress(t *testing.T, open Opener) {
+	s := open(t)
+	const n = 300 // more than one statement's worth
+	jobs := make([]*store.CoordJob, n)
+	tx(t, s, func(x store.Tx) error {
+		for i := range jobs {
+			j := store.CoordJob{ID: fmt.Sprintf("C%03d", i), Status: store.JobPrep, ExecutionOrder: "FIFO",
+				Definition: "<coordinator-app/>", Conf: "<configuration/>", Throttle: 7, StartTime: t0,
+				EndTime: t0.Add(24 * time.Hour), CreatedTime: t0, LastModified: t0}
+			if err := x.InsertCoordJob(ctx, &j); err != nil {
+				return err
+			}
+			jobs[i] = &j
+		}
+		return nil
+	})
+	for i, j := range jobs {
+		j.Status = store.JobRunning
+		j.LastActionNumber = i + 1
+		j.LastActionTime = t0.Add(time.Duration(i+1) * time.Hour)
+		j.NextMaterializedTime = j.LastActionTime
+		j.DoneMaterialization = i%2 == 0
+		j.LastModified = t0.Add(time.Minute)
+		j.Throttle = 99 // not a progress column: left alone
+	}
+	jobs[1].LastActionTime = time.Time{} // NULL
+	tx(t, s, func(x store.Tx) error { return x.UpdateCoordJobsProgress(ctx, jobs) })
+	check := func(want []*store.CoordJob) {
+		t.Helper()
+		var got []store.CoordJob
+		ids := make([]string, len(want))
+		for i, j := range want {
+			ids[i] = j.ID
+		}
+		tx(t, s, func(x store.Tx) (err error) { got, err = x.GetCoordJobs(ctx, ids); return })
+		for i, g := range got {
+			w := want[i]
+			if g.Status != w.Status || g.LastActionNumber != w.LastActionNumber || !g.LastActionTime.Equal(w.LastActionTime) ||
+				!g.NextMaterializedTime.Equal(w.NextMaterializedTime) || g.DoneMaterialization != w.DoneMaterialization ||
+				!g.LastModified.Equal(w.LastModified) || g.Version != w.Version {
+				t.Fatalf("job %s: %+v, want progress of %+v", g.ID, g, *w)
+			}
+			if g.Throttle != 7 || g.Definition != "<coordinator-app/>" || g.Conf != "<configuration/>" || !g.StartTime.Equal(t0) {
+				t.Fatalf("job %s: other columns changed: %+v", g.ID, g)
+			}
+		}
+	}
+	if jobs[0].Version != 2 {
+		t.Fatalf("version after the update: %d, want 2", jobs[0].Version)
+	}
+	check(jobs)
+
+	// A stale version or a missing job: nothing is written.
+	stale := *jobs[5]
+	stale.Version = 1
+	for _, tc := range []struct {
+		name string
+		jobs []*store.CoordJob
+	}{
+		{"stale version", []*store.CoordJob{ptrTo(*jobs[4]), &stale}},
+		{"missing job", []*store.CoordJob{ptrTo(*jobs[4]), {ID: "missing", Version: 1}}},
+	} {
+		for _, j := range tc.jobs {
+			j.LastActionNumber = 1000
+		}
+		err := s.Tx(ctx, func(x store.Tx) error { return x.UpdateCoordJobsProgress(ctx, tc.jobs) })
+		if !errors.Is(err, store.ErrConflict) {
+			t.Fatalf("%s: %v, want a conflict", tc.name, err)
+		}
+	}
+	check(jobs)
+}
+
+func ptrTo[T any](v T) *T { return &v }

@@ -58,6 +58,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"BatchReleaseTriggers", testBatchReleaseTriggers},
 		{"BatchScheduleTriggers", testBatchScheduleTriggers},
 		{"BatchCoordJobs", testBatchCoordJobs},
+		{"BatchUpdateCoordJobsProgress", testBatchUpdateCoordJobsProgress},
 	}
 	tests = append(tests, purgeTests...)
 	for _, tc := range tests {

@@ -284,3 +284,50 @@ func (x *txn) SetCoordWaitsMany(ctx context.Context, waits map[string][]string) 
 		return x.wrap(err, "recording waits of %d coordinator actions", len(part))
 	})
 }
+
+// UpdateCoordJobsProgress joins the jobs to a VALUES list of their new
+// progress columns and expected versions: one statement per chunk, which
+// finds each job by its primary key. Every value is cast, since PostgreSQL
+// types the columns of a VALUES list of parameters as text otherwise.
+func (x *txn) UpdateCoordJobsProgress(ctx context.Context, jobs []*store.CoordJob) error {
+	timeType := "INTEGER"
+	if x.d.NativeTime {
+		timeType = "TIMESTAMPTZ"
+	}
+	row := "(CAST($%d AS TEXT), CAST($%d AS BIGINT), CAST($%d AS TEXT), CAST($%d AS INTEGER), CAST($%d AS " + timeType +
+		"), CAST($%d AS " + timeType + "), CAST($%d AS BOOLEAN), CAST($%d AS " + timeType + "))"
+	return chunks(jobs, batchRows/4, func(part []*store.CoordJob) error {
+		var b strings.Builder
+		b.WriteString(`WITH v (id, version, status, last_action_number, last_action_time, next_materialized_time,
+  done_materialization, last_modified) AS (VALUES `)
+		args := make([]any, 0, 8*len(part))
+		for i, j := range part {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			n := len(args)
+			fmt.Fprintf(&b, row, n+1, n+2, n+3, n+4, n+5, n+6, n+7, n+8)
+			args = append(args, j.ID, int64(j.Version), string(j.Status), j.LastActionNumber, x.d.tv(j.LastActionTime),
+				x.d.tv(j.NextMaterializedTime), j.DoneMaterialization, x.d.tv(j.LastModified))
+		}
+		b.WriteString(`)
+UPDATE coord_jobs SET status = v.status, last_action_number = v.last_action_number,
+  last_action_time = v.last_action_time, next_materialized_time = v.next_materialized_time,
+  done_materialization = v.done_materialization, last_modified = v.last_modified, version = coord_jobs.version + 1
+FROM v WHERE coord_jobs.id = v.id AND coord_jobs.version = v.version`)
+		res, err := x.tx.ExecContext(ctx, b.String(), args...)
+		if err != nil {
+			return x.mapErr(err, "updating %d coordinator jobs", len(part))
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("updating %d coordinator jobs: %w", len(part), err)
+		} else if int(n) != len(part) {
+			return fmt.Errorf("updating %d coordinator jobs: %d of them gone or changed: %w", len(part),
+				len(part)-int(n), store.ErrConflict)
+		}
+		for _, j := range part {
+			j.Version++
+		}
+		return nil
+	})
+}

@@ -1,0 +1,190 @@
+package coordrun
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/store"
+)
+
+// TestMaterializeBatchChecksFoundDataAtOnce: a materialization pass looks
+// the new actions' data up before its transaction; an action whose nominal
+// time has come and whose data is there is stored READY at once, without
+// an input check (the world handles no input checks at all), while one
+// whose data is missing waits for its check.
+func TestMaterializeBatchChecksFoundDataAtOnce(t *testing.T) {
+	t.Parallel()
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			now := time.Date(2010, 1, 1, 3, 30, 0, 0, time.UTC)
+			w := setup(t, options{now: now, postgres: backend == "postgres", only: []string{KindMaterialize}})
+			for _, h := range []int{0, 2} { // 01:00 is missing
+				w.touch(w.logURI(time.Date(2010, 1, 1, h, 0, 0, 0, time.UTC)) + "/_SUCCESS")
+			}
+			app := w.app("atonce", coordXML("${coord:hours(1)}", "2010-01-01T00:00Z", "2010-01-02T00:00Z",
+				"<concurrency>0</concurrency>", true))
+			id := w.submit(w.props(app))
+			w.settle()
+			got := w.statuses(id)
+			want := []store.CoordActionStatus{store.CoordActionReady, store.CoordActionWaiting, store.CoordActionReady,
+				store.CoordActionWaiting}
+			if !slices.Equal(got, want) {
+				t.Fatalf("statuses %v, want %v", got, want)
+			}
+			acts := w.actions(id)
+			for _, a := range acts {
+				_, checkDue := w.triggerDue(KindInputCheck, a.ID)
+				if checkDue != (a.Status == store.CoordActionWaiting) {
+					t.Errorf("%s is %s; input check scheduled: %v", a.ID, a.Status, checkDue)
+				}
+				if a.Status == store.CoordActionReady && (a.MissingDependencies != "" || a.Version != 1) {
+					t.Errorf("%s READY with missing %q, version %d", a.ID, a.MissingDependencies, a.Version)
+				}
+			}
+			if j := w.job(id); j.Status != store.JobRunning || j.LastActionNumber != 4 {
+				t.Fatalf("job %s after the pass, last action %d", j.Status, j.LastActionNumber)
+			}
+		})
+	}
+}
+
+// TestMaterializeBatchOneBadJob: many jobs materialize in one pass; one
+// whose definition cannot be loaded fails on its own, and the others get
+// their actions.
+func TestMaterializeBatchOneBadJob(t *testing.T) {
+	t.Parallel()
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			t0 := time.Date(2010, 1, 1, 0, 0, 0, 0, time.UTC)
+			w := setup(t, options{now: t0.Add(90 * time.Minute), postgres: backend == "postgres", noStart: true})
+			app := w.app("batch", coordXML("${coord:hours(1)}", "2010-01-01T00:00Z", "2010-01-02T00:00Z",
+				"<concurrency>0</concurrency>", false))
+			p, err := w.coords.Prepare(bg, w.props(app), SubmitOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			const jobs = 30
+			err = w.store.Tx(bg, func(x store.Tx) error {
+				for i := 0; i < jobs; i++ {
+					row := p.Row()
+					row.ID = fmt.Sprintf("%07d-100101000000000-test-C", i)
+					if i == 7 {
+						row.Definition = "<coordinator-app" // unreadable
+					}
+					if err := x.InsertCoordJob(bg, &row); err != nil {
+						return err
+					}
+					if err := x.Schedule(bg, KindMaterialize, row.ID, t0, ""); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.start()
+			w.settle()
+			for i := 0; i < jobs; i++ {
+				id := fmt.Sprintf("%07d-100101000000000-test-C", i)
+				j, n := w.job(id), len(w.actions(id))
+				switch {
+				case i == 7 && (j.Status != store.JobFailed || n != 0):
+					t.Errorf("bad job: %s with %d actions, want FAILED with none", j.Status, n)
+				case i != 7 && (j.Status != store.JobRunning || n != 2 || j.LastActionNumber != 2):
+					t.Errorf("job %d: %s with %d actions (last %d), want RUNNING with 2", i, j.Status, n, j.LastActionNumber)
+				}
+			}
+		})
+	}
+}
+
+func TestRollupNeeded(t *testing.T) {
+	t.Parallel()
+	prep := store.CoordJob{Status: store.JobPrep}
+	running := store.CoordJob{Status: store.JobRunning}
+	at := func(j store.CoordJob, f func(*store.CoordJob)) store.CoordJob { f(&j); return j }
+	for _, tc := range []struct {
+		name          string
+		before, after store.CoordJob
+		want          bool
+	}{
+		{"first pass", prep, running, false},
+		{"first pass that ends materialization", prep, at(running, func(j *store.CoordJob) { j.DoneMaterialization = true }), true},
+		{"no change", running, running, false},
+		{"done", running, at(running, func(j *store.CoordJob) { j.DoneMaterialization = true }), true},
+		{"a job with earlier actions", at(prep, func(j *store.CoordJob) { j.LastActionNumber = 3 }), running, true},
+		{"a pending job", at(prep, func(j *store.CoordJob) { j.Pending = true }), running, true},
+		{"a pause time", at(prep, func(j *store.CoordJob) { j.PauseTime = time.Unix(1, 0) }), running, true},
+		{"another change", store.CoordJob{Status: store.JobRunningWithError}, running, true},
+	} {
+		if got := rollupNeeded(tc.before, tc.after); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestProgressOnly(t *testing.T) {
+	t.Parallel()
+	before := store.CoordJob{ID: "C", Status: store.JobPrep, Throttle: 3, Conf: "c", Version: 4}
+	after := before
+	after.Status, after.LastActionNumber, after.DoneMaterialization = store.JobRunning, 5, true
+	after.LastActionTime, after.NextMaterializedTime, after.LastModified = time.Unix(1, 0), time.Unix(2, 0), time.Unix(3, 0)
+	if !progressOnly(before, after) {
+		t.Fatal("a materialization's changes are not progress only")
+	}
+	for _, change := range []func(*store.CoordJob){
+		func(j *store.CoordJob) { j.Pending = true },
+		func(j *store.CoordJob) { j.Throttle = 4 },
+		func(j *store.CoordJob) { j.EndTime = time.Unix(9, 0) },
+		func(j *store.CoordJob) { j.Version = 5 },
+	} {
+		other := after
+		change(&other)
+		if progressOnly(before, other) {
+			t.Errorf("a change beyond progress is progress only: %+v", other)
+		}
+	}
+}
+
+// TestJobCache: entries are found by definition and configuration, shared
+// by the jobs that have the same, replaced when a row changes, bounded,
+// and dropped by forget.
+func TestJobCache(t *testing.T) {
+	t.Parallel()
+	c := newJobCache(2)
+	row := func(id, def, conf string) *store.CoordJob {
+		return &store.CoordJob{ID: id, Definition: def, Conf: conf}
+	}
+	parsed := func(name string) *coordinator.Job { return &coordinator.Job{Name: name} }
+	c.put(row("A", "d1", "c1"), parsed("one"), nil)
+	if e, ok := c.get(row("B", "d1", "c1")); !ok || e.job.Name != "one" {
+		t.Fatal("a job with the same definition and configuration missed")
+	}
+	for _, r := range []*store.CoordJob{row("A", "d1", "c2"), row("A", "d2", "c1"), row("A", "d1c", "1")} {
+		if _, ok := c.get(r); ok {
+			t.Fatalf("a changed row hit: %+v", *r)
+		}
+	}
+	c.put(row("C", "d2", "c1"), parsed("two"), nil)
+	c.get(row("A", "d1", "c1")) // most recently used
+	c.put(row("D", "d3", "c1"), parsed("three"), nil)
+	if _, ok := c.get(row("C", "d2", "c1")); ok {
+		t.Fatal("the least recently used entry was kept beyond the bound")
+	}
+	if _, ok := c.get(row("A", "d1", "c1")); !ok {
+		t.Fatal("a recently used entry was dropped")
+	}
+	c.forget("A")
+	if _, ok := c.get(row("A", "d1", "c1")); ok {
+		t.Fatal("forget kept the job's entry")
+	}
+	if _, ok := c.get(row("D", "d3", "c1")); !ok {
+		t.Fatal("forget dropped another job's entry")
+	}
+}
