@@ -47,134 +47,99 @@ func (a *api) bulk(w http.ResponseWriter, r *http.Request) error {
 	f.Offset, f.Limit = offset-1, length
 	f.JobFilter.Frequency, f.JobFilter.TimeUnit = f.Frequency, f.Unit
 	ctx := r.Context()
+	type cmds = map[string]func(context.Context, string) error
 	switch t {
 	case TypeCoordinator:
 		if a.Coordinators == nil {
 			return errNotSupported("coordinator jobs")
 		}
-		ids, total, err := listIDs(ctx, a.Store, f.JobFilter, func(x store.Tx, f store.JobFilter) ([]string, int, error) {
-			rows, total, err := x.ListCoordJobs(ctx, f)
-			return idsOf(rows, func(j store.CoordJob) string { return j.ID }), total, err
-		})
-		if err != nil {
-			return err
-		}
-		cmd := map[string]func(context.Context, string) error{actionKill: a.Coordinators.Kill,
-			actionSuspend: a.Coordinators.Suspend, actionResume: a.Coordinators.Resume}[action]
-		if err := applyEach(ctx, ids, cmd); err != nil {
-			return err
-		}
-		var rows []store.CoordJob
-		if len(ids) > 0 {
-			err = a.Store.Tx(ctx, func(x store.Tx) (err error) {
-				rows, _, err = x.ListCoordJobs(ctx, store.JobFilter{IDs: ids, SortBy: f.SortBy})
-				return err
-			})
-		}
-		if err != nil {
-			return fmt.Errorf("reading coordinator jobs: %w", err)
-		}
-		out := oozieapi.CoordinatorList{Jobs: make([]oozieapi.CoordinatorJob, 0, len(rows)), Total: total, Offset: offset, Len: length}
-		for i := range rows {
-			j := coordJSON(&rows[i], nil, 0, loc)
-			j.Conf = ""
-			out.Jobs = append(out.Jobs, j)
-		}
-		return server.WriteJSON(w, http.StatusOK, out)
+		c := a.Coordinators
+		return runBulk(ctx, w, a.Store, f.JobFilter, bulkKind[store.CoordJob]{
+			list: store.Tx.ListCoordJobs, id: func(j store.CoordJob) string { return j.ID },
+			cmd: cmds{actionKill: c.Kill, actionSuspend: c.Suspend, actionResume: c.Resume}[action],
+			answer: func(rows []store.CoordJob, total int) any {
+				out := oozieapi.CoordinatorList{Jobs: make([]oozieapi.CoordinatorJob, 0, len(rows)), Total: total, Offset: offset, Len: length}
+				for i := range rows {
+					j := coordJSON(&rows[i], nil, 0, loc)
+					j.Conf = ""
+					out.Jobs = append(out.Jobs, j)
+				}
+				return out
+			}})
 	case TypeBundle:
 		if a.Bundles == nil {
 			return errNotSupported("bundle jobs")
 		}
-		ids, total, err := listIDs(ctx, a.Store, f.JobFilter, func(x store.Tx, f store.JobFilter) ([]string, int, error) {
-			rows, total, err := x.ListBundleJobs(ctx, f)
-			return idsOf(rows, func(j store.BundleJob) string { return j.ID }), total, err
-		})
-		if err != nil {
-			return err
-		}
-		cmd := map[string]func(context.Context, string) error{actionKill: a.Bundles.Kill,
-			actionSuspend: a.Bundles.Suspend, actionResume: a.Bundles.Resume}[action]
-		if err := applyEach(ctx, ids, cmd); err != nil {
-			return err
-		}
-		var rows []store.BundleJob
-		if len(ids) > 0 {
-			err = a.Store.Tx(ctx, func(x store.Tx) (err error) {
-				rows, _, err = x.ListBundleJobs(ctx, store.JobFilter{IDs: ids, SortBy: f.SortBy})
-				return err
-			})
-		}
-		if err != nil {
-			return fmt.Errorf("reading bundle jobs: %w", err)
-		}
-		out := oozieapi.BundleList{Jobs: make([]oozieapi.BundleJob, 0, len(rows)), Total: total, Offset: offset, Len: length}
-		for i := range rows {
-			j := bundleJSON(&rows[i], nil, loc)
-			j.Conf = ""
-			out.Jobs = append(out.Jobs, j)
-		}
-		return server.WriteJSON(w, http.StatusOK, out)
+		b := a.Bundles
+		return runBulk(ctx, w, a.Store, f.JobFilter, bulkKind[store.BundleJob]{
+			list: store.Tx.ListBundleJobs, id: func(j store.BundleJob) string { return j.ID },
+			cmd: cmds{actionKill: b.Kill, actionSuspend: b.Suspend, actionResume: b.Resume}[action],
+			answer: func(rows []store.BundleJob, total int) any {
+				out := oozieapi.BundleList{Jobs: make([]oozieapi.BundleJob, 0, len(rows)), Total: total, Offset: offset, Len: length}
+				for i := range rows {
+					j := bundleJSON(&rows[i], nil, loc)
+					j.Conf = ""
+					out.Jobs = append(out.Jobs, j)
+				}
+				return out
+			}})
 	}
-	ids, total, err := listIDs(ctx, a.Store, f.JobFilter, func(x store.Tx, f store.JobFilter) ([]string, int, error) {
-		rows, total, err := x.ListWorkflowJobs(ctx, f)
-		return idsOf(rows, func(j store.WorkflowJob) string { return j.ID }), total, err
-	})
-	if err != nil {
-		return err
-	}
-	cmd := map[string]func(context.Context, string) error{actionKill: a.Workflows.Kill,
-		actionSuspend: a.Workflows.Suspend, actionResume: a.Workflows.Resume}[action]
-	if err := applyEach(ctx, ids, cmd); err != nil {
-		return err
-	}
-	var rows []store.WorkflowJob
-	if len(ids) > 0 {
-		err = a.Store.Tx(ctx, func(x store.Tx) (err error) {
-			rows, _, err = x.ListWorkflowJobs(ctx, store.JobFilter{IDs: ids, SortBy: f.SortBy})
-			return err
-		})
-	}
-	if err != nil {
-		return fmt.Errorf("reading workflow jobs: %w", err)
-	}
-	out := oozieapi.WorkflowList{Workflows: make([]oozieapi.WorkflowJob, 0, len(rows)), Total: total, Offset: offset, Len: length}
-	for i := range rows {
-		j := workflowJSON(&rows[i], nil, loc)
-		j.Conf = ""
-		out.Workflows = append(out.Workflows, j)
-	}
-	return server.WriteJSON(w, http.StatusOK, out)
+	wf := a.Workflows
+	return runBulk(ctx, w, a.Store, f.JobFilter, bulkKind[store.WorkflowJob]{
+		list: store.Tx.ListWorkflowJobs, id: func(j store.WorkflowJob) string { return j.ID },
+		cmd: cmds{actionKill: wf.Kill, actionSuspend: wf.Suspend, actionResume: wf.Resume}[action],
+		answer: func(rows []store.WorkflowJob, total int) any {
+			out := oozieapi.WorkflowList{Workflows: make([]oozieapi.WorkflowJob, 0, len(rows)), Total: total, Offset: offset, Len: length}
+			for i := range rows {
+				j := workflowJSON(&rows[i], nil, loc)
+				j.Conf = ""
+				out.Workflows = append(out.Workflows, j)
+			}
+			return out
+		}})
 }
 
-// listIDs reads one page of job ids and the total matching f.
-func listIDs(ctx context.Context, st store.Store, f store.JobFilter,
-	list func(store.Tx, store.JobFilter) ([]string, int, error)) (ids []string, total int, err error) {
-	err = st.Tx(ctx, func(x store.Tx) error {
-		ids, total, err = list(x, f)
+// bulkKind is what a bulk command needs of one job type: its listing, the id
+// of a row, the command, and the listing's answer.
+type bulkKind[T any] struct {
+	list   func(x store.Tx, ctx context.Context, f store.JobFilter) ([]T, int, error)
+	id     func(T) string
+	cmd    func(context.Context, string) error
+	answer func(rows []T, total int) any
+}
+
+// runBulk applies k.cmd to the page of jobs f selects, each as its own
+// command, then answers the listing of those jobs as they are now.
+func runBulk[T any](ctx context.Context, w http.ResponseWriter, st store.Store, f store.JobFilter, k bulkKind[T]) error {
+	var (
+		page  []T
+		total int
+	)
+	err := st.Tx(ctx, func(x store.Tx) (err error) {
+		page, total, err = k.list(x, ctx, f)
 		return err
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("listing jobs: %w", err)
+		return fmt.Errorf("listing jobs: %w", err)
 	}
-	return ids, total, nil
-}
-
-func idsOf[T any](rows []T, id func(T) string) []string {
-	out := make([]string, len(rows))
-	for i, r := range rows {
-		out[i] = id(r)
+	ids := make([]string, len(page))
+	for i, row := range page {
+		ids[i] = k.id(row)
 	}
-	return out
-}
-
-// applyEach runs cmd on every job. Oozie's commands are soft about states
-// (no error for a job already ended), so an error here is a real failure;
-// the first one ends the bulk command, naming its job.
-func applyEach(ctx context.Context, ids []string, cmd func(context.Context, string) error) error {
 	for _, id := range ids {
-		if err := cmd(ctx, id); err != nil {
+		if err := k.cmd(ctx, id); err != nil {
 			return fmt.Errorf("job %s: %w", id, err)
 		}
 	}
-	return nil
+	var rows []T
+	if len(ids) > 0 {
+		err = st.Tx(ctx, func(x store.Tx) (err error) {
+			rows, _, err = k.list(x, ctx, store.JobFilter{IDs: ids, SortBy: f.SortBy})
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("reading jobs: %w", err)
+		}
+	}
+	return server.WriteJSON(w, http.StatusOK, k.answer(rows, total))
 }
