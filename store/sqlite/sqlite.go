@@ -66,12 +66,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Set("_txlock", "immediate")
 	q.Set("_time_format", "sqlite")
-	conn, err := sqlite.NewConnector("file:" + path + "?" + q.Encode())
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
 	}
-	// The connection keeps its statements prepared (see stmtcache.go).
-	db := sql.OpenDB(cachingConnector{conn})
 	// SQLite allows one writer at a time. Queueing transactions on one
 	// connection in Go is fair and cheap, where several connections would
 	// contend through SQLite's sleeping busy handler and can starve a
