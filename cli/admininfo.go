@@ -5,8 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/gozie/gozie/server/client"
@@ -123,7 +124,7 @@ func (a *adminInfoFlags) run(ctx context.Context, cl *client.Client, out io.Writ
 			return err
 		}
 		fmt.Fprintln(out, "[ShareLib update status]")
-		for _, k := range sortedKeys(u.Update) {
+		for _, k := range slices.Sorted(maps.Keys(u.Update)) {
 			fmt.Fprintf(out, "\t%s = %s\n", k, u.Update[k])
 		}
 	case a.instrumentation:
@@ -153,7 +154,7 @@ func (a *adminInfoFlags) run(ctx context.Context, cl *client.Client, out io.Writ
 			fmt.Fprintln(out, strings.ToUpper(kind))
 			fmt.Fprintln(out, strings.Repeat("-", len(kind)))
 			byName, _ := m[kind].(map[string]any)
-			for _, name := range sortedKeys(byName) {
+			for _, name := range slices.Sorted(maps.Keys(byName)) {
 				fields, _ := byName[name].(map[string]any)
 				fmt.Fprintf(out, "%s%s\n", name, dataFields(fields))
 			}
@@ -176,7 +177,7 @@ func (a *adminInfoFlags) run(ctx context.Context, cl *client.Client, out io.Writ
 
 // printPairs prints "key : value" lines in key order.
 func printPairs(out io.Writer, m map[string]string) {
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		fmt.Fprintf(out, "%s : %s\n", k, m[k])
 	}
 }
@@ -184,7 +185,7 @@ func printPairs(out io.Writer, m map[string]string) {
 // dataFields prints a datum's fields other than its name: " (k: v, ...)".
 func dataFields(d map[string]any) string {
 	var parts []string
-	for _, k := range sortedKeys(d) {
+	for _, k := range slices.Sorted(maps.Keys(d)) {
 		if k != "name" {
 			parts = append(parts, fmt.Sprintf("%s: %v", k, d[k]))
 		}
@@ -193,13 +194,4 @@ func dataFields(d map[string]any) string {
 		return ""
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,10 +2,11 @@ package server
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"os"
 	"runtime"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -154,7 +155,7 @@ func (s *Server) instrumentation(w http.ResponseWriter, _ *http.Request) error {
 	out := map[string]any{}
 	for kind, byGroup := range groups {
 		list := []map[string]any{}
-		for _, g := range sortedKeys(byGroup) {
+		for _, g := range slices.Sorted(maps.Keys(byGroup)) {
 			list = append(list, map[string]any{"group": g, "data": byGroup[g]})
 		}
 		out[kind] = list
@@ -366,13 +367,4 @@ func labelSuffix(m *dto.Metric) string {
 		b.WriteString(l.GetValue())
 	}
 	return b.String()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

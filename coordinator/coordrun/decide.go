@@ -256,6 +256,21 @@ func resolvedDependencies(missing string) []string {
 	return out
 }
 
+// MissingList splits an action's missing-dependency string (resolved URIs
+// joined by "#", then "!!" and the unresolved coord:latest/future
+// placeholders) into its entries, in order, without repeats.
+func MissingList(missing string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, u := range strings.Split(strings.ReplaceAll(missing, unresolvedSeparator, instanceSeparator), instanceSeparator) {
+		if strings.TrimSpace(u) != "" && !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
 // normalizeURI is the form URIs are matched in by notifications: without a
 // trailing slash.
 func normalizeURI(u string) string {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strings"
 
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/store"
@@ -79,16 +78,10 @@ func (r *Runner) MissingDependencies(ctx context.Context, id string, typ ScopeTy
 
 // missingOf groups an action's missing dependencies by data-in.
 func missingOf(a store.CoordAction, jobConf coordinator.Props, f coordinator.TimeFormat) (MissingDeps, error) {
-	resolved, unresolved, _ := strings.Cut(a.MissingDependencies, "!!")
-	missing := map[string]bool{}
-	var order []string
-	for _, list := range []string{resolved, strings.ReplaceAll(unresolved, "!!", "#")} {
-		for _, u := range strings.Split(list, "#") {
-			if u != "" && !missing[u] {
-				missing[u] = true
-				order = append(order, u)
-			}
-		}
+	order := MissingList(a.MissingDependencies)
+	missing := make(map[string]bool, len(order))
+	for _, u := range order {
+		missing[u] = true
 	}
 	m := MissingDeps{Number: a.ActionNumber}
 	if len(order) > 0 {

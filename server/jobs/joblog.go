@@ -73,15 +73,20 @@ func writeJobLog(w io.Writer, job *store.WorkflowJob, acts []store.WorkflowActio
 	default:
 		add(job.LastModified, "INFO", "", "workflow job is [%s]", job.Status)
 	}
-	slices.SortStableFunc(events, func(x, y logEvent) int { return x.at.Compare(y.at) })
+	return writeLogEvents(w, events, job.User, job.Group, job.AppName, job.ID, loc)
+}
 
+// writeLogEvents writes a job's log events in time order, one line each, in
+// the form writeJobLog shows.
+func writeLogEvents(w io.Writer, events []logEvent, user, group, app, jobID string, loc *time.Location) error {
+	slices.SortStableFunc(events, func(x, y logEvent) int { return x.at.Compare(y.at) })
 	bw := bufio.NewWriter(w)
-	prefix := fmt.Sprintf("USER[%s] GROUP[%s] APP[%s] JOB[%s]", dash(job.User), dash(job.Group), dash(job.AppName), job.ID)
+	prefix := fmt.Sprintf("USER[%s] GROUP[%s] APP[%s] JOB[%s]", dash(user), dash(group), dash(app), jobID)
 	for _, e := range events {
 		fmt.Fprintf(bw, "%s %-5s %s ACTION[%s] %s\n", e.at.In(loc).Format(logTimeLayout), e.level, prefix, dash(e.action), e.msg)
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("writing the log of %s: %w", job.ID, err)
+		return fmt.Errorf("writing the log of %s: %w", jobID, err)
 	}
 	return nil
 }

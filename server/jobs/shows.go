@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -145,12 +144,12 @@ func writeCoordLog(w io.Writer, job *store.CoordJob, acts []store.CoordAction, l
 		c := &acts[i]
 		add(c.CreatedTime, "INFO", c.ID, "action [%d] materialized for nominal time [%s]", c.ActionNumber,
 			c.NominalTime.In(loc).Format("2006-01-02T15:04Z07:00"))
+		deps := coordrun.MissingList(c.MissingDependencies)
 		switch {
 		case c.ErrorCode != "":
 			add(c.LastModified, "WARN", c.ID, "action [%d] is [%s], error [%s]: %s", c.ActionNumber, c.Status, c.ErrorCode, c.ErrorMessage)
-		case c.Status == store.CoordActionWaiting && c.MissingDependencies != "":
-			first, _, _ := strings.Cut(strings.ReplaceAll(c.MissingDependencies, "!!", "#"), "#")
-			add(c.LastModified, "INFO", c.ID, "action [%d] is [WAITING] on [%s]", c.ActionNumber, first)
+		case c.Status == store.CoordActionWaiting && len(deps) > 0:
+			add(c.LastModified, "INFO", c.ID, "action [%d] is [WAITING] on [%s]", c.ActionNumber, deps[0])
 		case c.Status == store.CoordActionTimedOut || c.Status == store.CoordActionFailed || c.Status == store.CoordActionKilled:
 			add(c.LastModified, "WARN", c.ID, "action [%d] ended with status [%s], workflow [%s]", c.ActionNumber, c.Status, dash(c.ExternalID))
 		case c.ExternalID != "":
@@ -165,13 +164,7 @@ func writeCoordLog(w io.Writer, job *store.CoordJob, acts []store.CoordAction, l
 		level = "WARN"
 	}
 	add(job.LastModified, level, "", "coordinator job is [%s]", job.Status)
-	slices.SortStableFunc(events, func(x, y logEvent) int { return x.at.Compare(y.at) })
-	bw := bufio.NewWriter(w)
-	prefix := fmt.Sprintf("USER[%s] GROUP[%s] APP[%s] JOB[%s]", dash(job.User), dash(job.Group), dash(job.AppName), job.ID)
-	for _, e := range events {
-		fmt.Fprintf(bw, "%s %-5s %s ACTION[%s] %s\n", e.at.In(loc).Format(logTimeLayout), e.level, prefix, dash(e.action), e.msg)
-	}
-	return bw.Flush()
+	return writeLogEvents(w, events, job.User, job.Group, job.AppName, job.ID, loc)
 }
 
 // getMissingDeps serves show=missing-dependencies of a coordinator job
