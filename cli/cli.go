@@ -62,7 +62,7 @@ var Commands = map[string]string{
 	"job": "job operations: -run, -submit, -dryrun, -start, -info, -kill, -suspend, -resume, -rerun, -change, " +
 		"-ignore, -poll, -log, -errorlog, -definition, -missingdeps, -slaenable, -sladisable, -slachange",
 	"jobs": "list jobs: [-jobtype wf] [-filter 'user=u;status=S'] [-offset N] [-len N]; " +
-		"-kill, -suspend or -resume the jobs of a -filter",
+		"-kill, -suspend or -resume the jobs of a -filter; -bulk 'bundle=b;actionstatus=KILLED,FAILED' lists coordinator actions",
 	"validate": "validate a workflow or coordinator XML file: validate FILE",
 	"sla":      "SLA summaries: -filter 'app_name=a;event_status=END_MISS' [-len N] [-sortby K] [-order desc] [-json]",
 }

@@ -25,6 +25,8 @@ func runJobs(ctx context.Context, args []string, env Env) error {
 	kill := fs.Bool("kill", false, "kill the jobs matching -filter (one page, -len default 50)")
 	suspend := fs.Bool("suspend", false, "suspend the jobs matching -filter")
 	resume := fs.Bool("resume", false, "resume the jobs matching -filter")
+	bulkFilter := fs.String("bulk", "", "list the coordinator actions of bundles: "+
+		"`'bundle=b;coordinators=c1,c2;actionstatus=KILLED,FAILED;startcreatedtime=…;endscheduledtime=…'`")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -37,6 +39,9 @@ func runJobs(ctx context.Context, args []string, env Env) error {
 			bulk = action
 		}
 	}
+	if bulk != "" && *bulkFilter != "" {
+		return &plainError{"-bulk lists coordinator actions; it does not go with -" + bulk}
+	}
 	if bulk != "" && *filter == "" {
 		return &plainError{"-" + bulk + " of jobs needs -filter"}
 	}
@@ -47,6 +52,13 @@ func runJobs(ctx context.Context, args []string, env Env) error {
 	cl, err := c.client(env)
 	if err != nil {
 		return err
+	}
+	if *bulkFilter != "" {
+		l, err := cl.BulkActions(ctx, *bulkFilter, *offset, *length)
+		if err != nil {
+			return err
+		}
+		return printBulkActions(env.Stdout, l.Responses, loc, *verbose)
 	}
 	q := client.JobsQuery{JobType: *jobType, Filter: *filter, Offset: *offset, Len: *length}
 	if bulk != "" {

@@ -115,6 +115,7 @@ type JobFilter struct {
 	Frequency   string // coordinators only: the stored frequency ("60", "1")
 	TimeUnit    string // coordinators only: MINUTE, DAY, MONTH, ...
 	Text        string // part of the app name or user, or the exact id
+	ExternalID  string // the exact external id (workflows: oozie.wf.external.id)
 	CreatedFrom time.Time
 	CreatedTo   time.Time
 	SortBy      string // "createdTime" (default, newest first) or "lastModifiedTime"

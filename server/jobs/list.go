@@ -21,6 +21,12 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return server.ErrInvalidParamValue(paramJobType, q.Get(paramJobType))
 	}
+	if q.Has(paramExternalID) {
+		return a.externalID(w, r, t, q.Get(paramExternalID))
+	}
+	if q.Has(paramBulk) {
+		return a.bulkQuery(w, r, q)
+	}
 	offset, length, err := pageParams(q, DefaultListLen)
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/server"
+	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/server/oozieapi"
 	"github.com/gozie/gozie/workflow/runner"
 )
@@ -19,6 +20,9 @@ const (
 	PropBundlePath      = "oozie.bundle.application.path"
 	PropLibPath         = "oozie.libpath"
 	PropUser            = "user.name"
+	// PropExternalID is the caller's own id of a workflow submission, stored as the job's
+	// external id (GET jobs?external-id= finds the job by it).
+	PropExternalID = "oozie.wf.external.id"
 )
 
 // Values of the action parameter of POST jobs.
@@ -48,6 +52,11 @@ func (a *api) submit(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	props = props.Trimmed()
+	if u := auth.User(r); u != "" {
+		// The authenticated user (after doAs) is who submits, whatever the configuration
+		// says, as in Oozie; an anonymous request keeps the configuration's user.name.
+		props.Set(PropUser, u)
+	}
 	if v, _ := props.Get(PropUser); v == "" {
 		return server.NewError(http.StatusBadRequest, codeMissingProp, "Missing configuration property [%s]", PropUser)
 	}
@@ -68,7 +77,8 @@ func (a *api) submit(w http.ResponseWriter, r *http.Request) error {
 		}
 		id = dryRunOK
 	} else {
-		id, err = a.Workflows.Submit(r.Context(), props, runner.SubmitOptions{Start: action == submitStart})
+		ext, _ := props.Get(PropExternalID)
+		id, err = a.Workflows.Submit(r.Context(), props, runner.SubmitOptions{Start: action == submitStart, ExternalID: ext})
 		if err != nil {
 			return fmt.Errorf("submitting workflow job: %w", err)
 		}

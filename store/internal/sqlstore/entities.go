@@ -115,6 +115,9 @@ func (x *txn) jobWhere(f store.JobFilter, parentCol, bundleCol string) *where {
 	if f.TimeUnit != "" && bundleCol != "" {
 		w.add("time_unit = %s", f.TimeUnit)
 	}
+	if f.ExternalID != "" {
+		w.add("external_id = %s", f.ExternalID)
+	}
 	if f.Text != "" {
 		like := "%" + f.Text + "%"
 		w.add("(app_name LIKE %s OR user_name LIKE %s OR id = %s)", like, like, f.Text)

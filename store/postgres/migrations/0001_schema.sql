@@ -28,6 +28,7 @@ CREATE INDEX wf_jobs_created ON wf_jobs (created_time);
 CREATE INDEX wf_jobs_status ON wf_jobs (status, last_modified);
 CREATE INDEX wf_jobs_parent ON wf_jobs (parent_id);
 CREATE INDEX wf_jobs_app_name ON wf_jobs (app_name);
+CREATE INDEX wf_jobs_external ON wf_jobs (external_id);
 -- Listings filtered by user (GET jobs?filter=user=...;status=...), newest first:
 -- the count and the page read only that user's entries, and status is checked in
 -- the index, without a scan of every job.
