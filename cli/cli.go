@@ -65,6 +65,12 @@ var Commands = map[string]string{
 		"-kill, -suspend or -resume the jobs of a -filter; -bulk 'bundle=b;actionstatus=KILLED,FAILED' lists coordinator actions",
 	"validate": "validate a workflow or coordinator XML file: validate FILE",
 	"sla":      "SLA summaries: -filter 'app_name=a;event_status=END_MISS' [-len N] [-sortby K] [-order desc] [-json]",
+	"mapreduce": "submit and start a MapReduce job without a workflow app " +
+		"(the server generates it): -config job.properties [-D name=value]",
+	"hive": "submit and start a Hive script without a workflow app: -file script.q (or -e 'statements') -config job.properties " +
+		"[-D name=value] [-P name=value] [-X hive options]",
+	"pig":   "submit a Pig script without a workflow app (gozie's server refuses it: it has no pig action)",
+	"sqoop": "submit a Sqoop command without a workflow app (gozie's server refuses it: it has no sqoop action)",
 }
 
 // Run runs the client verb args[0] with its flags and returns the exit code.
@@ -87,6 +93,14 @@ func Run(ctx context.Context, args []string, env Env) int {
 		err = runSLA(ctx, args[1:], env)
 	case "info":
 		err = runInfo(ctx, args[1:], env)
+	case "mapreduce":
+		err = runMapReduce(ctx, args[1:], env)
+	case "hive":
+		err = runHive(ctx, args[1:], env)
+	case "pig":
+		err = runPig(ctx, args[1:], env)
+	case "sqoop":
+		err = runSqoop(ctx, args[1:], env)
 	case "version":
 		fmt.Fprintf(env.Stdout, "Oozie client build version: %s\n", buildinfo.Get().Version)
 	default:
@@ -137,10 +151,12 @@ func (e *plainError) Error() string { return e.msg }
 // common holds the flags every client verb shares.
 type common struct {
 	oozie string
+	auth  authFlags // -auth, -doas (cli/auth.go)
 }
 
 func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.oozie, "oozie", "", "gozie/Oozie URL (default $GOZIE_URL, then $OOZIE_URL, then "+DefaultURL+")")
+	c.auth.register(fs)
 }
 
 // url resolves the server URL as Oozie's CLI does, with GOZIE_URL first.
@@ -157,7 +173,11 @@ func (c *common) url(env Env) string {
 }
 
 func (c *common) client(env Env) (*client.Client, error) {
-	return client.New(c.url(env), env.HTTPClient)
+	hc, err := c.auth.httpClient(env)
+	if err != nil {
+		return nil, err
+	}
+	return client.New(c.url(env), hc)
 }
 
 func newFlagSet(name string, env Env) *flag.FlagSet {

@@ -45,11 +45,17 @@ func newCLIFixture(t *testing.T) *cliFixture {
 // run runs the CLI as user joe and returns its output and exit code.
 func (f *cliFixture) run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return f.runAs(t, "joe", args...)
+}
+
+// runAs runs the CLI as user and returns its output and exit code.
+func (f *cliFixture) runAs(t *testing.T, user string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	env := Env{
 		Stdout: &out, Stderr: &errOut, HTTPClient: http.DefaultClient,
 		Getenv: func(k string) string { return f.env[k] },
-		User:   func() (string, error) { return "joe", nil },
+		User:   func() (string, error) { return user, nil },
 		Local:  time.FixedZone("GMT-07:00", -7*3600),
 	}
 	code = Run(context.Background(), args, env)

@@ -12,7 +12,7 @@ import (
 
 // jobCommands are the options of `job` that name what to do; exactly one is given.
 var jobCommands = []string{"run", "submit", "dryrun", "start", "suspend", "resume", "kill", "rerun", "info", "log", "definition",
-	"change", "ignore", "slaenable", "sladisable", "slachange", "poll", "errorlog", "missingdeps", "update"}
+	"change", "ignore", "slaenable", "sladisable", "slachange", "poll", "errorlog", "missingdeps", "update", "retries", "auditlog"}
 
 // jobFlags are the parsed flags of `job`.
 type jobFlags struct {
@@ -27,6 +27,7 @@ type jobFlags struct {
 	set                 map[string]bool
 	coord               coordFlags
 	poll                pollFlags
+	audit               auditFlags
 }
 
 // runJob is `gozie job`: submit, run, control and inspect one job, printing what Oozie's
@@ -46,9 +47,11 @@ func runJob(ctx context.Context, args []string, env Env) error {
 		{"info", "info of a job or action"}, {"log", "log of a job"}, {"definition", "definition of a job"},
 		{"change", "change a coordinator or a bundle (with -value)"}, {"ignore", "ignore a coordinator, or its actions with -action"},
 		{"errorlog", "warnings and errors of a job's log"},
+		{"auditlog", "audit trail of a job: who did what to it (narrow with -logfilter)"},
 		{"update", "update a coordinator from its app path (with -config, -D; -dryrun shows the differences only)"},
 		{"missingdeps", "what a coordinator's waiting actions need (narrow with -action or -date, or give ID@n)"},
 		{"poll", "poll a job until it ends (with -interval, -timeout, -verbose)"},
+		{"retries", "the user-retry attempts of a workflow action (its ID is <job id>@<action name>)"},
 		{"slaenable", "enable SLA alerts of a job (narrow with -action, -date or -coordinator)"},
 		{"sladisable", "disable SLA alerts of a job (narrow with -action, -date or -coordinator)"},
 		{"slachange", "change SLA expectations of a job with -value 'sla-should-end=...;sla-max-duration=...'"},
@@ -62,6 +65,7 @@ func runJob(ctx context.Context, args []string, env Env) error {
 	fs.StringVar(&f.timezone, "timezone", "", "show dates in the time zone `ID` (default $OOZIE_TIMEZONE, then GMT)")
 	fs.BoolVar(&f.localtime, "localtime", false, "show dates in the local time zone (overrides -timezone)")
 	f.coord.register(fs)
+	f.audit.register(fs)
 	fs.Float64Var(&f.poll.interval, "interval", 5, "-poll interval in minutes")
 	fs.Float64Var(&f.poll.timeout, "timeout", 30, "-poll timeout in minutes")
 	if err := parse(fs, splitDefines(args)); err != nil {
@@ -143,8 +147,12 @@ func runJob(ctx context.Context, args []string, env Env) error {
 		fmt.Fprint(out, diff)
 	case "errorlog":
 		return cl.ErrorLog(ctx, *f.id[cmd], out)
+	case "auditlog":
+		return f.auditLog(ctx, env, cl, out, *f.id[cmd])
 	case "missingdeps":
 		return f.missingDeps(ctx, cl, out, *f.id[cmd])
+	case "retries":
+		return retries(ctx, cl, out, *f.id[cmd])
 	case "poll":
 		return f.poll.poll(ctx, cl, out, *f.id[cmd], f.verbose)
 	case "slaenable", "sladisable", "slachange":

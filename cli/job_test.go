@@ -72,19 +72,22 @@ func TestJobCommands(t *testing.T) {
 	xmlConf := f.writeFile(t, "job.xml", `<configuration>
   <property><name>oozie.wf.application.path</name><value>`+f.fsApp+`</value></property>
   <property><name>user.name</name><value>ann</value></property>
+  <property><name>queueName</name><value>from-file</value></property>
 </configuration>`)
 
-	// -submit with an XML configuration; its user.name wins over the OS user.
+	// -submit with an XML configuration. The CLI authenticates as its user (joe, sent as
+	// user.name), who submits whatever user.name the configuration holds, as with Oozie.
 	out := f.mustRun(t, "job", "-config", xmlConf, "-submit")
 	id := strings.TrimPrefix(strings.TrimSpace(out), "job: ")
-	if job := f.job(t, id); job.Status != store.WorkflowPrep || job.User != "ann" {
-		t.Errorf("after -submit: %s by %s", job.Status, job.User)
+	if job := f.job(t, id); job.Status != store.WorkflowPrep || job.User != "joe" || !strings.Contains(job.Conf, "<value>from-file</value>") {
+		t.Errorf("after -submit: %s by %s\n%s", job.Status, job.User, job.Conf)
 	}
 	// -D wins over the file, in both spellings.
-	out = f.mustRun(t, "job", "-config", xmlConf, "-Duser.name=bob", "-D", "extra=1", "-run")
+	out = f.mustRun(t, "job", "-config", xmlConf, "-DqueueName=from-flag", "-D", "extra=1", "-run")
 	id2 := strings.TrimPrefix(strings.TrimSpace(out), "job: ")
-	if job := f.job(t, id2); job.Status != store.WorkflowRunning || job.User != "bob" || !strings.Contains(job.Conf, "<name>extra</name>") {
-		t.Errorf("after -run: %s by %s", job.Status, job.User)
+	if job := f.job(t, id2); job.Status != store.WorkflowRunning || job.User != "joe" || !strings.Contains(job.Conf, "<name>extra</name>") ||
+		!strings.Contains(job.Conf, "<value>from-flag</value>") || strings.Contains(job.Conf, "from-file") {
+		t.Errorf("after -run: %s by %s\n%s", job.Status, job.User, job.Conf)
 	}
 	steps := []struct {
 		args []string

@@ -11,12 +11,18 @@ import (
 func submitJobs(t *testing.T, f *cliFixture) []string {
 	t.Helper()
 	var ids []string
-	for _, args := range [][]string{
-		{"job", "-run", "-D", "oozie.wf.application.path=" + f.fsApp, "-D", "group.name=etl"},
-		{"job", "-run", "-D", "oozie.wf.application.path=" + f.noOp, "-D", "user.name=ann"},
-		{"job", "-submit", "-D", "oozie.wf.application.path=" + f.fsApp},
+	for _, run := range []struct {
+		user string
+		args []string
+	}{
+		{"joe", []string{"job", "-run", "-D", "oozie.wf.application.path=" + f.fsApp, "-D", "group.name=etl"}},
+		{"ann", []string{"job", "-run", "-D", "oozie.wf.application.path=" + f.noOp}},
+		{"joe", []string{"job", "-submit", "-D", "oozie.wf.application.path=" + f.fsApp}},
 	} {
-		out := f.mustRun(t, args...)
+		out, errOut, code := f.runAs(t, run.user, run.args...)
+		if code != 0 || errOut != "" {
+			t.Fatalf("gozie %s as %s: exit %d: %s", strings.Join(run.args, " "), run.user, code, errOut)
+		}
 		ids = append(ids, strings.TrimPrefix(strings.TrimSpace(out), "job: "))
 		f.Clock.Advance(time.Minute)
 	}

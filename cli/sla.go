@@ -57,6 +57,9 @@ func runSLA(ctx context.Context, args []string, env Env) error {
 	if *order != "" {
 		q.Set("order", *order)
 	}
+	if env.HTTPClient, err = c.auth.httpClient(env); err != nil {
+		return err
+	}
 	body, err := getSLA(ctx, env, strings.TrimSuffix(c.url(env), "/")+"/v2/sla?"+q.Encode())
 	if err != nil {
 		return err

@@ -80,6 +80,18 @@ type HTTP struct {
 	ShutdownTimeout time.Duration
 	// AuthenticationType is "simple" or "kerberos".
 	AuthenticationType string
+	// AnonymousAllowed serves simple-authentication requests without user.name.
+	AnonymousAllowed bool
+	// KerberosPrincipal is the SPNEGO service principal (HTTP/_HOST, HTTP/host@REALM or *).
+	KerberosPrincipal string
+	// KerberosKeytab is the keytab file of KerberosPrincipal.
+	KerberosKeytab string
+	// SignatureSecret signs the hadoop.auth cookie; empty means a random one per process.
+	SignatureSecret string
+	// TokenValidity is how long a hadoop.auth cookie stays valid.
+	TokenValidity time.Duration
+	// ProxyUsers may act for other users with the doAs parameter.
+	ProxyUsers []ProxyUser
 }
 
 // DB configures the store.
@@ -331,6 +343,11 @@ func Load(src Sources) (*Server, error) {
 			return nil, &Error{Source: rv.source, Line: rv.line, Key: st.Key, Err: err}
 		}
 		s.effective = append(s.effective, EffectiveValue{Key: st.Key, Value: v, Source: rv.source})
+	}
+	if s.HTTP.AuthenticationType == "kerberos" && s.HTTP.KerberosKeytab == "" {
+		rv := raw["gozie.http.authentication.kerberos.keytab"]
+		return nil, &Error{Source: rv.source, Line: rv.line, Key: "gozie.http.authentication.kerberos.keytab",
+			Err: errors.New("required when gozie.http.authentication.type is kerberos")}
 	}
 	if s.Coord.InputCheckMinInterval > s.Coord.InputCheckMaxInterval {
 		rv := raw["gozie.coord.input-check.min-interval"]

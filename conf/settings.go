@@ -2,6 +2,7 @@ package conf
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 	"time"
 )
@@ -61,6 +62,50 @@ var settings = []Setting{
 	str("gozie.http.authentication.type", "simple",
 		"Authentication of REST clients: simple (user.name parameter) or kerberos (SPNEGO).",
 		func(s *Server) *string { return &s.HTTP.AuthenticationType }, oneOf("simple", "kerberos")),
+	boolean("gozie.http.authentication.simple.anonymous-allowed", "true",
+		"With simple authentication, serve requests without user.name as anonymous; false answers them 401 "+
+			"(Oozie: oozie.authentication.simple.anonymous.allowed).",
+		func(s *Server) *bool { return &s.HTTP.AnonymousAllowed }),
+	str("gozie.http.authentication.kerberos.principal", "HTTP/_HOST",
+		"Service principal of SPNEGO, HTTP/<host>[@REALM]; _HOST is replaced by the server's host name and * "+
+			"accepts every HTTP/ principal of the keytab (Oozie: oozie.authentication.kerberos.principal).",
+		func(s *Server) *string { return &s.HTTP.KerberosPrincipal }, checkHTTPPrincipal),
+	str("gozie.http.authentication.kerberos.keytab", "",
+		"Keytab holding the key of gozie.http.authentication.kerberos.principal; required with kerberos "+
+			"authentication (Oozie: oozie.authentication.kerberos.keytab).",
+		func(s *Server) *string { return &s.HTTP.KerberosKeytab }, nil),
+	{
+		Key: "gozie.http.authentication.signature.secret", Default: "", Type: "string", Secret: true,
+		Doc: "Secret signing the hadoop.auth cookie; empty means a random secret per process, so servers sharing " +
+			"a load balancer need the same value (Oozie: oozie.authentication.signature.secret).",
+		apply: func(s *Server, v string) error {
+			s.HTTP.SignatureSecret = v
+			return nil
+		},
+		redact: func(v string) string {
+			if v == "" {
+				return ""
+			}
+			return "xxxxx"
+		},
+	},
+	dur("gozie.http.authentication.token.validity", "36000s",
+		"How long a hadoop.auth cookie stays valid after an authentication "+
+			"(Oozie: oozie.authentication.token.validity, in seconds there).",
+		func(s *Server) *time.Duration { return &s.HTTP.TokenValidity }),
+	{
+		Key: "gozie.http.proxyusers", Default: "", Type: "string",
+		Doc: "Users allowed to act for others with the doAs parameter, and from where and for whom: entries " +
+			"USER:hosts=H1,H2;groups=G1,G2 separated by spaces or ', ' (hosts: names, IP addresses or CIDR " +
+			"ranges; groups: operating-system groups of the doAs user; * means any), e.g. " +
+			"\"hue:hosts=*;groups=*, etl:hosts=gw1,10.0.0.0/8;groups=analysts\" " +
+			"(Oozie: oozie.service.ProxyUserService.proxyuser.USER.hosts and .groups).",
+		apply: func(s *Server, v string) error {
+			p, err := ParseProxyUsers(v)
+			s.HTTP.ProxyUsers = p
+			return err
+		},
+	},
 	str("gozie.base.url", "",
 		"Public base URL of this server including the /oozie context path (Oozie: oozie.base.url); "+
 			"empty means http://<hostname>:<port of gozie.http.address>/oozie.",
@@ -333,6 +378,88 @@ var settings = []Setting{
 		"Email SLA alerts to sla:alert-contact, for the events of sla:alert-events, through the gozie.email.smtp.* "+
 			"server (Oozie: the SLA email event listener).",
 		func(s *Server) *bool { return &s.SLA.EmailEnabled }),
+}
+
+// checkHTTPPrincipal accepts * or a service principal SERVICE/HOST[@REALM].
+func checkHTTPPrincipal(v string) error {
+	if v == "*" {
+		return nil
+	}
+	name, realm, hasRealm := strings.Cut(v, "@")
+	service, host, ok := strings.Cut(name, "/")
+	if !ok || service == "" || host == "" || strings.Contains(host, "/") || (hasRealm && realm == "") {
+		return fmt.Errorf("invalid service principal %q (want HTTP/<host>[@REALM] or *)", v)
+	}
+	return nil
+}
+
+// ProxyUser is one entry of gozie.http.proxyusers: a user who may act for others (doAs)
+// from the listed hosts, for users in the listed groups. A list holding "*" allows any.
+type ProxyUser struct {
+	// User is the authenticated (real) user.
+	User string
+	// Hosts are the host names, IP addresses and CIDR ranges the user may call from.
+	Hosts []string
+	// Groups are the groups of which the impersonated user must be in one.
+	Groups []string
+}
+
+// ParseProxyUsers parses the value of gozie.http.proxyusers: entries
+// USER:hosts=H1,H2;groups=G1,G2 separated by white space (a comma ending an entry is
+// dropped, so "a:hosts=*;groups=*, b:hosts=h;groups=g" reads as two entries). Both fields are
+// required, once each, with non-empty lists; a user may have one entry only.
+func ParseProxyUsers(v string) ([]ProxyUser, error) {
+	var out []ProxyUser
+	seen := map[string]bool{}
+	for _, entry := range strings.Fields(v) {
+		entry = strings.TrimSuffix(entry, ",")
+		if entry == "" {
+			continue
+		}
+		user, spec, ok := strings.Cut(entry, ":")
+		if !ok || user == "" {
+			return nil, fmt.Errorf("proxy user entry %q: want USER:hosts=H1,H2;groups=G1,G2", entry)
+		}
+		if seen[user] {
+			return nil, fmt.Errorf("proxy user %q is listed twice", user)
+		}
+		seen[user] = true
+		p := ProxyUser{User: user}
+		for _, field := range strings.Split(spec, ";") {
+			key, list, ok := strings.Cut(field, "=")
+			var dst *[]string
+			switch strings.TrimSpace(key) {
+			case "hosts":
+				dst = &p.Hosts
+			case "groups":
+				dst = &p.Groups
+			default:
+				return nil, fmt.Errorf("proxy user %q: unknown field %q (want hosts=H1,H2 and groups=G1,G2)", user, field)
+			}
+			if !ok {
+				return nil, fmt.Errorf("proxy user %q: field %q has no value", user, key)
+			}
+			if *dst != nil {
+				return nil, fmt.Errorf("proxy user %q: %s given twice", user, key)
+			}
+			for _, item := range strings.Split(list, ",") {
+				if item = strings.TrimSpace(item); item == "" {
+					return nil, fmt.Errorf("proxy user %q: empty item in %s=%s", user, key, list)
+				}
+				if dst == &p.Hosts && strings.Contains(item, "/") {
+					if _, err := netip.ParsePrefix(item); err != nil {
+						return nil, fmt.Errorf("proxy user %q: invalid CIDR range %q", user, item)
+					}
+				}
+				*dst = append(*dst, item)
+			}
+		}
+		if p.Hosts == nil || p.Groups == nil {
+			return nil, fmt.Errorf("proxy user %q: both hosts and groups are required", user)
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 // checkURLList accepts an empty value or comma-separated http(s) URLs.

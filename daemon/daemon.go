@@ -94,6 +94,11 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	if opts.Clock == nil {
 		opts.Clock = clock.Real{}
 	}
+	// REST authentication (daemon/auth.go) first: a bad keytab fails before anything opens.
+	authn, err := newAuthenticator(cfg, log.With("component", "auth"))
+	if err != nil {
+		return nil, err
+	}
 	st, err := backends.Open(ctx, cfg.DB.URL)
 	if err != nil {
 		return nil, fmt.Errorf("opening store: %w", err)
@@ -218,6 +223,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	}
 	b := buildinfo.Get()
 	d.REST = server.New(server.Config{
+		Authenticator:   authn,
 		Logger:          log.With("component", "rest"),
 		Registry:        reg,
 		Build:           server.BuildInfo{Version: b.Version, Revision: b.Revision, Time: b.Time, URL: "github.com/gozie/gozie"},

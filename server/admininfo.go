@@ -59,15 +59,14 @@ type AdminSources struct {
 }
 
 // registerAdminInfo adds the admin endpoints that describe the running
-// server: os-env, java-sys-properties, instrumentation (v1), metrics (v2),
-// queue-dump, available-oozie-servers, list_sharelib, update_sharelib and
+// server: os-env, java-sys-properties, instrumentation (v1 and v2, as a default
+// Oozie serves it), metrics (v2), queue-dump, available-oozie-servers, list_sharelib, update_sharelib and
 // jmsinfo.
 func (s *Server) registerAdminInfo() {
 	admin := AllowInSafeMode()
 	s.Handle(http.MethodGet, adminPath+"/os-env", s.osEnv, admin)
 	s.Handle(http.MethodGet, adminPath+"/java-sys-properties", s.sysProperties, admin)
-	s.Handle(http.MethodGet, "/v1/admin/instrumentation", s.instrumentation, admin)
-	s.Handle(http.MethodGet, "/v2/admin/instrumentation", s.instrumentationV2, admin)
+	s.Handle(http.MethodGet, adminPath+"/instrumentation", s.instrumentation, admin)
 	s.Handle(http.MethodGet, "/v2/admin/metrics", s.metricsJSON, admin)
 	s.Handle(http.MethodGet, "/v1/admin/metrics", s.metricsV1, admin)
 	s.Handle(http.MethodGet, adminPath+"/queue-dump", s.queueDump, admin)
@@ -161,13 +160,6 @@ func (s *Server) instrumentation(w http.ResponseWriter, _ *http.Request) error {
 		out[kind] = list
 	}
 	return WriteJSON(w, http.StatusOK, out)
-}
-
-// instrumentationV2 answers v2 admin/instrumentation as Oozie does when its
-// metrics service replaced instrumentation.
-func (s *Server) instrumentationV2(http.ResponseWriter, *http.Request) error {
-	return NewError(http.StatusBadRequest, CodeInvalidResource,
-		"Invalid resource [instrumentation], use v2/admin/metrics (or v1/admin/instrumentation)")
 }
 
 // metricsV1 answers v1 admin/metrics, which Oozie serves only in v2.

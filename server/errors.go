@@ -89,9 +89,9 @@ type Coded interface {
 	ErrorCode() string
 }
 
-// errorFor maps any error to the response to send: an *Error as it is, a Coded error (the
+// ErrorFor maps any error to the response to send: an *Error as it is, a Coded error (the
 // first one in the chain) by its code, and anything else as a 500 E0307 runtime error.
-func errorFor(err error) *Error {
+func ErrorFor(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
@@ -132,7 +132,7 @@ const (
 // oozie-error-message headers, and a JSON body with the same three facts. It returns the
 // Error sent so that callers can log its code.
 func writeError(w http.ResponseWriter, err error) *Error {
-	e := errorFor(err)
+	e := ErrorFor(err)
 	// Oozie spells the headers in lower case; assigning the map directly keeps that spelling
 	// on the wire (HTTP header names are case-insensitive, but scripts grep for them).
 	h := w.Header()

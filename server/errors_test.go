@@ -37,7 +37,7 @@ func TestErrorForCodedErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := errorFor(tt.err)
+			got := ErrorFor(tt.err)
 			want := Error{Status: tt.status, Code: tt.code, Msg: tt.msg}
 			if *got != want {
 				t.Errorf("errorFor = %+v, want %+v", *got, want)

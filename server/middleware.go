@@ -72,7 +72,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		s.metrics.inFlight.Inc()
 		defer s.metrics.inFlight.Dec()
-		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info)))
+		next.ServeHTTP(rec, keepSemicolons(r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info))))
 		elapsed := time.Since(start)
 
 		method := metricMethod(r.Method)
@@ -97,6 +97,20 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		}
 		s.log.LogAttrs(r.Context(), level, "http request", attrs...)
 	})
+}
+
+// keepSemicolons percent-encodes the raw semicolons of r's query. Oozie's clients send
+// filters such as filter=status=RUNNING;name=x without encoding the ';', which Java servlet
+// containers keep inside the value; Go's query parser would drop the whole parameter
+// instead (it refuses ';' as a separator). Encoded, the value reaches the handlers whole.
+func keepSemicolons(r *http.Request) *http.Request {
+	if !strings.Contains(r.URL.RawQuery, ";") {
+		return r
+	}
+	u := *r.URL
+	u.RawQuery = strings.ReplaceAll(u.RawQuery, ";", "%3B")
+	r.URL = &u
+	return r
 }
 
 // metricMethod keeps the method label bounded: unusual methods count as OTHER.
@@ -141,7 +155,7 @@ func (s *Server) wrap(spec routeSpec, h HandlerFunc) http.Handler {
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	info := infoFrom(r)
 	if rec, ok := w.(*statusRecorder); ok && rec.wrote {
-		e := errorFor(err)
+		e := ErrorFor(err)
 		info.errCode, info.errMsg = e.Code, e.Msg
 		s.log.Warn("error after the response started", "path", r.URL.Path, "error", err)
 		return

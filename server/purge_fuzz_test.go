@@ -20,7 +20,7 @@ func FuzzPurgeParams(f *testing.F) {
 		}
 		req, err := ParsePurgeRequest(q)
 		if err != nil {
-			if e := errorFor(err); e.Status != 400 || e.Code != CodeInvalidParamValue {
+			if e := ErrorFor(err); e.Status != 400 || e.Code != CodeInvalidParamValue {
 				t.Fatalf("%q: error %+v, want 400 E0303", query, e)
 			}
 			return

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -14,6 +15,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/gozie/gozie/server/auth"
 )
 
 // ContextPath is the path prefix of the REST API, as in Oozie.
@@ -54,6 +57,10 @@ type Config struct {
 	// ReadHeaderTimeout bounds how long a client may take to send request headers; zero
 	// means DefaultReadHeaderTimeout.
 	ReadHeaderTimeout time.Duration
+	// Authenticator, if set, authenticates every request but those of Unauthenticated
+	// paths; handlers read the identity with auth.User. Nil means no authentication: the
+	// user is the user.name parameter, as auth.User reads it without the middleware.
+	Authenticator *auth.Authenticator
 }
 
 // Server is gozie's REST server: the Oozie admin endpoints, /metrics, Oozie error responses
@@ -167,8 +174,44 @@ func routeLabel(path string) string {
 // labels read "{name}".
 var routeVarPattern = regexp.MustCompile(`\{([^:{}]+):(?:[^{}]|\{[^{}]*\})*\}`)
 
-// Handler returns the HTTP handler of the whole server, with request logging and metrics.
-func (s *Server) Handler() http.Handler { return s.observe(s.router) }
+// Handler returns the HTTP handler of the whole server, with request logging, metrics and
+// authentication.
+func (s *Server) Handler() http.Handler { return s.observe(s.authenticate(s.router)) }
+
+// Unauthenticated reports whether path is served without authentication, as Oozie's
+// filter leaves out its callback servlet: the action callback (launchers hold no user
+// credentials) and /metrics (Prometheus scrapers). Everything else under /oozie is
+// authenticated, /versions and the dashboard included, so that a browser negotiates once
+// when it opens the dashboard and its cookie then covers the API calls the page makes.
+func Unauthenticated(path string) bool {
+	callback := ContextPath + "/callback"
+	return path == MetricsPath || path == callback || strings.HasPrefix(path, callback+"/")
+}
+
+// authenticate runs Config.Authenticator on every request of an authenticated path, stores
+// the identity in the request context and answers refusals as Oozie errors.
+func (s *Server) authenticate(next http.Handler) http.Handler {
+	a := s.cfg.Authenticator
+	if a == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if Unauthenticated(r.URL.Path) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		id, err := a.Authenticate(w, r)
+		if err != nil {
+			var ae *auth.Error
+			if errors.As(err, &ae) {
+				err = &Error{Status: ae.Status, Code: ae.Code, Msg: ae.Msg}
+			}
+			s.fail(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(auth.WithIdentity(r.Context(), id)))
+	})
+}
 
 // SystemMode returns the current system mode.
 func (s *Server) SystemMode() SystemMode { return *s.mode.Load() }

@@ -46,6 +46,7 @@ type Store interface {
 	Backend() string
 	// Close releases the database.
 	Close() error
+	Audits
 }
 
 // ClaimRequest describes one claim of due triggers.
@@ -67,6 +68,7 @@ type Tx interface {
 	Servers
 	Purger
 	Batches
+	ActionAttempts
 }
 
 // Triggers schedules and releases engine work.
@@ -359,6 +361,8 @@ type PurgeResult struct {
 //
 //   - PurgeWorkflows: workflows without a parent (or whose parent no longer
 //     exists), each with all its sub-workflows, when all of them are old.
+//     Each batch also removes up to Limit audit records of no job older
+//     than the workflow cutoff (the records of jobs go with their jobs).
 //   - PurgeCoordActions: terminal coordinator actions last modified before
 //     the workflow cutoff, of any coordinator, when all the workflows they
 //     ran are old (the old actions of long-running coordinators).

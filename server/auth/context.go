@@ -1,6 +1,3 @@
-// Package auth authenticates REST clients the way Oozie's authentication filter does:
-// simple (Hadoop pseudo authentication, the user.name parameter) or Kerberos (SPNEGO), with
-// proxy users allowed to act for others through the doAs parameter.
 package auth
 
 import (

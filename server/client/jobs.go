@@ -133,7 +133,13 @@ func (c *Client) Log(ctx context.Context, id string, w io.Writer) error {
 
 // text copies a text answer of GET job/<id>?show=<show> to w.
 func (c *Client) text(ctx context.Context, id, show string, w io.Writer) error {
-	resp, err := c.send(ctx, request{method: http.MethodGet, path: jobPath(id), query: url.Values{"show": {show}}}, "*/*")
+	return c.textQuery(ctx, id, show, url.Values{}, w)
+}
+
+// textQuery is text with more query parameters (q is changed).
+func (c *Client) textQuery(ctx context.Context, id, show string, q url.Values, w io.Writer) error {
+	q.Set("show", show)
+	resp, err := c.send(ctx, request{method: http.MethodGet, path: jobPath(id), query: q}, "*/*")
 	if err != nil {
 		return err
 	}

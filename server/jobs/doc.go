@@ -2,10 +2,15 @@
 // inspecting and controlling jobs, the action callback and document validation.
 //
 //	POST /oozie/v1|v2/jobs[?action=start|dryrun]       submit a job configuration → 201 {"id":...}
+//	POST /oozie/v1|v2/jobs?jobtype=mapreduce|hive      proxy submission: a generated one-action workflow
 //	GET  /oozie/v1|v2/jobs?jobtype=wf|coordinator|bundle&filter=&offset=&len=&timezone=
 //	                   {"workflows"|"coordinatorjobs"|"bundlejobs":[...],"total","offset","len"}
+//	GET  /oozie/v1|v2/jobs?external-id=<id>            {"id":<workflow id or null>}
+//	GET  /oozie/v1|v2/jobs?bulk=bundle=b;coordinators=;actionstatus=;startcreatedtime=;...
+//	                   {"bulkresponses":[{"bulkbundle","bulkcoord","bulkaction"}],"total","offset","len"}
 //	PUT  /oozie/v1|v2/jobs?action=kill|suspend|resume&filter=...&jobtype=[&offset=&len=]   (bulk)
-//	GET  /oozie/v1|v2/job/<id>?show=info|definition|log|errorlog|status[&timezone=][&offset=&len=]
+//	GET  /oozie/v1|v2/job/<id>?show=info|definition|log|errorlog|auditlog|status[&timezone=][&offset=&len=]
+//	GET  /oozie/v2/job/<wf id>@<node>?show=retries     {"retries":[{"attempt","startTime","endTime",...}]}
 //	     (coordinators: &order=desc, &filter=status=X;nominaltime>=T)
 //	GET  /oozie/v1|v2/job/<wf id>?show=graph[&format=png|svg|dot][&show-kill=true]
 //	GET  /oozie/v1|v2/job/<coord id>?show=missing-dependencies[&action-list=1,3-4|&date=...]
@@ -26,8 +31,9 @@
 // ones). A coordinator's info pages its actions as Oozie does: v1 gives up to 1000 actions
 // by default, v2 none unless len is given (a negative len means 1000). A bundle's info
 // lists its coordinator jobs (bundleCoordJobs). The show values Oozie has and gozie does not serve
-// (auditlog, retries, jmstopic, wf-actions-in-coord) are answered with a clear 400 E0302
-// "... not supported yet".
+// (jmstopic: gozie has no JMS, it calls webhooks; wf-actions-in-coord) are answered with a
+// clear 400 E0302 "... not supported yet". Every command through these endpoints leaves an
+// audit record (see audit.go); reads do not.
 //
 // # Reads and writes
 //

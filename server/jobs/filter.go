@@ -211,8 +211,13 @@ func validStatus(t JobType, s string) bool {
 	if t == TypeWorkflow {
 		return slices.Contains(store.WorkflowStatuses, store.WorkflowStatus(s))
 	}
-	return slices.Contains(store.JobStatuses, store.JobStatus(s))
+	// PREMATER is a status of Oozie's enum that gozie never gives a job (it materializes
+	// without that intermediate step); filtering on it is valid and matches nothing.
+	return s == statusPreMater || slices.Contains(store.JobStatuses, store.JobStatus(s))
 }
+
+// statusPreMater is Oozie's coordinator status between PREP and RUNNING.
+const statusPreMater = "PREMATER"
 
 // parseSortBy matches a sortby value to its canonical spelling.
 func parseSortBy(v string) (string, bool) {

@@ -22,10 +22,7 @@ const (
 )
 
 // otherShows are show values Oozie serves and gozie does not yet.
-var otherShows = map[string]bool{
-	"auditlog": true, "retries": true,
-	"jmstopic": true, "wf-actions-in-coord": true,
-}
+var otherShows = map[string]bool{"jmstopic": true, "wf-actions-in-coord": true}
 
 // get serves GET job/<id>?show=...: info (the default), definition, log or status, of a
 // workflow job; info and status also of a workflow action (<job id>@<node>).

@@ -150,7 +150,7 @@ func TestGetErrors(t *testing.T) {
 		{"/oozie/v2/job/" + id + "@nope", 404, "E0605", "E0605: Action does not exist [" + id + "@nope]"},
 		{"/oozie/v2/job/not-an-id", 404, "E0604", "E0604: Job does not exist [not-an-id]"},
 		{"/oozie/v2/job/" + id + "?show=everything", 400, "E0303", "E0303: Invalid parameter value, [show] = [everything]"},
-		{"/oozie/v2/job/" + id + "?show=retries", 400, "E0302", "E0302: Invalid parameter [show=retries is not supported yet]"},
+		{"/oozie/v2/job/" + id + "?show=retries", 400, "E0303", "E0303: Invalid parameter value, [show] = [retries]: retries are a workflow action's, give <workflow id>@<action name>"},
 		{"/oozie/v2/job/" + id + "@mkdir?show=definition", 400, "E0303", "E0303: Invalid parameter value, [show] = [definition]"},
 		{"/oozie/v2/job/" + id + "?timezone=Mars/Olympus", 400, "E0303", "E0303: Invalid parameter value, [timezone] = [Mars/Olympus]"},
 		{"/oozie/v2/job/" + id + "?len=all", 400, "E0303", "E0303: Invalid parameter value, [len] = [all]"},

@@ -72,11 +72,11 @@ func Register(srv *server.Server, d Deps) error {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
 	a := &api{Deps: d}
-	srv.Handle(http.MethodPost, jobsPath, a.submit)
+	srv.Handle(http.MethodPost, jobsPath, a.audited(auditSubmit, a.submit))
 	srv.Handle(http.MethodGet, jobsPath, a.list)
-	srv.Handle(http.MethodPut, jobsPath, a.bulk)
+	srv.Handle(http.MethodPut, jobsPath, a.audited(auditBulk, a.bulk))
 	srv.Handle(http.MethodGet, jobPath, a.get)
-	srv.Handle(http.MethodPut, jobPath, a.put)
+	srv.Handle(http.MethodPut, jobPath, a.audited(auditCommand, a.put))
 	// Launchers call back whatever the system mode, as Oozie's callback servlet allows.
 	srv.Handle(http.MethodGet, callbackPath, a.callback, server.AllowInSafeMode())
 	srv.Handle(http.MethodPost, callbackPath, a.callback, server.AllowInSafeMode())

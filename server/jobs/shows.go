@@ -39,6 +39,10 @@ func (a *api) extraShow(show string) func(http.ResponseWriter, *http.Request, st
 		return a.getMissingDeps
 	case showAllRuns:
 		return a.getAllRuns
+	case showRetries:
+		return a.getRetries
+	case showAuditLog:
+		return a.getAuditLog
 	}
 	return nil
 }

@@ -44,8 +44,9 @@ func (a *api) submit(w http.ResponseWriter, r *http.Request) error {
 		return server.ErrInvalidParamValue(paramAction, action)
 	}
 	if q.Has(paramJobType) {
-		// Oozie's proxy submissions of bare MapReduce, Pig, Hive and Sqoop jobs.
-		return errNotSupported("the jobtype parameter (proxy submission)")
+		// Oozie's proxy submissions of bare MapReduce, Pig, Hive and Sqoop jobs
+		// (proxysubmit.go); they always start.
+		return a.submitProxy(w, r, q.Get(paramJobType), action == submitDryRun)
 	}
 	props, err := readConfiguration(r)
 	if err != nil {

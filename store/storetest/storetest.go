@@ -61,6 +61,8 @@ func Run(t *testing.T, newDB NewDB) {
 		{"BatchUpdateCoordJobsProgress", testBatchUpdateCoordJobsProgress},
 	}
 	tests = append(tests, purgeTests...)
+	tests = append(tests, attemptTests...)
+	tests = append(tests, auditTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

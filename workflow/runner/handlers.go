@@ -81,6 +81,9 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Run) error {
 			if err := x.UpdateWorkflowAction(ctx, &act, l.act.Status); err != nil {
 				return err
 			}
+			if err := r.attemptStarted(ctx, x, &act); err != nil {
+				return err
+			}
 			return r.changed(ctx, x, nil, false, []store.WorkflowAction{act})
 		}); err != nil {
 			return err

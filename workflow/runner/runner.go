@@ -268,6 +268,9 @@ func (r *Runner) apply(ctx context.Context, x store.Tx, st workflow.Step, origin
 			return err
 		}
 	}
+	if err := attemptsEnded(ctx, x, st.Update); err != nil {
+		return err
+	}
 	for _, id := range st.Delete {
 		if err := x.DeleteWorkflowAction(ctx, id); err != nil {
 			return err

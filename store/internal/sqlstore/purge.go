@@ -158,6 +158,10 @@ func (x *txn) PurgeWorkflows(ctx context.Context, b store.PurgeBatch) (store.Pur
 		return res, err
 	}
 	cut := b.Cutoffs.Workflow
+	// Audit records of no job have no job to go with; they go by age.
+	if err := x.purgeJoblessAudit(ctx, cut, b.Limit); err != nil {
+		return res, fmt.Errorf("purging workflows: %w", err)
+	}
 	rows, err := x.scanOld(ctx, "wf_jobs", "parent_id", wfTerminal, cut, purgeKey{lm: k.lm, id: k.id}, b.Limit)
 	if err != nil {
 		return res, fmt.Errorf("purging workflows: %w", err)

@@ -240,7 +240,9 @@ WHERE id IN (`+idsMarker+`) ORDER BY id`+x.d.LockRow, all, func(rows *sql.Rows) 
 // removeOwned deletes what hangs off ids (jobs or coordinator actions) by
 // entity id: the SLA registrations of them or under them (a workflow's
 // actions, a coordinator's actions) with their events, and the triggers of
-// them, of their workflow actions and of those registrations. The ids are
+// them, of their workflow actions and of those registrations. The audit
+// records of jobs among ids go too (those of a coordinator's actions belong
+// to the coordinator and go with it). The ids are
 // looked up first so that every statement reads an index.
 func (x *txn) removeOwned(ctx context.Context, ids []string) error {
 	entities := slices.Clone(ids)
@@ -272,6 +274,9 @@ UNION SELECT id FROM sla_registrations WHERE parent_id IN (`+idsMarker+`)`, ids,
 	if _, err := x.execIn(ctx, "removing SLA events of purged jobs", `DELETE FROM sla_events WHERE sla_id IN (`+idsMarker+`)`, slaIDs); err != nil {
 		return err
 	}
+	if _, err := x.execIn(ctx, "removing audit records of purged jobs", `DELETE FROM job_audit WHERE job_id IN (`+idsMarker+`)`, ids); err != nil {
+		return err
+	}
 	_, err := x.execIn(ctx, "removing SLA registrations of purged jobs", `DELETE FROM sla_registrations WHERE id IN (`+idsMarker+`)`, slaIDs)
 	return err
 }
@@ -280,6 +285,9 @@ UNION SELECT id FROM sla_registrations WHERE parent_id IN (`+idsMarker+`)`, ids,
 // off them, and returns how many jobs it deleted.
 func (x *txn) removeWorkflows(ctx context.Context, ids []string) (int, error) {
 	if err := x.removeOwned(ctx, ids); err != nil {
+		return 0, err
+	}
+	if _, err := x.execIn(ctx, "removing action attempts of purged workflows", `DELETE FROM wf_action_attempts WHERE job_id IN (`+idsMarker+`)`, ids); err != nil {
 		return 0, err
 	}
 	if _, err := x.execIn(ctx, "removing actions of purged workflows", `DELETE FROM wf_actions WHERE job_id IN (`+idsMarker+`)`, ids); err != nil {

@@ -260,3 +260,43 @@ CREATE TABLE leases (
   owner   TEXT NOT NULL,
   expires TIMESTAMPTZ NOT NULL
 );
+
+-- The attempts of workflow actions that their user-retry policy ran again
+-- (GET job/<action id>?show=retries). The rows of an action go with it: a
+-- rerun that runs the action again, or a purge, deletes them.
+CREATE TABLE wf_action_attempts (
+  action_id          TEXT NOT NULL REFERENCES wf_actions (id) ON DELETE CASCADE,
+  attempt            INTEGER NOT NULL CHECK (attempt >= 1),
+  job_id             TEXT NOT NULL,
+  start_time         TIMESTAMPTZ,
+  end_time           TIMESTAMPTZ,
+  console_url        TEXT NOT NULL DEFAULT '',
+  external_id        TEXT NOT NULL DEFAULT '',
+  external_child_ids TEXT NOT NULL DEFAULT '',
+  external_status    TEXT NOT NULL DEFAULT '',
+  error_code         TEXT NOT NULL DEFAULT '',
+  error_message      TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (action_id, attempt)
+);
+CREATE INDEX wf_action_attempts_job ON wf_action_attempts (job_id);
+
+-- The audit trail: one row per REST operation on a job (GET job/<id>?show=auditlog).
+-- job_id is the job whose trail holds the row, '' when the request named no
+-- existing job (purged by age); target is the id as the request named it.
+CREATE TABLE job_audit (
+  seq           BIGSERIAL PRIMARY KEY,
+  job_id        TEXT NOT NULL DEFAULT '',
+  target        TEXT NOT NULL DEFAULT '',
+  at            TIMESTAMPTZ NOT NULL,
+  ip            TEXT NOT NULL DEFAULT '',
+  user_name     TEXT NOT NULL DEFAULT '',
+  group_name    TEXT NOT NULL DEFAULT '',
+  app_name      TEXT NOT NULL DEFAULT '',
+  operation     TEXT NOT NULL DEFAULT '',
+  parameter     TEXT NOT NULL DEFAULT '',
+  status        TEXT NOT NULL CHECK (status IN ('SUCCESS','FAILED')),
+  http_code     INTEGER NOT NULL,
+  error_code    TEXT NOT NULL DEFAULT '',
+  error_message TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX job_audit_job ON job_audit (job_id, at);

@@ -1,0 +1,42 @@
+package auth
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// Oozie error codes of refused requests.
+const (
+	// CodeNotAuthorized is Oozie's E0500 "Not authorized, {0}": no valid credential.
+	CodeNotAuthorized = "E0500"
+	// CodeDoAs is Oozie's E1400 "doAs (proxyuser) failure".
+	CodeDoAs = "E1400"
+)
+
+// Error is a refused request: the HTTP status, the Oozie error code and the message.
+type Error struct {
+	// Status is the HTTP status, 401 for every refusal but a server-side failure.
+	Status int
+	// Code is the Oozie error code, CodeNotAuthorized or CodeDoAs.
+	Code string
+	// Msg is the message as sent in oozie-error-message.
+	Msg string
+}
+
+// Error returns the message.
+func (e *Error) Error() string { return e.Msg }
+
+// ErrorCode returns the Oozie error code.
+func (e *Error) ErrorCode() string { return e.Code }
+
+// notAuthorized is 401 E0500 with Oozie's "E0500: Not authorized, <reason>" message.
+func notAuthorized(format string, args ...any) *Error {
+	return &Error{Status: http.StatusUnauthorized, Code: CodeNotAuthorized,
+		Msg: CodeNotAuthorized + ": Not authorized, " + fmt.Sprintf(format, args...)}
+}
+
+// doAsRefused is 401 E1400. Oozie sends the proxy-user service's own message here, without
+// the code in front.
+func doAsRefused(format string, args ...any) *Error {
+	return &Error{Status: http.StatusUnauthorized, Code: CodeDoAs, Msg: fmt.Sprintf(format, args...)}
+}
