@@ -32,14 +32,16 @@ const tokenCacheFile = ".gozie-auth-token"
 
 // authFlags are -auth and -doas, shared by every verb that talks to the server.
 type authFlags struct {
-	auth string
-	doAs string
+	auth  string
+	doAs  string
+	debug bool
 }
 
 func (a *authFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.auth, "auth", "", "authentication `TYPE`, SIMPLE or KERBEROS (default $"+envAuth+", then SIMPLE); "+
 		"KERBEROS uses the ticket of kinit ($KRB5CCNAME) or $"+envClientKeytab+" and $"+envClientPrincipal)
 	fs.StringVar(&a.doAs, "doas", "", "act as `USER` (the server must allow the caller as a proxy user)")
+	fs.BoolVar(&a.debug, "debug", false, "print every web-service call and its status on stderr (also $"+envDebug+"=1)")
 }
 
 // httpClient returns env's HTTP client with the authentication of the flags and the
@@ -85,7 +87,11 @@ func (a *authFlags) httpClient(env Env) (*http.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	hc.Transport = tr
+	ws := &wsTransport{base: tr, headers: env.headers, retries: connectRetries, backoff: env.backoff}
+	if a.debug || env.Getenv(envDebug) == "1" {
+		ws.debug = env.Stderr
+	}
+	hc.Transport = ws
 	return &hc, nil
 }
 

@@ -33,6 +33,12 @@ type Env struct {
 	User func() (string, error)
 	// Local is the zone of -localtime; nil means time.Local.
 	Local *time.Location
+
+	// headers are the custom headers of -Dheader:NAME=VALUE, sent with every call.
+	headers http.Header
+	// backoff is the wait before the n-th retry of a call whose connection failed; nil
+	// means n seconds.
+	backoff func(n int) time.Duration
 }
 
 // OSEnv is the process's real environment.
@@ -79,7 +85,12 @@ func Run(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, "missing command")
 		return 2
 	}
-	var err error
+	rest, headers, err := splitHeaders(args[1:])
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "Error: %v\n", err)
+		return 255
+	}
+	args, env.headers = append(args[:1:1], rest...), headers
 	switch args[0] {
 	case "admin":
 		err = runAdmin(ctx, args[1:], env)
