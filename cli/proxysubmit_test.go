@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/server/jobs/jobstest"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/testenv/minidfs"
 )
@@ -24,16 +25,7 @@ type proxyCLIFixture struct {
 
 func newProxyCLIFixture(t *testing.T) *proxyCLIFixture {
 	t.Helper()
-	f := newCLIFixture(t)
-	dfs, err := minidfs.Start(context.Background(), minidfs.Options{Root: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { dfs.Close() })
-	if err := os.MkdirAll(filepath.Join(dfs.Root(), "user", "joe", "lib"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return &proxyCLIFixture{cliFixture: f, dfs: dfs}
+	return &proxyCLIFixture{cliFixture: newCLIFixture(t), dfs: jobstest.StartDFS(t, "joe")}
 }
 
 // props writes a new .properties file with the cluster's addresses, joe's library path (as a

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/server"
+	"github.com/gozie/gozie/server/jobs/jobstest"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/testenv/minidfs"
 )
@@ -25,16 +26,7 @@ type proxyFixture struct {
 
 func setupProxy(t *testing.T) *proxyFixture {
 	t.Helper()
-	f := setup(t)
-	dfs, err := minidfs.Start(context.Background(), minidfs.Options{Root: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { dfs.Close() })
-	if err := os.MkdirAll(filepath.Join(dfs.Root(), "user", "joe", "lib"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return &proxyFixture{fixture: f, dfs: dfs}
+	return &proxyFixture{fixture: setup(t), dfs: jobstest.StartDFS(t, "joe")}
 }
 
 // mrConf is a proxy map-reduce configuration as Oozie's CLI sends it, with pairs added or

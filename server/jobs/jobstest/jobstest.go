@@ -28,6 +28,7 @@ import (
 	"github.com/gozie/gozie/sla"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/sqlite"
+	"github.com/gozie/gozie/testenv/minidfs"
 	"github.com/gozie/gozie/workflow/runner"
 )
 
@@ -252,3 +253,20 @@ const NoOpApp = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="no-op-wf">
     <end name="end"/>
 </workflow-app>
 `
+
+// StartDFS starts a MiniDFS for the test (the name node of proxy submissions) with an empty
+// library directory /user/<user>/lib for each user given; it stops with the test.
+func StartDFS(t *testing.T, users ...string) *minidfs.MiniDFS {
+	t.Helper()
+	dfs, err := minidfs.Start(context.Background(), minidfs.Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dfs.Close() })
+	for _, u := range users {
+		if err := os.MkdirAll(filepath.Join(dfs.Root(), "user", u, "lib"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dfs
+}
