@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -239,7 +240,7 @@ func RerunScope(coords string, names []string) []string {
 	var out []string
 	for _, n := range strings.Split(coords, ",") {
 		n = strings.TrimSpace(n)
-		if contains(names, n) && !contains(out, n) {
+		if slices.Contains(names, n) && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}

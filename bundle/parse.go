@@ -1,10 +1,13 @@
 package bundle
 
 import (
+	"errors"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/internal/xmltree"
 )
 
 // NamespacePrefix starts every bundle namespace; the versions are 0.1 and 0.2.
@@ -12,6 +15,9 @@ const NamespacePrefix = "uri:oozie:bundle:"
 
 // versions are the schema versions of uri:oozie:bundle:X, oldest first.
 var versions = []string{"0.1", "0.2"}
+
+// maxDepth bounds element nesting; a bundle is four levels deep.
+const maxDepth = 32
 
 // identifierRE is the IDENTIFIER type of schema 0.1, the type of coordinator names there.
 var identifierRE = regexp.MustCompile(`^[a-zA-Z][-_a-zA-Z0-9]*$`)
@@ -22,53 +28,77 @@ var identifierRE = regexp.MustCompile(`^[a-zA-Z][-_a-zA-Z0-9]*$`)
 // with code E0700 (not well-formed) or E0701 (not valid), naming the element and line at
 // fault. No EL is evaluated here; see Resolve.
 func Parse(data []byte) (*App, error) {
-	root, err := readTree(data)
+	root, err := xmltree.Read(data, maxDepth)
 	if err != nil {
-		return nil, err
+		return nil, treeError(err)
 	}
-	version, ok := strings.CutPrefix(root.name.Space, NamespacePrefix)
-	if root.name.Local != "bundle-app" || !ok || !contains(versions, version) {
-		return nil, newError(CodeInvalidDefinition, root.where(),
+	version, ok := strings.CutPrefix(root.Name().Space, NamespacePrefix)
+	if root.Name().Local != "bundle-app" || !ok || !slices.Contains(versions, version) {
+		return nil, newError(CodeInvalidDefinition, root.Where(),
 			"the root element must be <bundle-app> in namespace uri:oozie:bundle:0.1 or 0.2, found <%s> in %q",
-			root.name.Local, root.name.Space)
+			root.Name().Local, root.Name().Space)
 	}
-	p := parser{ns: root.name.Space, version: version}
-	return p.app(root)
+	p := parser{ns: root.Name().Space, version: version}
+	app, err := p.app(root)
+	if err != nil {
+		return nil, treeError(err)
+	}
+	return app, nil
 }
 
-// parser converts a validated element tree into the App model.
+// treeError converts an *xmltree.Error into this package's *Error with the same text:
+// E0700 for a document that is not well-formed, E0701 for one that breaks the schema.
+// Other errors, and errors that already carry a code, are returned unchanged.
+func treeError(err error) error {
+	var te *xmltree.Error
+	if ErrorCode(err) != "" || !errors.As(err, &te) {
+		return err
+	}
+	code := CodeInvalidDefinition
+	if te.Kind == xmltree.Malformed {
+		code = CodeParse
+	}
+	return &Error{Code: code, Where: te.Where, Msg: te.Msg, Err: te.Err}
+}
+
+// parser converts a validated element tree into the App model. Its methods return the
+// *xmltree.Error of a failed tree check as it is; the entry points turn it into an *Error
+// with treeError, once, on the way out.
 type parser struct {
 	ns      string
 	version string
 }
 
 // app converts <bundle-app>.
-func (p parser) app(root *node) (*App, error) {
-	if err := root.checkAttrs([]string{"name"}, nil); err != nil {
+func (p parser) app(root *xmltree.Node) (*App, error) {
+	if err := root.CheckAttrs([]string{"name"}, nil); err != nil {
 		return nil, err
 	}
-	rules := []rule{{"parameters", 0, 1}, {"controls", 0, 1}, {"coordinator", 1, -1}}
+	rules := []xmltree.Rule{
+		{Name: "parameters", Min: 0, Max: 1}, {Name: "controls", Min: 0, Max: 1},
+		{Name: "coordinator", Min: 1, Max: xmltree.Unbounded},
+	}
 	if p.version == "0.1" {
 		rules = rules[1:]
 	}
-	kids, err := root.sequence(p.ns, rules)
+	kids, err := root.Sequence(p.ns, rules)
 	if err != nil {
 		return nil, err
 	}
 	a := &App{Namespace: p.ns, Version: p.version}
-	a.Name, _ = root.attr("name")
-	if n := first(kids["parameters"]); n != nil {
+	a.Name, _ = root.Attr("name")
+	if n := kids.First("parameters"); n != nil {
 		if a.Parameters, err = p.parameters(n); err != nil {
 			return nil, err
 		}
 	}
-	if n := first(kids["controls"]); n != nil {
-		c, err := n.sequence(p.ns, []rule{{"kick-off-time", 0, 1}})
+	if n := kids.First("controls"); n != nil {
+		c, err := n.Sequence(p.ns, []xmltree.Rule{{Name: "kick-off-time", Min: 0, Max: 1}})
 		if err != nil {
 			return nil, err
 		}
-		if k := first(c["kick-off-time"]); k != nil {
-			if a.KickOffTime, err = k.textOnly(); err != nil {
+		if k := c.First("kick-off-time"); k != nil {
+			if a.KickOffTime, err = k.Text(); err != nil {
 				return nil, err
 			}
 		}
@@ -84,31 +114,33 @@ func (p parser) app(root *node) (*App, error) {
 }
 
 // parameters converts <parameters>.
-func (p parser) parameters(n *node) ([]Parameter, error) {
-	kids, err := n.sequence(p.ns, []rule{{"property", 1, -1}})
+func (p parser) parameters(n *xmltree.Node) ([]Parameter, error) {
+	kids, err := n.Sequence(p.ns, []xmltree.Rule{{Name: "property", Min: 1, Max: xmltree.Unbounded}})
 	if err != nil {
 		return nil, err
 	}
 	var out []Parameter
 	for _, prop := range kids["property"] {
-		f, err := prop.sequence(p.ns, []rule{{"name", 1, 1}, {"value", 0, 1}, {"description", 0, 1}})
+		f, err := prop.Sequence(p.ns, []xmltree.Rule{
+			{Name: "name", Min: 1, Max: 1}, {Name: "value", Min: 0, Max: 1}, {Name: "description", Min: 0, Max: 1},
+		})
 		if err != nil {
 			return nil, err
 		}
 		var par Parameter
-		if par.Name, err = f["name"][0].textOnly(); err != nil {
+		if par.Name, err = f["name"][0].Text(); err != nil {
 			return nil, err
 		}
 		par.Name = strings.TrimSpace(par.Name)
-		if v := first(f["value"]); v != nil {
+		if v := f.First("value"); v != nil {
 			par.HasValue = true
-			if par.Value, err = v.textOnly(); err != nil {
+			if par.Value, err = v.Text(); err != nil {
 				return nil, err
 			}
 			par.Value = strings.TrimSpace(par.Value)
 		}
-		if d := first(f["description"]); d != nil {
-			if _, err := d.textOnly(); err != nil {
+		if d := f.First("description"); d != nil {
+			if _, err := d.Text(); err != nil {
 				return nil, err
 			}
 		}
@@ -118,31 +150,33 @@ func (p parser) parameters(n *node) ([]Parameter, error) {
 }
 
 // coordinator converts one <coordinator>.
-func (p parser) coordinator(n *node) (CoordinatorDef, error) {
+func (p parser) coordinator(n *xmltree.Node) (CoordinatorDef, error) {
 	optional := []string{"critical", "enabled"}
 	if p.version == "0.1" {
 		optional = optional[:1]
 	}
-	if err := n.checkAttrs([]string{"name"}, optional); err != nil {
+	if err := n.CheckAttrs([]string{"name"}, optional); err != nil {
 		return CoordinatorDef{}, err
 	}
-	c := CoordinatorDef{Line: n.line}
-	c.Name, _ = n.attr("name")
-	c.Critical, c.HasCritical = n.attr("critical")
-	c.Enabled, c.HasEnabled = n.attr("enabled")
+	c := CoordinatorDef{Line: n.Line()}
+	c.Name, _ = n.Attr("name")
+	c.Critical, c.HasCritical = n.Attr("critical")
+	c.Enabled, c.HasEnabled = n.Attr("enabled")
 	if p.version == "0.1" && !identifierRE.MatchString(c.Name) {
-		return CoordinatorDef{}, newError(CodeInvalidDefinition, n.where(),
+		return CoordinatorDef{}, newError(CodeInvalidDefinition, n.Where(),
 			"coordinator name %q is not an identifier (a letter, then letters, digits, '-' or '_')", c.Name)
 	}
-	kids, err := n.sequence(p.ns, []rule{{"app-path", 1, 1}, {"configuration", 0, 1}})
+	kids, err := n.Sequence(p.ns, []xmltree.Rule{
+		{Name: "app-path", Min: 1, Max: 1}, {Name: "configuration", Min: 0, Max: 1},
+	})
 	if err != nil {
 		return CoordinatorDef{}, err
 	}
-	if c.AppPath, err = kids["app-path"][0].textOnly(); err != nil {
+	if c.AppPath, err = kids["app-path"][0].Text(); err != nil {
 		return CoordinatorDef{}, err
 	}
 	c.AppPath = strings.TrimSpace(c.AppPath)
-	if cn := first(kids["configuration"]); cn != nil {
+	if cn := kids.First("configuration"); cn != nil {
 		if c.Configuration, err = p.configuration(cn); err != nil {
 			return CoordinatorDef{}, err
 		}
@@ -151,27 +185,29 @@ func (p parser) coordinator(n *node) (CoordinatorDef, error) {
 }
 
 // configuration converts a coordinator's <configuration>.
-func (p parser) configuration(n *node) ([]coordinator.Property, error) {
-	kids, err := n.sequence(p.ns, []rule{{"property", 1, -1}})
+func (p parser) configuration(n *xmltree.Node) ([]coordinator.Property, error) {
+	kids, err := n.Sequence(p.ns, []xmltree.Rule{{Name: "property", Min: 1, Max: xmltree.Unbounded}})
 	if err != nil {
 		return nil, err
 	}
 	var out []coordinator.Property
 	for _, prop := range kids["property"] {
-		f, err := prop.sequence(p.ns, []rule{{"name", 1, 1}, {"value", 1, 1}, {"description", 0, 1}})
+		f, err := prop.Sequence(p.ns, []xmltree.Rule{
+			{Name: "name", Min: 1, Max: 1}, {Name: "value", Min: 1, Max: 1}, {Name: "description", Min: 0, Max: 1},
+		})
 		if err != nil {
 			return nil, err
 		}
-		name, err := f["name"][0].textOnly()
+		name, err := f["name"][0].Text()
 		if err != nil {
 			return nil, err
 		}
-		value, err := f["value"][0].textOnly()
+		value, err := f["value"][0].Text()
 		if err != nil {
 			return nil, err
 		}
-		if d := first(f["description"]); d != nil {
-			if _, err := d.textOnly(); err != nil {
+		if d := f.First("description"); d != nil {
+			if _, err := d.Text(); err != nil {
 				return nil, err
 			}
 		}

@@ -1,8 +1,12 @@
 package coordinator
 
 import (
+	"errors"
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/gozie/gozie/internal/xmltree"
 )
 
 // Namespaces of the documents this package reads.
@@ -15,6 +19,10 @@ const (
 // coordinatorVersions are the schema versions of uri:oozie:coordinator:X, oldest first.
 var coordinatorVersions = []string{"0.1", "0.2", "0.3", "0.4", "0.5"}
 
+// maxXMLDepth bounds element nesting; input-logic trees are the only deep part of a
+// coordinator and never come close.
+const maxXMLDepth = 64
+
 // identifierRE is the IDENTIFIER type of the coordinator schemas (dataset, data-in and
 // data-out names).
 var identifierRE = regexp.MustCompile(`^[a-zA-Z][-_a-zA-Z0-9]*$`)
@@ -25,48 +33,79 @@ var identifierRE = regexp.MustCompile(`^[a-zA-Z][-_a-zA-Z0-9]*$`)
 // code E0700 (not well-formed) or E0701 (not valid), naming the element and line at fault.
 // No EL is evaluated here; see Submit.
 func Parse(data []byte) (*App, error) {
-	root, err := readTree(data)
+	root, err := xmltree.Read(data, maxXMLDepth)
 	if err != nil {
-		return nil, err
+		return nil, treeError(err)
 	}
-	version, ok := coordinatorVersion(root.name.Space)
-	if root.name.Local != "coordinator-app" || !ok {
-		return nil, newError(CodeInvalidDefinition, root.where(),
+	version, ok := coordinatorVersion(root.Name().Space)
+	if root.Name().Local != "coordinator-app" || !ok {
+		return nil, newError(CodeInvalidDefinition, root.Where(),
 			"the root element must be <coordinator-app> in namespace uri:oozie:coordinator:0.1 to 0.5, found <%s> in %q",
-			root.name.Local, root.name.Space)
+			root.Name().Local, root.Name().Space)
 	}
-	p := parser{ns: root.name.Space, version: version}
-	return p.app(root)
+	p := parser{ns: root.Name().Space, version: version}
+	app, err := p.app(root)
+	if err != nil {
+		return nil, treeError(err)
+	}
+	return app, nil
 }
 
 // ParseDatasets reads a dataset file named by <include>: a <datasets> root in a coordinator
 // namespace holding <dataset> elements.
 func ParseDatasets(data []byte) ([]DatasetDef, error) {
-	root, err := readTree(data)
+	root, err := xmltree.Read(data, maxXMLDepth)
 	if err != nil {
-		return nil, err
+		return nil, treeError(err)
 	}
-	version, ok := coordinatorVersion(root.name.Space)
-	if root.name.Local != "datasets" || !ok {
-		return nil, newError(CodeInvalidDefinition, root.where(),
+	version, ok := coordinatorVersion(root.Name().Space)
+	if root.Name().Local != "datasets" || !ok {
+		return nil, newError(CodeInvalidDefinition, root.Where(),
 			"the root element of a dataset file must be <datasets> in a coordinator namespace, found <%s> in %q",
-			root.name.Local, root.name.Space)
+			root.Name().Local, root.Name().Space)
 	}
-	p := parser{ns: root.name.Space, version: version}
-	if err := root.checkAttrs(nil, nil); err != nil {
-		return nil, err
+	p := parser{ns: root.Name().Space, version: version}
+	if err := root.CheckAttrs(nil, nil); err != nil {
+		return nil, treeError(err)
 	}
 	_, defs, err := p.datasets(root)
-	return defs, err
+	if err != nil {
+		return nil, treeError(err)
+	}
+	return defs, nil
+}
+
+// treeError converts an *xmltree.Error into this package's *Error with the same text:
+// E0700 for a document that is not well-formed, E0701 for one that breaks the schema.
+// Other errors, and errors that already carry a code, are returned unchanged.
+func treeError(err error) error {
+	var te *xmltree.Error
+	if ErrorCode(err) != "" || !errors.As(err, &te) {
+		return err
+	}
+	code := CodeInvalidDefinition
+	if te.Kind == xmltree.Malformed {
+		code = CodeParse
+	}
+	return &Error{Code: code, Where: te.Where, Msg: te.Msg, Err: te.Err}
+}
+
+// trimmedText returns the text of a simple-content element without surrounding white
+// space, which is how Oozie reads every such value of a coordinator.
+func trimmedText(n *xmltree.Node) (string, error) {
+	s, err := n.Text()
+	return strings.TrimSpace(s), err
 }
 
 // coordinatorVersion returns the version of a coordinator namespace.
 func coordinatorVersion(ns string) (string, bool) {
 	v, ok := strings.CutPrefix(ns, nsCoordinatorPrefix)
-	return v, ok && contains(coordinatorVersions, v)
+	return v, ok && slices.Contains(coordinatorVersions, v)
 }
 
-// parser converts a validated element tree into the App model.
+// parser converts a validated element tree into the App model. Its methods return the
+// *xmltree.Error of a failed tree check as it is; the entry points turn it into an *Error
+// with treeError, once, on the way out.
 type parser struct {
 	ns      string
 	version string
@@ -76,13 +115,15 @@ type parser struct {
 func (p parser) atLeast(v string) bool { return p.version >= v }
 
 // app converts <coordinator-app>.
-func (p parser) app(root *xnode) (*App, error) {
-	if err := root.checkAttrs([]string{"name", "frequency", "start", "end", "timezone"}, nil); err != nil {
+func (p parser) app(root *xmltree.Node) (*App, error) {
+	if err := root.CheckAttrs([]string{"name", "frequency", "start", "end", "timezone"}, nil); err != nil {
 		return nil, err
 	}
-	rules := []seqRule{
-		{"parameters", 0, 1}, {"controls", 0, 1}, {"datasets", 0, 1}, {"input-events", 0, 1},
-		{"input-logic", 0, 1}, {"output-events", 0, 1}, {"action", 1, 1},
+	rules := []xmltree.Rule{
+		{Name: "parameters", Min: 0, Max: 1}, {Name: "controls", Min: 0, Max: 1},
+		{Name: "datasets", Min: 0, Max: 1}, {Name: "input-events", Min: 0, Max: 1},
+		{Name: "input-logic", Min: 0, Max: 1}, {Name: "output-events", Min: 0, Max: 1},
+		{Name: "action", Min: 1, Max: 1},
 	}
 	if !p.atLeast("0.4") {
 		rules = removeRule(rules, "parameters")
@@ -90,45 +131,45 @@ func (p parser) app(root *xnode) (*App, error) {
 	if !p.atLeast("0.5") {
 		rules = removeRule(rules, "input-logic")
 	}
-	kids, err := root.sequence(p.ns, rules)
+	kids, err := root.Sequence(p.ns, rules)
 	if err != nil {
 		return nil, err
 	}
 	a := &App{Namespace: p.ns, Version: p.version}
-	a.Name, _ = root.attr("name")
-	a.Frequency, _ = root.attr("frequency")
-	a.Start, _ = root.attr("start")
-	a.End, _ = root.attr("end")
-	a.TimeZone, _ = root.attr("timezone")
+	a.Name, _ = root.Attr("name")
+	a.Frequency, _ = root.Attr("frequency")
+	a.Start, _ = root.Attr("start")
+	a.End, _ = root.Attr("end")
+	a.TimeZone, _ = root.Attr("timezone")
 	for _, v := range []*string{&a.Name, &a.Frequency, &a.Start, &a.End, &a.TimeZone} {
 		*v = strings.TrimSpace(*v)
 	}
-	if n := first(kids["parameters"]); n != nil {
+	if n := kids.First("parameters"); n != nil {
 		if a.Parameters, err = p.parameters(n); err != nil {
 			return nil, err
 		}
 	}
-	if n := first(kids["controls"]); n != nil {
+	if n := kids.First("controls"); n != nil {
 		if a.Controls, err = p.controls(n); err != nil {
 			return nil, err
 		}
 	}
-	if n := first(kids["datasets"]); n != nil {
+	if n := kids.First("datasets"); n != nil {
 		if a.Includes, a.Datasets, err = p.datasets(n); err != nil {
 			return nil, err
 		}
 	}
-	if n := first(kids["input-events"]); n != nil {
+	if n := kids.First("input-events"); n != nil {
 		if a.InputEvents, err = p.inputEvents(n); err != nil {
 			return nil, err
 		}
 	}
-	if n := first(kids["input-logic"]); n != nil {
+	if n := kids.First("input-logic"); n != nil {
 		if a.InputLogic, err = p.inputLogic(n); err != nil {
 			return nil, err
 		}
 	}
-	if n := first(kids["output-events"]); n != nil {
+	if n := kids.First("output-events"); n != nil {
 		if a.OutputEvents, err = p.outputEvents(n); err != nil {
 			return nil, err
 		}
@@ -140,24 +181,26 @@ func (p parser) app(root *xnode) (*App, error) {
 }
 
 // parameters converts <parameters>.
-func (p parser) parameters(n *xnode) ([]Parameter, error) {
-	kids, err := n.sequence(p.ns, []seqRule{{"property", 1, -1}})
+func (p parser) parameters(n *xmltree.Node) ([]Parameter, error) {
+	kids, err := n.Sequence(p.ns, []xmltree.Rule{{Name: "property", Min: 1, Max: xmltree.Unbounded}})
 	if err != nil {
 		return nil, err
 	}
 	var out []Parameter
 	for _, prop := range kids["property"] {
-		f, err := prop.sequence(p.ns, []seqRule{{"name", 1, 1}, {"value", 0, 1}, {"description", 0, 1}})
+		f, err := prop.Sequence(p.ns, []xmltree.Rule{
+			{Name: "name", Min: 1, Max: 1}, {Name: "value", Min: 0, Max: 1}, {Name: "description", Min: 0, Max: 1},
+		})
 		if err != nil {
 			return nil, err
 		}
 		var par Parameter
-		if par.Name, err = f["name"][0].textOnly(); err != nil {
+		if par.Name, err = trimmedText(f["name"][0]); err != nil {
 			return nil, err
 		}
-		if v := first(f["value"]); v != nil {
+		if v := f.First("value"); v != nil {
 			par.HasValue = true
-			if par.Value, err = v.textOnly(); err != nil {
+			if par.Value, err = trimmedText(v); err != nil {
 				return nil, err
 			}
 		}
@@ -167,20 +210,23 @@ func (p parser) parameters(n *xnode) ([]Parameter, error) {
 }
 
 // controls converts <controls>.
-func (p parser) controls(n *xnode) (Controls, error) {
-	rules := []seqRule{{"timeout", 0, 1}, {"concurrency", 0, 1}, {"execution", 0, 1}, {"throttle", 0, 1}}
+func (p parser) controls(n *xmltree.Node) (Controls, error) {
+	rules := []xmltree.Rule{
+		{Name: "timeout", Min: 0, Max: 1}, {Name: "concurrency", Min: 0, Max: 1},
+		{Name: "execution", Min: 0, Max: 1}, {Name: "throttle", Min: 0, Max: 1},
+	}
 	if !p.atLeast("0.2") {
 		rules = removeRule(rules, "throttle")
 	}
-	kids, err := n.sequence(p.ns, rules)
+	kids, err := n.Sequence(p.ns, rules)
 	if err != nil {
 		return Controls{}, err
 	}
 	var c Controls
 	for name, dst := range map[string]*string{"timeout": &c.Timeout, "concurrency": &c.Concurrency,
 		"execution": &c.Execution, "throttle": &c.Throttle} {
-		if e := first(kids[name]); e != nil {
-			if *dst, err = e.textOnly(); err != nil {
+		if e := kids.First(name); e != nil {
+			if *dst, err = trimmedText(e); err != nil {
 				return Controls{}, err
 			}
 		}
@@ -189,23 +235,23 @@ func (p parser) controls(n *xnode) (Controls, error) {
 }
 
 // datasets converts <datasets>: <include> elements first, then datasets.
-func (p parser) datasets(n *xnode) ([]string, []DatasetDef, error) {
-	if err := n.elementsOnly(); err != nil {
+func (p parser) datasets(n *xmltree.Node) ([]string, []DatasetDef, error) {
+	if err := n.ElementsOnly(); err != nil {
 		return nil, nil, err
 	}
 	var includes []string
 	var defs []DatasetDef
-	for _, c := range n.children {
-		if c.name.Space != p.ns {
-			return nil, nil, newError(CodeInvalidDefinition, c.where(), "element is in namespace %q, expected %q",
-				c.name.Space, p.ns)
+	for _, c := range n.Children() {
+		if c.Name().Space != p.ns {
+			return nil, nil, newError(CodeInvalidDefinition, c.Where(), "element is in namespace %q, expected %q",
+				c.Name().Space, p.ns)
 		}
-		switch c.name.Local {
+		switch c.Name().Local {
 		case "include":
 			if len(defs) > 0 {
-				return nil, nil, newError(CodeInvalidDefinition, c.where(), "<include> must come before the datasets")
+				return nil, nil, newError(CodeInvalidDefinition, c.Where(), "<include> must come before the datasets")
 			}
-			s, err := c.textOnly()
+			s, err := trimmedText(c)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -217,48 +263,50 @@ func (p parser) datasets(n *xnode) ([]string, []DatasetDef, error) {
 			}
 			defs = append(defs, d)
 		default:
-			return nil, nil, newError(CodeInvalidDefinition, c.where(), "element <%s> is not allowed in <datasets>", c.name.Local)
+			return nil, nil, newError(CodeInvalidDefinition, c.Where(), "element <%s> is not allowed in <datasets>", c.Name().Local)
 		}
 	}
 	return includes, defs, nil
 }
 
 // dataset converts <dataset> and <async-dataset>.
-func (p parser) dataset(n *xnode) (DatasetDef, error) {
-	d := DatasetDef{Line: n.line, Async: n.name.Local == "async-dataset"}
-	var kids map[string][]*xnode
+func (p parser) dataset(n *xmltree.Node) (DatasetDef, error) {
+	d := DatasetDef{Line: n.Line(), Async: n.Name().Local == "async-dataset"}
+	var kids xmltree.Groups
 	var err error
 	if d.Async {
-		if err = n.checkAttrs([]string{"name", "sequence-type", "initial-version"}, nil); err != nil {
+		if err = n.CheckAttrs([]string{"name", "sequence-type", "initial-version"}, nil); err != nil {
 			return d, err
 		}
-		kids, err = n.sequence(p.ns, []seqRule{{"uri-template", 1, 1}})
+		kids, err = n.Sequence(p.ns, []xmltree.Rule{{Name: "uri-template", Min: 1, Max: 1}})
 	} else {
-		if err = n.checkAttrs([]string{"name", "frequency", "initial-instance", "timezone"}, nil); err != nil {
+		if err = n.CheckAttrs([]string{"name", "frequency", "initial-instance", "timezone"}, nil); err != nil {
 			return d, err
 		}
-		kids, err = n.sequence(p.ns, []seqRule{{"uri-template", 1, 1}, {"done-flag", 0, 1}})
+		kids, err = n.Sequence(p.ns, []xmltree.Rule{
+			{Name: "uri-template", Min: 1, Max: 1}, {Name: "done-flag", Min: 0, Max: 1},
+		})
 	}
 	if err != nil {
 		return d, err
 	}
-	d.Name, _ = n.attr("name")
+	d.Name, _ = n.Attr("name")
 	d.Name = strings.TrimSpace(d.Name)
 	if !identifierRE.MatchString(d.Name) {
-		return d, newError(CodeInvalidDefinition, n.where(), "dataset name %q is not a valid identifier", d.Name)
+		return d, newError(CodeInvalidDefinition, n.Where(), "dataset name %q is not a valid identifier", d.Name)
 	}
-	d.Frequency, _ = n.attr("frequency")
-	d.InitialInstance, _ = n.attr("initial-instance")
-	d.TimeZone, _ = n.attr("timezone")
+	d.Frequency, _ = n.Attr("frequency")
+	d.InitialInstance, _ = n.Attr("initial-instance")
+	d.TimeZone, _ = n.Attr("timezone")
 	d.Frequency = strings.TrimSpace(d.Frequency)
 	d.InitialInstance = strings.TrimSpace(d.InitialInstance)
 	d.TimeZone = strings.TrimSpace(d.TimeZone)
-	if d.URITemplate, err = kids["uri-template"][0].textOnly(); err != nil {
+	if d.URITemplate, err = trimmedText(kids["uri-template"][0]); err != nil {
 		return d, err
 	}
-	if f := first(kids["done-flag"]); f != nil {
+	if f := kids.First("done-flag"); f != nil {
 		d.HasDoneFlag = true
-		if d.DoneFlag, err = f.textOnly(); err != nil {
+		if d.DoneFlag, err = trimmedText(f); err != nil {
 			return d, err
 		}
 	}
@@ -266,20 +314,12 @@ func (p parser) dataset(n *xnode) (DatasetDef, error) {
 }
 
 // removeRule returns rules without the rule for name.
-func removeRule(rules []seqRule, name string) []seqRule {
+func removeRule(rules []xmltree.Rule, name string) []xmltree.Rule {
 	out := rules[:0:0]
 	for _, r := range rules {
-		if r.name != name {
+		if r.Name != name {
 			out = append(out, r)
 		}
 	}
 	return out
-}
-
-// first returns the first node of a list, or nil.
-func first(nodes []*xnode) *xnode {
-	if len(nodes) == 0 {
-		return nil
-	}
-	return nodes[0]
 }

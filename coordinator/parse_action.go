@@ -1,59 +1,66 @@
 package coordinator
 
+import "github.com/gozie/gozie/internal/xmltree"
+
 // action converts <action>: a <workflow> and an optional SLA element.
-func (p parser) action(n *xnode) (ActionDef, error) {
+func (p parser) action(n *xmltree.Node) (ActionDef, error) {
 	var a ActionDef
-	if err := n.checkAttrs(nil, nil); err != nil {
+	if err := n.CheckAttrs(nil, nil); err != nil {
 		return a, err
 	}
-	if err := n.elementsOnly(); err != nil {
+	if err := n.ElementsOnly(); err != nil {
 		return a, err
 	}
-	if len(n.children) == 0 || n.children[0].name.Space != p.ns || n.children[0].name.Local != "workflow" {
-		return a, newError(CodeInvalidDefinition, n.where(), "<action> must start with <workflow>")
+	children := n.Children()
+	if len(children) == 0 || children[0].Name().Space != p.ns || children[0].Name().Local != "workflow" {
+		return a, newError(CodeInvalidDefinition, n.Where(), "<action> must start with <workflow>")
 	}
-	wf := n.children[0]
-	kids, err := wf.sequence(p.ns, []seqRule{{"app-path", 1, 1}, {"configuration", 0, 1}})
+	wf := children[0]
+	kids, err := wf.Sequence(p.ns, []xmltree.Rule{
+		{Name: "app-path", Min: 1, Max: 1}, {Name: "configuration", Min: 0, Max: 1},
+	})
 	if err != nil {
 		return a, err
 	}
-	if a.AppPath, err = kids["app-path"][0].textOnly(); err != nil {
+	if a.AppPath, err = trimmedText(kids["app-path"][0]); err != nil {
 		return a, err
 	}
-	if c := first(kids["configuration"]); c != nil {
+	if c := kids.First("configuration"); c != nil {
 		if a.Configuration, err = p.configuration(c); err != nil {
 			return a, err
 		}
 	}
-	switch len(n.children) {
+	switch len(children) {
 	case 1:
 	case 2:
-		if a.SLA, err = p.sla(n.children[1]); err != nil {
+		if a.SLA, err = p.sla(children[1]); err != nil {
 			return a, err
 		}
 	default:
-		return a, newError(CodeInvalidDefinition, n.children[2].where(), "<action> holds a <workflow> and at most one sla:info")
+		return a, newError(CodeInvalidDefinition, children[2].Where(), "<action> holds a <workflow> and at most one sla:info")
 	}
 	return a, nil
 }
 
 // configuration converts a workflow <configuration>.
-func (p parser) configuration(n *xnode) ([]Property, error) {
-	kids, err := n.sequence(p.ns, []seqRule{{"property", 1, -1}})
+func (p parser) configuration(n *xmltree.Node) ([]Property, error) {
+	kids, err := n.Sequence(p.ns, []xmltree.Rule{{Name: "property", Min: 1, Max: xmltree.Unbounded}})
 	if err != nil {
 		return nil, err
 	}
 	var out []Property
 	for _, prop := range kids["property"] {
-		f, err := prop.sequence(p.ns, []seqRule{{"name", 1, 1}, {"value", 1, 1}, {"description", 0, 1}})
+		f, err := prop.Sequence(p.ns, []xmltree.Rule{
+			{Name: "name", Min: 1, Max: 1}, {Name: "value", Min: 1, Max: 1}, {Name: "description", Min: 0, Max: 1},
+		})
 		if err != nil {
 			return nil, err
 		}
 		var pr Property
-		if pr.Name, err = f["name"][0].textOnly(); err != nil {
+		if pr.Name, err = trimmedText(f["name"][0]); err != nil {
 			return nil, err
 		}
-		if pr.Value, err = f["value"][0].textOnly(); err != nil {
+		if pr.Value, err = trimmedText(f["value"][0]); err != nil {
 			return nil, err
 		}
 		out = append(out, pr)
@@ -62,39 +69,44 @@ func (p parser) configuration(n *xnode) ([]Property, error) {
 }
 
 // slaRules are the children of sla:info per SLA schema.
-var slaRules = map[string][]seqRule{
+var slaRules = map[string][]xmltree.Rule{
 	nsSLA02: {
-		{"nominal-time", 1, 1}, {"should-start", 0, 1}, {"should-end", 1, 1}, {"max-duration", 0, 1},
-		{"alert-events", 0, 1}, {"alert-contact", 0, 1}, {"notification-msg", 0, 1}, {"upstream-apps", 0, 1},
+		{Name: "nominal-time", Min: 1, Max: 1}, {Name: "should-start", Min: 0, Max: 1},
+		{Name: "should-end", Min: 1, Max: 1}, {Name: "max-duration", Min: 0, Max: 1},
+		{Name: "alert-events", Min: 0, Max: 1}, {Name: "alert-contact", Min: 0, Max: 1},
+		{Name: "notification-msg", Min: 0, Max: 1}, {Name: "upstream-apps", Min: 0, Max: 1},
 	},
 	nsSLA01: {
-		{"app-name", 1, 1}, {"nominal-time", 1, 1}, {"should-start", 1, 1}, {"should-end", 1, 1},
-		{"parent-client-id", 0, 1}, {"parent-sla-id", 0, 1}, {"notification-msg", 0, 1}, {"alert-contact", 1, 1},
-		{"dev-contact", 1, 1}, {"qa-contact", 1, 1}, {"se-contact", 1, 1}, {"alert-frequency", 0, 1},
-		{"alert-percentage", 0, 1}, {"upstream-apps", 0, 1},
+		{Name: "app-name", Min: 1, Max: 1}, {Name: "nominal-time", Min: 1, Max: 1},
+		{Name: "should-start", Min: 1, Max: 1}, {Name: "should-end", Min: 1, Max: 1},
+		{Name: "parent-client-id", Min: 0, Max: 1}, {Name: "parent-sla-id", Min: 0, Max: 1},
+		{Name: "notification-msg", Min: 0, Max: 1}, {Name: "alert-contact", Min: 1, Max: 1},
+		{Name: "dev-contact", Min: 1, Max: 1}, {Name: "qa-contact", Min: 1, Max: 1},
+		{Name: "se-contact", Min: 1, Max: 1}, {Name: "alert-frequency", Min: 0, Max: 1},
+		{Name: "alert-percentage", Min: 0, Max: 1}, {Name: "upstream-apps", Min: 0, Max: 1},
 	},
 }
 
 // sla converts the <sla:info> element of an action.
-func (p parser) sla(n *xnode) (*SLADef, error) {
-	allowed := n.name.Space == nsSLA01 || (n.name.Space == nsSLA02 && p.atLeast("0.4"))
-	if !allowed || n.name.Local != "info" {
-		return nil, newError(CodeInvalidDefinition, n.where(),
+func (p parser) sla(n *xmltree.Node) (*SLADef, error) {
+	allowed := n.Name().Space == nsSLA01 || (n.Name().Space == nsSLA02 && p.atLeast("0.4"))
+	if !allowed || n.Name().Local != "info" {
+		return nil, newError(CodeInvalidDefinition, n.Where(),
 			"only an sla:info element (namespace %s) may follow <workflow> in schema %s", slaNamespaces(p), p.version)
 	}
-	if err := n.checkAttrs(nil, nil); err != nil {
+	if err := n.CheckAttrs(nil, nil); err != nil {
 		return nil, err
 	}
-	if _, err := n.sequence(n.name.Space, slaRules[n.name.Space]); err != nil {
+	if _, err := n.Sequence(n.Name().Space, slaRules[n.Name().Space]); err != nil {
 		return nil, err
 	}
-	s := &SLADef{Namespace: n.name.Space}
-	for _, c := range n.children {
-		v, err := c.textOnly()
+	s := &SLADef{Namespace: n.Name().Space}
+	for _, c := range n.Children() {
+		v, err := trimmedText(c)
 		if err != nil {
 			return nil, err
 		}
-		s.Fields = append(s.Fields, Property{Name: c.name.Local, Value: v})
+		s.Fields = append(s.Fields, Property{Name: c.Name().Local, Value: v})
 	}
 	return s, nil
 }

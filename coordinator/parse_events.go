@@ -1,63 +1,67 @@
 package coordinator
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/gozie/gozie/internal/xmltree"
+)
 
 // inputEvents converts <input-events>. Schema 0.5 also lets <and>/<or> stand here; Oozie
 // ignores them (only <data-in> children are read), and so does this parser after checking
 // that they are well formed.
-func (p parser) inputEvents(n *xnode) ([]DataInDef, error) {
-	if err := n.elementsOnly(); err != nil {
+func (p parser) inputEvents(n *xmltree.Node) ([]DataInDef, error) {
+	if err := n.ElementsOnly(); err != nil {
 		return nil, err
 	}
 	var out []DataInDef
-	for _, c := range n.children {
-		if c.name.Space != p.ns {
-			return nil, newError(CodeInvalidDefinition, c.where(), "element is in namespace %q, expected %q",
-				c.name.Space, p.ns)
+	for _, c := range n.Children() {
+		if c.Name().Space != p.ns {
+			return nil, newError(CodeInvalidDefinition, c.Where(), "element is in namespace %q, expected %q",
+				c.Name().Space, p.ns)
 		}
 		switch {
-		case c.name.Local == "data-in":
+		case c.Name().Local == "data-in":
 			d, err := p.dataIn(c)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, d)
-		case p.atLeast("0.5") && (c.name.Local == "and" || c.name.Local == "or") && len(n.children) == 1:
+		case p.atLeast("0.5") && (c.Name().Local == "and" || c.Name().Local == "or") && len(n.Children()) == 1:
 			if _, err := p.logicNode(c); err != nil {
 				return nil, err
 			}
 		default:
-			return nil, newError(CodeInvalidDefinition, c.where(), "element <%s> is not allowed in <input-events>", c.name.Local)
+			return nil, newError(CodeInvalidDefinition, c.Where(), "element <%s> is not allowed in <input-events>", c.Name().Local)
 		}
 	}
-	if len(n.children) == 0 {
-		return nil, newError(CodeInvalidDefinition, n.where(), "<input-events> needs at least one <data-in>")
+	if len(n.Children()) == 0 {
+		return nil, newError(CodeInvalidDefinition, n.Where(), "<input-events> needs at least one <data-in>")
 	}
 	return out, nil
 }
 
 // dataIn converts <data-in>.
-func (p parser) dataIn(n *xnode) (DataInDef, error) {
-	d := DataInDef{Line: n.line}
-	if err := n.checkAttrs([]string{"name", "dataset"}, nil); err != nil {
+func (p parser) dataIn(n *xmltree.Node) (DataInDef, error) {
+	d := DataInDef{Line: n.Line()}
+	if err := n.CheckAttrs([]string{"name", "dataset"}, nil); err != nil {
 		return d, err
 	}
-	d.Name, _ = n.attr("name")
-	d.Dataset, _ = n.attr("dataset")
+	d.Name, _ = n.Attr("name")
+	d.Dataset, _ = n.Attr("dataset")
 	d.Name, d.Dataset = strings.TrimSpace(d.Name), strings.TrimSpace(d.Dataset)
 	if !identifierRE.MatchString(d.Name) {
-		return d, newError(CodeInvalidDefinition, n.where(), "data-in name %q is not a valid identifier", d.Name)
+		return d, newError(CodeInvalidDefinition, n.Where(), "data-in name %q is not a valid identifier", d.Name)
 	}
-	if err := n.elementsOnly(); err != nil {
+	if err := n.ElementsOnly(); err != nil {
 		return d, err
 	}
-	if len(n.children) > 0 && n.children[0].name.Local == "instance" {
-		kids, err := n.sequence(p.ns, []seqRule{{"instance", 1, -1}})
+	if len(n.Children()) > 0 && n.Children()[0].Name().Local == "instance" {
+		kids, err := n.Sequence(p.ns, []xmltree.Rule{{Name: "instance", Min: 1, Max: xmltree.Unbounded}})
 		if err != nil {
 			return d, err
 		}
 		for _, i := range kids["instance"] {
-			s, err := i.textOnly()
+			s, err := trimmedText(i)
 			if err != nil {
 				return d, err
 			}
@@ -65,23 +69,25 @@ func (p parser) dataIn(n *xnode) (DataInDef, error) {
 		}
 		return d, nil
 	}
-	kids, err := n.sequence(p.ns, []seqRule{{"start-instance", 1, 1}, {"end-instance", 1, 1}})
+	kids, err := n.Sequence(p.ns, []xmltree.Rule{
+		{Name: "start-instance", Min: 1, Max: 1}, {Name: "end-instance", Min: 1, Max: 1},
+	})
 	if err != nil {
 		return d, err
 	}
 	d.IsRange = true
-	if d.StartInstance, err = kids["start-instance"][0].textOnly(); err != nil {
+	if d.StartInstance, err = trimmedText(kids["start-instance"][0]); err != nil {
 		return d, err
 	}
-	if d.EndInstance, err = kids["end-instance"][0].textOnly(); err != nil {
+	if d.EndInstance, err = trimmedText(kids["end-instance"][0]); err != nil {
 		return d, err
 	}
 	return d, nil
 }
 
 // outputEvents converts <output-events>.
-func (p parser) outputEvents(n *xnode) ([]DataOutDef, error) {
-	kids, err := n.sequence(p.ns, []seqRule{{"data-out", 1, -1}})
+func (p parser) outputEvents(n *xmltree.Node) ([]DataOutDef, error) {
+	kids, err := n.Sequence(p.ns, []xmltree.Rule{{Name: "data-out", Min: 1, Max: xmltree.Unbounded}})
 	if err != nil {
 		return nil, err
 	}
@@ -91,30 +97,30 @@ func (p parser) outputEvents(n *xnode) ([]DataOutDef, error) {
 		if !p.atLeast("0.4") {
 			optional = nil
 		}
-		if err := c.checkAttrs([]string{"name", "dataset"}, optional); err != nil {
+		if err := c.CheckAttrs([]string{"name", "dataset"}, optional); err != nil {
 			return nil, err
 		}
-		d := DataOutDef{Line: c.line}
-		d.Name, _ = c.attr("name")
-		d.Dataset, _ = c.attr("dataset")
+		d := DataOutDef{Line: c.Line()}
+		d.Name, _ = c.Attr("name")
+		d.Dataset, _ = c.Attr("dataset")
 		d.Name, d.Dataset = strings.TrimSpace(d.Name), strings.TrimSpace(d.Dataset)
 		if !identifierRE.MatchString(d.Name) {
-			return nil, newError(CodeInvalidDefinition, c.where(), "data-out name %q is not a valid identifier", d.Name)
+			return nil, newError(CodeInvalidDefinition, c.Where(), "data-out name %q is not a valid identifier", d.Name)
 		}
-		if v, ok := c.attr("nocleanup"); ok {
+		if v, ok := c.Attr("nocleanup"); ok {
 			switch strings.TrimSpace(v) {
 			case "true", "1":
 				d.NoCleanup = true
 			case "false", "0":
 			default:
-				return nil, newError(CodeInvalidDefinition, c.where(), "nocleanup=%q is not a boolean", v)
+				return nil, newError(CodeInvalidDefinition, c.Where(), "nocleanup=%q is not a boolean", v)
 			}
 		}
-		inst, err := c.sequence(p.ns, []seqRule{{"instance", 1, 1}})
+		inst, err := c.Sequence(p.ns, []xmltree.Rule{{Name: "instance", Min: 1, Max: 1}})
 		if err != nil {
 			return nil, err
 		}
-		if d.Instance, err = inst["instance"][0].textOnly(); err != nil {
+		if d.Instance, err = trimmedText(inst["instance"][0]); err != nil {
 			return nil, err
 		}
 		out = append(out, d)
@@ -124,44 +130,44 @@ func (p parser) outputEvents(n *xnode) ([]DataOutDef, error) {
 
 // inputLogic converts <input-logic>; Oozie reads it as one expression, so it must hold a
 // single top-level node.
-func (p parser) inputLogic(n *xnode) (*LogicNode, error) {
-	if err := n.elementsOnly(); err != nil {
+func (p parser) inputLogic(n *xmltree.Node) (*LogicNode, error) {
+	if err := n.ElementsOnly(); err != nil {
 		return nil, err
 	}
-	if len(n.children) != 1 {
-		return nil, newError(CodeInvalidDefinition, n.where(), "<input-logic> must hold exactly one <and>, <or>, <combine> or <data-in>")
+	if len(n.Children()) != 1 {
+		return nil, newError(CodeInvalidDefinition, n.Where(), "<input-logic> must hold exactly one <and>, <or>, <combine> or <data-in>")
 	}
-	return p.logicNode(n.children[0])
+	return p.logicNode(n.Children()[0])
 }
 
 // logicNode converts one input-logic node and its subtree.
-func (p parser) logicNode(n *xnode) (*LogicNode, error) {
-	if n.name.Space != p.ns {
-		return nil, newError(CodeInvalidDefinition, n.where(), "element is in namespace %q, expected %q", n.name.Space, p.ns)
+func (p parser) logicNode(n *xmltree.Node) (*LogicNode, error) {
+	if n.Name().Space != p.ns {
+		return nil, newError(CodeInvalidDefinition, n.Where(), "element is in namespace %q, expected %q", n.Name().Space, p.ns)
 	}
-	node := &LogicNode{Op: n.name.Local}
+	node := &LogicNode{Op: n.Name().Local}
 	optional := []string{"name", "min", "wait"}
 	switch node.Op {
 	case "data-in":
-		if err := n.checkAttrs([]string{"dataset"}, optional); err != nil {
+		if err := n.CheckAttrs([]string{"dataset"}, optional); err != nil {
 			return nil, err
 		}
-		if err := n.elementsOnly(); err != nil {
+		if err := n.ElementsOnly(); err != nil {
 			return nil, err
 		}
-		if len(n.children) > 0 {
-			return nil, newError(CodeInvalidDefinition, n.children[0].where(), "an input-logic <data-in> has no children")
+		if len(n.Children()) > 0 {
+			return nil, newError(CodeInvalidDefinition, n.Children()[0].Where(), "an input-logic <data-in> has no children")
 		}
 	case "and", "or", "combine":
-		if err := n.checkAttrs(nil, optional); err != nil {
+		if err := n.CheckAttrs(nil, optional); err != nil {
 			return nil, err
 		}
-		if err := n.elementsOnly(); err != nil {
+		if err := n.ElementsOnly(); err != nil {
 			return nil, err
 		}
-		for _, c := range n.children {
-			if node.Op == "combine" && c.name.Local != "data-in" {
-				return nil, newError(CodeInvalidDefinition, c.where(), "<combine> holds only <data-in> elements")
+		for _, c := range n.Children() {
+			if node.Op == "combine" && c.Name().Local != "data-in" {
+				return nil, newError(CodeInvalidDefinition, c.Where(), "<combine> holds only <data-in> elements")
 			}
 			child, err := p.logicNode(c)
 			if err != nil {
@@ -170,18 +176,18 @@ func (p parser) logicNode(n *xnode) (*LogicNode, error) {
 			node.Children = append(node.Children, child)
 		}
 		if node.Op == "combine" && len(node.Children) < 2 {
-			return nil, newError(CodeInvalidDefinition, n.where(), "<combine> needs at least two <data-in> elements")
+			return nil, newError(CodeInvalidDefinition, n.Where(), "<combine> needs at least two <data-in> elements")
 		}
 		if len(node.Children) == 0 {
-			return nil, newError(CodeInvalidDefinition, n.where(), "<%s> needs at least one child", node.Op)
+			return nil, newError(CodeInvalidDefinition, n.Where(), "<%s> needs at least one child", node.Op)
 		}
 	default:
-		return nil, newError(CodeInvalidDefinition, n.where(), "element <%s> is not allowed in <input-logic>", node.Op)
+		return nil, newError(CodeInvalidDefinition, n.Where(), "element <%s> is not allowed in <input-logic>", node.Op)
 	}
-	node.Name, _ = n.attr("name")
-	node.Min, _ = n.attr("min")
-	node.Wait, _ = n.attr("wait")
-	node.Dataset, _ = n.attr("dataset")
+	node.Name, _ = n.Attr("name")
+	node.Min, _ = n.Attr("min")
+	node.Wait, _ = n.Attr("wait")
+	node.Dataset, _ = n.Attr("dataset")
 	node.Name = strings.TrimSpace(node.Name)
 	node.Min = strings.TrimSpace(node.Min)
 	node.Wait = strings.TrimSpace(node.Wait)

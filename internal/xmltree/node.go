@@ -1,0 +1,84 @@
+package xmltree
+
+import (
+	"encoding/xml"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Node is one element of a parsed document.
+type Node struct {
+	name     xml.Name
+	attrs    []xml.Attr
+	children []*Node
+	text     strings.Builder // character data directly inside the element
+	line     int
+}
+
+// Name returns the element's namespace and local name.
+func (n *Node) Name() xml.Name { return n.name }
+
+// Line returns the line on which the element starts.
+func (n *Node) Line() int { return n.line }
+
+// Children returns the child elements in document order. The slice is the node's own;
+// callers must not modify it.
+func (n *Node) Children() []*Node { return n.children }
+
+// Where names the element for error messages: "line 12 <dataset>".
+func (n *Node) Where() string {
+	return fmt.Sprintf("line %d <%s>", n.line, n.name.Local)
+}
+
+// Attr returns the value of the unqualified attribute name and whether it is present.
+func (n *Node) Attr(name string) (string, bool) {
+	for _, a := range n.attrs {
+		if a.Name.Space == "" && a.Name.Local == name {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+// CheckAttrs verifies that the required attributes are present and that no other
+// unqualified attribute appears. Qualified attributes, such as xmlns declarations or
+// xsi:schemaLocation, are not checked.
+func (n *Node) CheckAttrs(required, optional []string) error {
+	for _, r := range required {
+		if _, ok := n.Attr(r); !ok {
+			return n.invalid("attribute %q is required", r)
+		}
+	}
+	for _, a := range n.attrs {
+		if a.Name.Space != "" || a.Name.Local == "xmlns" {
+			continue
+		}
+		if !slices.Contains(required, a.Name.Local) && !slices.Contains(optional, a.Name.Local) {
+			return n.invalid("attribute %q is not allowed", a.Name.Local)
+		}
+	}
+	return nil
+}
+
+// Text returns the text of a simple-content element as written, untrimmed, refusing child
+// elements. Callers trim where Oozie does.
+func (n *Node) Text() (string, error) {
+	if len(n.children) > 0 {
+		return "", n.children[0].invalid("no element is allowed inside <%s>", n.name.Local)
+	}
+	return n.text.String(), nil
+}
+
+// ElementsOnly refuses non-blank text directly inside an element-only element.
+func (n *Node) ElementsOnly() error {
+	if strings.TrimSpace(n.text.String()) != "" {
+		return n.invalid("text is not allowed inside <%s>", n.name.Local)
+	}
+	return nil
+}
+
+// invalid builds an Invalid error located at n.
+func (n *Node) invalid(format string, args ...any) *Error {
+	return &Error{Kind: Invalid, Where: n.Where(), Msg: fmt.Sprintf(format, args...)}
+}
