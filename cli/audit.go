@@ -9,13 +9,15 @@ import (
 	"github.com/gozie/gozie/server/client"
 )
 
-// auditFlags are the options of `job -auditlog`.
+// auditFlags are the options of the log commands, `job -log`, `-errorlog`
+// and `-auditlog`.
 type auditFlags struct {
 	logFilter string
 }
 
 func (a *auditFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&a.logFilter, "logfilter", "", "narrow -auditlog: `OPTIONS` 'recent=3h;start=...;end=...;loglevel=INFO;text=...;limit=n;debug'")
+	fs.StringVar(&a.logFilter, "logfilter", "",
+		"narrow -log, -errorlog and -auditlog: `OPTIONS` 'recent=3h;start=...;end=...;loglevel=WARN|ERROR;text=...;limit=n;debug'")
 }
 
 // auditLog is `job -auditlog ID [-logfilter F] [-timezone Z]`: the audit

@@ -44,9 +44,10 @@ func runJob(ctx context.Context, args []string, env Env) error {
 	for _, c := range []struct{ name, usage string }{
 		{"start", "start a submitted job"}, {"suspend", "suspend a job"}, {"resume", "resume a job"},
 		{"kill", "kill a job"}, {"rerun", "rerun a finished workflow job (with -config or -D)"},
-		{"info", "info of a job or action"}, {"log", "log of a job"}, {"definition", "definition of a job"},
+		{"info", "info of a job or action"}, {"definition", "definition of a job"},
+		{"log", "log of a job (narrow with -logfilter; a coordinator's also with -action or -date)"},
 		{"change", "change a coordinator or a bundle (with -value)"}, {"ignore", "ignore a coordinator, or its actions with -action"},
-		{"errorlog", "warnings and errors of a job's log"},
+		{"errorlog", "warnings and errors of a job's log (narrow as -log)"},
 		{"auditlog", "audit trail of a job: who did what to it (narrow with -logfilter)"},
 		{"update", "update a coordinator from its app path (with -config, -D; -dryrun shows the differences only)"},
 		{"missingdeps", "what a coordinator's waiting actions need (narrow with -action or -date, or give ID@n)"},
@@ -146,7 +147,7 @@ func runJob(ctx context.Context, args []string, env Env) error {
 		}
 		fmt.Fprint(out, diff)
 	case "errorlog":
-		return cl.ErrorLog(ctx, *f.id[cmd], out)
+		return f.jobLog(ctx, env, cl, out, cmd, *f.id[cmd])
 	case "auditlog":
 		return f.auditLog(ctx, env, cl, out, *f.id[cmd])
 	case "missingdeps":
@@ -175,7 +176,7 @@ func runJob(ctx context.Context, args []string, env Env) error {
 	case "info":
 		return f.info(ctx, env, cl, *f.id[cmd])
 	case "log":
-		return cl.Log(ctx, *f.id[cmd], out)
+		return f.jobLog(ctx, env, cl, out, cmd, *f.id[cmd])
 	case "definition":
 		def, err := cl.Definition(ctx, *f.id[cmd])
 		if err != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -8,6 +9,28 @@ import (
 
 	"github.com/gozie/gozie/server/client"
 )
+
+// jobLog is `job -log ID` and `job -errorlog ID` (cmd is "log" or
+// "errorlog"), narrowed by -logfilter and, for a coordinator, to the actions
+// of -action or -date; times are in -timezone (or $OOZIE_TIMEZONE, else the
+// server's GMT), as for -auditlog. The log is printed as the server sends it.
+func (f *jobFlags) jobLog(ctx context.Context, env Env, cl *client.Client, out io.Writer, cmd, id string) error {
+	lq := client.LogQuery{Filter: f.audit.logFilter, TimeZone: cmp.Or(f.timezone, env.Getenv("OOZIE_TIMEZONE"))}
+	if f.set["action"] || f.set["date"] {
+		if !isCoordinatorID(id) {
+			return &plainError{"Invalid options provided for log retrieval. action and date are valid only for coordinator job log retrieval"}
+		}
+		s, err := f.scope("log retrieval")
+		if err != nil {
+			return err
+		}
+		lq.Scope = s
+	}
+	if cmd == "errorlog" {
+		return cl.JobErrorLog(ctx, id, lq, out)
+	}
+	return cl.JobLog(ctx, id, lq, out)
+}
 
 // missingDeps is `job -missingdeps ID [-action N|-date D]` (or ID@n): what
 // each waiting action of a coordinator still needs, per data-in.

@@ -126,9 +126,10 @@ func (c *Client) Definition(ctx context.Context, id string) (string, error) {
 	return b.String(), nil
 }
 
-// Log copies a job's log to w as the server sends it.
+// Log copies a job's whole log to w as the server sends it (see JobLog to
+// narrow it).
 func (c *Client) Log(ctx context.Context, id string, w io.Writer) error {
-	return c.text(ctx, id, "log", w)
+	return c.JobLog(ctx, id, LogQuery{}, w)
 }
 
 // text copies a text answer of GET job/<id>?show=<show> to w.

@@ -10,9 +10,50 @@ import (
 	"github.com/gozie/gozie/server/oozieapi"
 )
 
-// ErrorLog copies the warnings and errors of a job's log to w.
+// ErrorLog copies the warnings and errors of a job's log to w (see
+// JobErrorLog to narrow them).
 func (c *Client) ErrorLog(ctx context.Context, id string, w io.Writer) error {
-	return c.text(ctx, id, "errorlog", w)
+	return c.JobErrorLog(ctx, id, LogQuery{}, w)
+}
+
+// LogQuery narrows a job's log or error log; its zero value asks for all
+// of it, in the server's default time zone.
+type LogQuery struct {
+	// Filter is Oozie's logfilter, e.g.
+	// "recent=3h;start=…;end=…;loglevel=WARN|ERROR;text=…;limit=n;debug".
+	Filter string
+	// Scope narrows a coordinator's log to some of its actions, by number
+	// (Type "action", Scope "1,3-4") or nominal time (Type "date"); empty
+	// for the whole job.
+	Scope Scope
+	// TimeZone is the zone of the times in the log and the filter.
+	TimeZone string
+}
+
+// values adds the query's parameters to q.
+func (lq LogQuery) values(q url.Values) url.Values {
+	if lq.Filter != "" {
+		q.Set("logfilter", lq.Filter)
+	}
+	if lq.Scope.Type != "" || lq.Scope.Scope != "" {
+		lq.Scope.values(q)
+	}
+	if lq.TimeZone != "" {
+		q.Set("timezone", lq.TimeZone)
+	}
+	return q
+}
+
+// JobLog copies the lines of a job's log (show=log) that lq selects to w as
+// the server sends them.
+func (c *Client) JobLog(ctx context.Context, id string, lq LogQuery, w io.Writer) error {
+	return c.textQuery(ctx, id, "log", lq.values(url.Values{}), w)
+}
+
+// JobErrorLog copies the lines of a job's error log (show=errorlog: the
+// warnings and errors of its log) that lq selects to w.
+func (c *Client) JobErrorLog(ctx context.Context, id string, lq LogQuery, w io.Writer) error {
+	return c.textQuery(ctx, id, "errorlog", lq.values(url.Values{}), w)
 }
 
 // MissingDependencies lists what a coordinator's actions wait for: id is a

@@ -38,11 +38,9 @@ func (a *api) getAuditLog(w http.ResponseWriter, r *http.Request, id string, loc
 		return server.NewError(http.StatusBadRequest, server.CodeInvalidParamValue,
 			"Invalid parameter value, [show] = [%s]: the audit log is a workflow's, coordinator's or bundle's", showAuditLog)
 	}
-	raw := r.URL.Query().Get(paramLogFilter)
-	f, err := parseLogFilter(raw, loc)
+	f, err := logFilterParam(r.URL.Query(), loc)
 	if err != nil {
-		return server.NewError(http.StatusBadRequest, server.CodeInvalidParamValue,
-			"Invalid parameter value, [%s] = [%s], %v", paramLogFilter, raw, err)
+		return err
 	}
 	ctx := r.Context()
 	started, err := a.jobStarted(ctx, id)

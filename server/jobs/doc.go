@@ -10,6 +10,7 @@
 //	                   {"bulkresponses":[{"bulkbundle","bulkcoord","bulkaction"}],"total","offset","len"}
 //	PUT  /oozie/v1|v2/jobs?action=kill|suspend|resume&filter=...&jobtype=[&offset=&len=]   (bulk)
 //	GET  /oozie/v1|v2/job/<id>?show=info|definition|log|errorlog|auditlog|status[&timezone=][&offset=&len=]
+//	     (log, errorlog, auditlog: &logfilter=recent=;start=;end=;loglevel=;text=;limit=;debug, coordinator logs &type=&scope=)
 //	GET  /oozie/v2/job/<wf id>@<node>?show=retries     {"retries":[{"attempt","startTime","endTime",...}]}
 //	     (coordinators: &order=desc, &filter=status=X;nominaltime>=T)
 //	GET  /oozie/v1|v2/job/<wf id>?show=graph[&format=png|svg|dot][&show-kill=true]

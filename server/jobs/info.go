@@ -24,8 +24,9 @@ const (
 // otherShows are show values Oozie serves and gozie does not yet.
 var otherShows = map[string]bool{"jmstopic": true, "wf-actions-in-coord": true}
 
-// get serves GET job/<id>?show=...: info (the default), definition, log or status, of a
-// workflow job; info and status also of a workflow action (<job id>@<node>).
+// get serves GET job/<id>?show=...: info (the default), definition or status of a
+// workflow job, info and status also of a workflow action (<job id>@<node>); log (see
+// getLog) and the shows of extraShow of every kind of job.
 func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	id := mux.Vars(r)["id"]
 	q := r.URL.Query()
@@ -36,18 +37,19 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	if show == showGraph {
 		return a.getGraph(w, r, id)
 	}
-	if h := a.extraShow(show); h != nil || (show == showLog && kindOfID(id) == idCoordinator) {
+	h := a.extraShow(show)
+	if show == showLog {
+		h = a.getLog
+	}
+	if h != nil {
 		loc, err := zoneParam(q)
 		if err != nil {
 			return err
 		}
-		if h == nil {
-			h = a.getCoordLog
-		}
 		return h(w, r, id, loc)
 	}
 	switch show {
-	case showInfo, showDefinition, showLog, showStatus:
+	case showInfo, showDefinition, showStatus:
 	default:
 		if otherShows[show] {
 			return errNotSupported("show=" + show)
@@ -102,7 +104,7 @@ func (a *api) getWorkflow(w http.ResponseWriter, r *http.Request, id, show strin
 		if job, err = x.GetWorkflowJob(r.Context(), id); err != nil {
 			return err
 		}
-		if show == showInfo || show == showLog {
+		if show == showInfo {
 			acts, err = x.ListWorkflowActions(r.Context(), id)
 		}
 		return err
@@ -118,10 +120,6 @@ func (a *api) getWorkflow(w http.ResponseWriter, r *http.Request, id, show strin
 		return writeText(w, xmlResponseType, job.Definition)
 	case showStatus:
 		return server.WriteJSON(w, http.StatusOK, oozieapi.JobStatus{Status: string(job.Status)})
-	case showLog:
-		w.Header().Set("Content-Type", textContentType)
-		w.WriteHeader(http.StatusOK)
-		return writeJobLog(w, &job, acts, loc)
 	}
 	return server.WriteJSON(w, http.StatusOK, workflowJSON(&job, page(acts, offset, length), loc))
 }

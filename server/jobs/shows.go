@@ -1,11 +1,8 @@
 package jobs
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -45,130 +42,6 @@ func (a *api) extraShow(show string) func(http.ResponseWriter, *http.Request, st
 		return a.getAuditLog
 	}
 	return nil
-}
-
-// getErrorLog serves show=errorlog: the lines of the job's log (see
-// writeJobLog and writeCoordLog) at WARN or ERROR level.
-func (a *api) getErrorLog(w http.ResponseWriter, r *http.Request, id string, loc *time.Location) error {
-	var buf bytes.Buffer
-	switch kindOfID(id) {
-	case idWorkflow:
-		var (
-			job  store.WorkflowJob
-			acts []store.WorkflowAction
-		)
-		err := a.Store.Tx(r.Context(), func(x store.Tx) error {
-			var err error
-			if job, err = x.GetWorkflowJob(r.Context(), id); err != nil {
-				return err
-			}
-			acts, err = x.ListWorkflowActions(r.Context(), id)
-			return err
-		})
-		if errors.Is(err, store.ErrNotFound) {
-			return errJobNotFound(id)
-		}
-		if err != nil {
-			return fmt.Errorf("reading workflow job %s: %w", id, err)
-		}
-		if err := writeJobLog(&buf, &job, acts, loc); err != nil {
-			return err
-		}
-	case idCoordinator:
-		if err := a.coordLog(r, id, loc, &buf); err != nil {
-			return err
-		}
-	default:
-		if e, ok := notSupportedKind(kindOfID(id)); ok {
-			return e
-		}
-		return errJobNotFound(id)
-	}
-	w.Header().Set("Content-Type", textContentType)
-	w.WriteHeader(http.StatusOK)
-	sc := bufio.NewScanner(&buf)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	bw := bufio.NewWriter(w)
-	for sc.Scan() {
-		if line := sc.Text(); strings.Contains(line, " WARN ") || strings.Contains(line, " ERROR ") {
-			bw.WriteString(line)
-			bw.WriteByte('\n')
-		}
-	}
-	return bw.Flush()
-}
-
-// getCoordLog serves show=log of a coordinator job.
-func (a *api) getCoordLog(w http.ResponseWriter, r *http.Request, id string, loc *time.Location) error {
-	var buf bytes.Buffer
-	if err := a.coordLog(r, id, loc, &buf); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", textContentType)
-	w.WriteHeader(http.StatusOK)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-// coordLog writes a coordinator job's log.
-func (a *api) coordLog(r *http.Request, id string, loc *time.Location, w io.Writer) error {
-	var (
-		job  store.CoordJob
-		acts []store.CoordAction
-	)
-	err := a.Store.Tx(r.Context(), func(x store.Tx) error {
-		var err error
-		if job, err = x.GetCoordJob(r.Context(), id); err != nil {
-			return err
-		}
-		acts, _, err = x.ListCoordActions(r.Context(), store.CoordActionFilter{JobID: id})
-		return err
-	})
-	if errors.Is(err, store.ErrNotFound) {
-		return errJobNotFound(id)
-	}
-	if err != nil {
-		return fmt.Errorf("reading coordinator job %s: %w", id, err)
-	}
-	return writeCoordLog(w, &job, acts, loc)
-}
-
-// writeCoordLog writes a coordinator job's history in the form of
-// writeJobLog, from its row and its actions' rows: submission, each action's
-// materialization, what it waits for, its workflow and its end.
-func writeCoordLog(w io.Writer, job *store.CoordJob, acts []store.CoordAction, loc *time.Location) error {
-	var events []logEvent
-	add := func(at time.Time, level, action, format string, args ...any) {
-		if !at.IsZero() {
-			events = append(events, logEvent{at: at, level: level, action: action, msg: fmt.Sprintf(format, args...)})
-		}
-	}
-	add(job.CreatedTime, "INFO", "", "coordinator job submitted, app path [%s], frequency [%s %s]", job.AppPath, job.Frequency, job.TimeUnit)
-	for i := range acts {
-		c := &acts[i]
-		add(c.CreatedTime, "INFO", c.ID, "action [%d] materialized for nominal time [%s]", c.ActionNumber,
-			c.NominalTime.In(loc).Format("2006-01-02T15:04Z07:00"))
-		deps := coordrun.MissingList(c.MissingDependencies)
-		switch {
-		case c.ErrorCode != "":
-			add(c.LastModified, "WARN", c.ID, "action [%d] is [%s], error [%s]: %s", c.ActionNumber, c.Status, c.ErrorCode, c.ErrorMessage)
-		case c.Status == store.CoordActionWaiting && len(deps) > 0:
-			add(c.LastModified, "INFO", c.ID, "action [%d] is [WAITING] on [%s]", c.ActionNumber, deps[0])
-		case c.Status == store.CoordActionTimedOut || c.Status == store.CoordActionFailed || c.Status == store.CoordActionKilled:
-			add(c.LastModified, "WARN", c.ID, "action [%d] ended with status [%s], workflow [%s]", c.ActionNumber, c.Status, dash(c.ExternalID))
-		case c.ExternalID != "":
-			add(c.LastModified, "INFO", c.ID, "action [%d] is [%s], workflow [%s]", c.ActionNumber, c.Status, c.ExternalID)
-		default:
-			add(c.LastModified, "INFO", c.ID, "action [%d] is [%s]", c.ActionNumber, c.Status)
-		}
-	}
-	level := "INFO"
-	if job.Status == store.JobFailed || job.Status == store.JobKilled || job.Status == store.JobDoneWithError ||
-		job.Status == store.JobRunningWithError {
-		level = "WARN"
-	}
-	add(job.LastModified, level, "", "coordinator job is [%s]", job.Status)
-	return writeLogEvents(w, events, job.User, job.Group, job.AppName, job.ID, loc)
 }
 
 // getMissingDeps serves show=missing-dependencies of a coordinator job

@@ -2,10 +2,14 @@ package jobs
 
 import (
 	"fmt"
+	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gozie/gozie/server"
 )
 
 // paramLogFilter is the query parameter that narrows the log shows.
@@ -18,16 +22,20 @@ const paramLogFilter = "logfilter"
 //	recent=3h | recent=30m     only the last hours (h, or no unit) or minutes (m)
 //	                           before the end
 //	start=<time> | start=2h    from a time, or an offset after the job's start
-//	end=<time> | end=2h        up to a time, or an offset after the job's start
-//	loglevel=WARN|ERROR        lines of these levels (ALL, TRACE, DEBUG, INFO, WARN,
-//	                           ERROR, FATAL)
-//	text=<string>              lines that contain the string
-//	limit=<n>                  at most n lines
+//	end=<time> | end=2h        up to a time, or an offset after the start (the
+//	                           start's time when it is one, else the job's start)
+//	loglevel=WARN|ERROR        lines of exactly these levels (ALL, TRACE, DEBUG,
+//	                           INFO, WARN, ERROR, FATAL), as Oozie matches them:
+//	                           WARN alone does not show ERROR lines
+//	text=<string>              lines that contain the string (plain text, not
+//	                           Oozie's regular expression)
+//	limit=<n>                  at most n lines, the oldest first
 //	debug                      first a line that tells what the filter selects
 //
-// Times are yyyy-MM-ddTHH:mmZ (UTC) or yyyy-MM-dd HH:mm:ss,SSS as the log
-// lines show them (in the request's time zone). Without start and end every
-// line is shown; recent counts back from the end, or from now.
+// Times are yyyy-MM-ddTHH:mmZ (UTC), or yyyy-MM-dd HH:mm:ss with or without
+// ,SSS as the log lines show them (in the request's time zone). Both ends of
+// the window are inclusive. Without start and end every line is shown; recent
+// counts back from the end, or from where the show's log ends (see window).
 type logFilter struct {
 	start, end logBound
 	recent     time.Duration
@@ -45,12 +53,12 @@ type logBound struct {
 	set    bool
 }
 
-// resolve returns the bound's time for a job started at jobStart.
-func (b logBound) resolve(jobStart time.Time) time.Time {
+// resolve returns the bound's time, an offset counting from base.
+func (b logBound) resolve(base time.Time) time.Time {
 	if !b.at.IsZero() {
 		return b.at
 	}
-	return jobStart.Add(b.offset)
+	return base.Add(b.offset)
 }
 
 // logLevels are the levels a logfilter may name.
@@ -63,6 +71,19 @@ type logFilterError struct {
 
 // Error returns the reason.
 func (e *logFilterError) Error() string { return e.reason }
+
+// logFilterParam reads the logfilter parameter of a log show; times without
+// a zone are read in loc. A bad filter is a 400 E0303 that names the part at
+// fault.
+func logFilterParam(q url.Values, loc *time.Location) (logFilter, error) {
+	raw := q.Get(paramLogFilter)
+	f, err := parseLogFilter(raw, loc)
+	if err != nil {
+		return logFilter{}, server.NewError(http.StatusBadRequest, server.CodeInvalidParamValue,
+			"Invalid parameter value, [%s] = [%s], %v", paramLogFilter, raw, err)
+	}
+	return f, nil
+}
 
 // parseLogFilter parses a logfilter; times without a zone are read in loc.
 func parseLogFilter(s string, loc *time.Location) (logFilter, error) {
@@ -127,23 +148,35 @@ func parseLogFilter(s string, loc *time.Location) (logFilter, error) {
 			return bad("unknown option [%s]; options are recent, start, end, loglevel, text, limit and debug", name)
 		}
 	}
-	if f.start.set && f.end.set && !f.start.at.IsZero() && !f.end.at.IsZero() && f.end.at.Before(f.start.at) {
-		return bad("end is before start")
+	if f.start.set && f.end.set {
+		// Both times, or both offsets from the job's start, can be compared
+		// now; an end offset counts from a start time, so it never comes first.
+		bothAt := !f.start.at.IsZero() && !f.end.at.IsZero()
+		bothOffsets := f.start.at.IsZero() && f.end.at.IsZero()
+		if (bothAt && f.end.at.Before(f.start.at)) || (bothOffsets && f.end.offset < f.start.offset) {
+			return bad("end is before start")
+		}
 	}
 	return f, nil
 }
+
+// logSecondLayout is a log time without milliseconds, which Oozie's own
+// parser reads (it ignores what follows the seconds).
+const logSecondLayout = "2006-01-02 15:04:05"
 
 // parseLogBound reads a time or an offset.
 func parseLogBound(s string, loc *time.Location) (logBound, error) {
 	if t, err := time.Parse("2006-01-02T15:04Z", s); err == nil {
 		return logBound{at: t, set: true}, nil
 	}
-	if t, err := time.ParseInLocation(logTimeLayout, s, loc); err == nil {
-		return logBound{at: t, set: true}, nil
+	for _, layout := range []string{logTimeLayout, logSecondLayout} {
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return logBound{at: t, set: true}, nil
+		}
 	}
 	d, err := logOffset(s)
 	if err != nil {
-		return logBound{}, fmt.Errorf("want yyyy-MM-ddTHH:mmZ, yyyy-MM-dd HH:mm:ss,SSS or an offset: %w", err)
+		return logBound{}, fmt.Errorf("want yyyy-MM-ddTHH:mmZ, yyyy-MM-dd HH:mm:ss[,SSS] or an offset: %w", err)
 	}
 	return logBound{offset: d, set: true}, nil
 }
@@ -169,18 +202,25 @@ func logOffset(s string) (time.Duration, error) {
 }
 
 // window returns the time bounds of the lines to show (zero: unbounded), for
-// a job that started at jobStart, at now.
-func (f logFilter) window(jobStart, now time.Time) (from, to time.Time) {
+// a log whose offsets count from jobStart and which ends at last: recent
+// counts back from the end option, else from last (the show says what that
+// is: now for the audit log, a finished job's end for its log). As in Oozie,
+// an end offset counts from the start option when that is a time.
+func (f logFilter) window(jobStart, last time.Time) (from, to time.Time) {
 	if f.start.set {
 		from = f.start.resolve(jobStart)
 	}
 	if f.end.set {
-		to = f.end.resolve(jobStart)
+		base := jobStart
+		if !f.start.at.IsZero() {
+			base = f.start.at
+		}
+		to = f.end.resolve(base)
 	}
 	if f.recent > 0 {
 		end := to
 		if end.IsZero() {
-			end = now
+			end = last
 		}
 		if r := end.Add(-f.recent); r.After(from) {
 			from = r
