@@ -411,30 +411,46 @@ func (x *txn) PurgeCoordJobs(ctx context.Context, b store.PurgeBatch) (store.Pur
 	if err != nil {
 		return res, fmt.Errorf("purging coordinators: %w", err)
 	}
-	budget := b.Limit
-	for _, r := range rows {
+	err = drainRows(rows, b.Limit, k, &res, func(r oldRow, budget int, verified bool) (int, drainOutcome, error) {
 		if r.parent != "" && present[r.parent] {
-			continue
+			return 0, drainSkipped, nil
 		}
-		verified := k.resume && r.id == k.id && r.lm.Equal(k.lm)
 		used, out, err := x.purgeCoordJob(ctx, r.id, b.Cutoffs, budget, verified, &res)
 		if err != nil {
-			return res, fmt.Errorf("purging coordinator %s: %w", r.id, err)
+			err = fmt.Errorf("purging coordinator %s: %w", r.id, err)
+		}
+		return used, out, err
+	})
+	return res, err
+}
+
+// drainRows purges rows (the scanned page of old jobs) one by one with purge, within a
+// budget of limit rows in all, and sets res.Next to where the next batch resumes: at a
+// job the budget ran out inside (to finish it), after the last job handled when the
+// budget is spent, or after the page when it was full. verified tells purge that the job
+// is the one the previous batch stopped inside, already checked.
+func drainRows(rows []oldRow, limit int, k purgeKey, res *store.PurgeResult,
+	purge func(r oldRow, budget int, verified bool) (int, drainOutcome, error)) error {
+	budget := limit
+	for _, r := range rows {
+		used, out, err := purge(r, budget, k.resume && r.id == k.id && r.lm.Equal(k.lm))
+		if err != nil {
+			return err
 		}
 		budget -= used
 		if out == drainPartial {
 			res.Next = r.key(true).String()
-			return res, nil
+			return nil
 		}
 		if budget <= 0 {
 			res.Next = r.key(false).String()
-			return res, nil
+			return nil
 		}
 	}
-	if len(rows) == b.Limit {
+	if len(rows) == limit {
 		res.Next = rows[len(rows)-1].key(false).String()
 	}
-	return res, nil
+	return nil
 }
 
 // purgeCoordJob removes one old coordinator, or as much of it as budget
@@ -474,27 +490,14 @@ func (x *txn) PurgeBundleJobs(ctx context.Context, b store.PurgeBatch) (store.Pu
 	if err != nil {
 		return res, fmt.Errorf("purging bundles: %w", err)
 	}
-	budget := b.Limit
-	for _, r := range rows {
-		verified := k.resume && r.id == k.id && r.lm.Equal(k.lm)
+	err = drainRows(rows, b.Limit, k, &res, func(r oldRow, budget int, verified bool) (int, drainOutcome, error) {
 		used, out, err := x.purgeBundle(ctx, r.id, b.Cutoffs, budget, verified, &res)
 		if err != nil {
-			return res, fmt.Errorf("purging bundle %s: %w", r.id, err)
+			err = fmt.Errorf("purging bundle %s: %w", r.id, err)
 		}
-		budget -= used
-		if out == drainPartial {
-			res.Next = r.key(true).String()
-			return res, nil
-		}
-		if budget <= 0 {
-			res.Next = r.key(false).String()
-			return res, nil
-		}
-	}
-	if len(rows) == b.Limit {
-		res.Next = rows[len(rows)-1].key(false).String()
-	}
-	return res, nil
+		return used, out, err
+	})
+	return res, err
 }
 
 // purgeBundle removes one old bundle, or as much of it as budget allows,
