@@ -31,7 +31,7 @@ test: ## Run every test on SQLite and a throwaway PostgreSQL (installs what is m
 	trap 'scripts/test-services.sh stop; rm -rf $$env_file $$GOZIE_TEST_STATE' EXIT; \
 	scripts/test-services.sh start > $$env_file; . $$env_file; \
 	echo "test services: PostgreSQL at $$GOZIE_TEST_POSTGRES"; \
-	CI=$${CI:-} $(GO) test $(TEST_FLAGS) ./...
+	CI=$${CI:-} $(GO) run ./internal/testreport $(TEST_FLAGS) ./...
 
 .PHONY: lint
 lint: ## gofmt, go vet and staticcheck

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/testenv/localcluster"
 )
 
@@ -41,20 +42,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// examples is Oozie's example apps directory beside the repository.
+// examples is Oozie's example apps directory, for the compatibility tests
+// (testapps.Oozie: skipped unless GOZIE_OOZIE_EXAMPLES is set).
 func examples(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "shared", "oozie-reference", "examples", "apps"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("Oozie's example apps are missing at %s", dir)
-		}
-		t.Skipf("Oozie's example apps not found at %s", dir)
-	}
-	return dir
+	return testapps.Oozie(t)
 }
 
 func freeAddr(t *testing.T) string {

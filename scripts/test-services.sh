@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Starts and stops the services the test suite needs on a fresh Debian
-# machine: a throwaway PostgreSQL cluster on a free loopback port, run as a
-# non-root user. `start` installs what is missing and prints shell exports
-# for the tests; `stop` tears everything down.
+# Starts and stops the services the test suite needs on a fresh Debian or
+# Ubuntu machine: a throwaway PostgreSQL cluster on a free loopback port, run
+# as a non-root user. `start` installs what is missing (PostgreSQL, the MIT
+# KDC, Chromium, a JDK) and prints shell exports for the tests; `stop` tears
+# everything down.
 #
 #   eval "$(scripts/test-services.sh start)"; go test ./...; scripts/test-services.sh stop
 set -euo pipefail
@@ -94,6 +95,8 @@ case "${1:-}" in
     chmod 755 "$state_dir"
     ensure_kdc
     command -v chromium >/dev/null || { log "installing chromium (dashboard tests)"; apt_install chromium; }
+    command -v javac >/dev/null && command -v jar >/dev/null \
+      || { log "installing a JDK (java action tests compile their main class)"; apt_install default-jdk-headless; }
     stop_postgres
     start_postgres
     ;;

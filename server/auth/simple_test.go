@@ -87,7 +87,7 @@ func TestSimpleAnonymousDenied(t *testing.T) {
 
 func TestSimpleCookieOfOtherSchemeOrSecret(t *testing.T) {
 	t.Parallel()
-	secret := []byte("shared")
+	secret := []byte("one-secret-for-all-servers")
 	a := newServer(t, auth.Config{Secret: secret, DenyAnonymous: true})
 	other := newServer(t, auth.Config{Secret: []byte("another"), DenyAnonymous: true})
 	r := get(t, a.URL+whoamiPath, url.Values{auth.ParamUser: {"joe"}})
