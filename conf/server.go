@@ -32,6 +32,8 @@ const (
 type Server struct {
 	// HTTP configures the REST listener.
 	HTTP HTTP
+	// Authorization says who may do what through the REST API.
+	Authorization Authorization
 	// BaseURL is the public URL of the REST API including the /oozie context path.
 	BaseURL string
 	// CallbackBaseURL is the URL launchers call back when an action ends.
@@ -93,6 +95,27 @@ type HTTP struct {
 	// ProxyUsers may act for other users with the doAs parameter.
 	ProxyUsers []ProxyUser
 }
+
+// Authorization says who may do what through the REST API.
+type Authorization struct {
+	// Enabled turns authorization on: jobs are modified only by their owner, their ACL
+	// and admins, admin operations only by admins.
+	Enabled bool
+	// ReadRequiresACL makes reading a job need the rights of modifying it.
+	ReadRequiresACL bool
+	// AdminUsers are the administrators by name: gozie.admin.users and the lines of
+	// AdminUsersFile in the configuration directory.
+	AdminUsers []string
+	// AdminGroups are the groups whose members are administrators.
+	AdminGroups []string
+	// SystemInfoUsers, when not empty, are the only users besides admins who may read the
+	// server's configuration and environment.
+	SystemInfoUsers []string
+}
+
+// AdminUsersFile is Oozie's file of administrators in the configuration directory: one
+// user per line, # comments.
+const AdminUsersFile = "adminusers.txt"
 
 // DB configures the store.
 type DB struct {
@@ -344,6 +367,11 @@ func Load(src Sources) (*Server, error) {
 		}
 		s.effective = append(s.effective, EffectiveValue{Key: st.Key, Value: v, Source: rv.source})
 	}
+	admins, err := readAdminUsers(src.ConfigDir)
+	if err != nil {
+		return nil, err
+	}
+	s.Authorization.AdminUsers = append(s.Authorization.AdminUsers, admins...)
 	if s.HTTP.AuthenticationType == "kerberos" && s.HTTP.KerberosKeytab == "" {
 		rv := raw["gozie.http.authentication.kerberos.keytab"]
 		return nil, &Error{Source: rv.source, Line: rv.line, Key: "gozie.http.authentication.kerberos.keytab",
@@ -355,6 +383,29 @@ func Load(src Sources) (*Server, error) {
 			Err: fmt.Errorf("must not exceed gozie.coord.input-check.max-interval (%s)", s.Coord.InputCheckMaxInterval)}
 	}
 	return s, nil
+}
+
+// readAdminUsers reads AdminUsersFile of the configuration directory; a missing file is
+// no administrators.
+func readAdminUsers(dir string) ([]string, error) {
+	if dir == "" {
+		dir = DefaultConfigDir
+	}
+	b, err := os.ReadFile(filepath.Join(dir, AdminUsersFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the administrators: %w", err)
+	}
+	var users []string
+	for _, line := range strings.Split(string(b), "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		if line = strings.TrimSpace(line); line != "" {
+			users = append(users, line)
+		}
+	}
+	return users, nil
 }
 
 // readSiteFile layers gozie-site.xml of dir over raw.

@@ -93,6 +93,27 @@ var settings = []Setting{
 		"How long a hadoop.auth cookie stays valid after an authentication "+
 			"(Oozie: oozie.authentication.token.validity, in seconds there).",
 		func(s *Server) *time.Duration { return &s.HTTP.TokenValidity }),
+	boolean("gozie.authorization.enabled", "true",
+		"Authorize REST calls: a job is modified (every action=, rerun, change, update, SLA and bulk command) only "+
+			"by its owner, the users and groups of its oozie.job.acl (or group.name) and admins; admin operations "+
+			"(system mode, purge, share-library update) only by admins; anonymous callers only read "+
+			"(Oozie: oozie.service.AuthorizationService.authorization.enabled, false there).",
+		func(s *Server) *bool { return &s.Authorization.Enabled }),
+	boolean("gozie.authorization.read-requires-acl", "false",
+		"Reading a job (info, definition, log, graph) needs the rights of modifying it; otherwise any caller reads.",
+		func(s *Server) *bool { return &s.Authorization.ReadRequiresACL }),
+	names("gozie.admin.users", "${user.name}",
+		"Administrators, comma-separated; the lines of "+AdminUsersFile+" in the configuration directory are added "+
+			"(Oozie: adminusers.txt). The default is the user the server runs as.",
+		func(s *Server) *[]string { return &s.Authorization.AdminUsers }),
+	names("gozie.admin.groups", "",
+		"Groups (of the operating system) whose members are administrators "+
+			"(Oozie: oozie.service.AuthorizationService.admin.groups).",
+		func(s *Server) *[]string { return &s.Authorization.AdminGroups }),
+	names("gozie.authorization.system-info.users", "",
+		"When set, only these users and admins read admin/configuration, os-env and java-sys-properties "+
+			"(Oozie: oozie.service.AuthorizationService.system.info.authorized.users).",
+		func(s *Server) *[]string { return &s.Authorization.SystemInfoUsers }),
 	{
 		Key: "gozie.http.proxyusers", Default: "", Type: "string",
 		Doc: "Users allowed to act for others with the doAs parameter, and from where and for whom: entries " +
@@ -504,6 +525,20 @@ func str(key, def, doc string, field func(*Server) *string, check func(string) e
 			}
 		}
 		*field(s) = v
+		return nil
+	}}
+}
+
+// names declares a comma-separated list of names; empty entries are dropped.
+func names(key, def, doc string, field func(*Server) *[]string) Setting {
+	return Setting{Key: key, Default: def, Type: "string", Doc: doc, apply: func(s *Server, v string) error {
+		var out []string
+		for _, n := range strings.Split(v, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				out = append(out, n)
+			}
+		}
+		*field(s) = out
 		return nil
 	}}
 }

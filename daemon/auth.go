@@ -30,3 +30,13 @@ func newAuthenticator(cfg *conf.Server, log *slog.Logger) (*auth.Authenticator, 
 	}
 	return a, nil
 }
+
+// authorization is the REST API's authorization policy from the gozie.authorization.* and
+// gozie.admin.* settings.
+func authorization(cfg *conf.Server) *auth.Policy {
+	a := cfg.Authorization
+	return &auth.Policy{
+		Disabled: !a.Enabled, ReadRequiresACL: a.ReadRequiresACL,
+		AdminUsers: a.AdminUsers, AdminGroups: a.AdminGroups, SystemInfoUsers: a.SystemInfoUsers,
+	}
+}

@@ -90,6 +90,7 @@ func TestKerberizedServer(t *testing.T) {
 		return out.String(), errOut.String(), code
 	}
 	jobID := regexp.MustCompile(`job: (\S+)`)
+	ids := map[string]string{} // user → the id of the job submitted as them
 	for _, c := range []struct {
 		principal string
 		args      []string
@@ -104,6 +105,7 @@ func TestKerberizedServer(t *testing.T) {
 		if code != 0 || m == nil {
 			t.Fatalf("%s: gozie job -run: exit %d\n%s%s", c.principal, code, out, errOut)
 		}
+		ids[c.wantUser] = m[1]
 		info, errOut, code := gozie(c.principal, "job", "-info", m[1])
 		if code != 0 || !regexp.MustCompile(`(?m)^User\s*:\s*`+c.wantUser+`$`).MatchString(info) {
 			t.Errorf("%s: job -info: exit %d, want user %s\n%s%s", c.principal, code, c.wantUser, info, errOut)
@@ -112,5 +114,16 @@ func TestKerberizedServer(t *testing.T) {
 	// joe is no proxy user.
 	if _, errOut, code := gozie("joe", "jobs", "-doas", "alice"); code == 0 || !strings.Contains(errOut, "E1400") {
 		t.Errorf("joe -doas alice: exit %d, stderr %q", code, errOut)
+	}
+	// Authorization follows the Kerberos identity: joe may not touch alice's job nor change
+	// the system mode (the user.name the CLI also sends is ignored); hue acting for alice may.
+	if _, errOut, code := gozie("joe", "job", "-kill", ids["alice"]); code == 0 || !strings.Contains(errOut, "E0508") {
+		t.Errorf("joe kills alice's job: exit %d, stderr %q", code, errOut)
+	}
+	if _, errOut, code := gozie("joe", "admin", "-systemmode", "SAFEMODE"); code == 0 || !strings.Contains(errOut, "E0503") {
+		t.Errorf("joe changes the system mode: exit %d, stderr %q", code, errOut)
+	}
+	if out, errOut, code := gozie("hue", "job", "-kill", ids["alice"], "-doas", "alice"); code != 0 {
+		t.Errorf("hue -doas alice kills alice's job: exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -64,7 +64,7 @@ func TestBundleWiring(t *testing.T) {
 		"oozie.bundle.application.path", "file://"+apps+"/bundle")); err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.Post(base+"jobs", "application/xml", strings.NewReader(body.String()))
+	resp, err := http.Post(base+"jobs?user.name=joe", "application/xml", strings.NewReader(body.String()))
 	if err != nil {
 		t.Fatal(err)
 	}

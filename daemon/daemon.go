@@ -224,6 +224,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	b := buildinfo.Get()
 	d.REST = server.New(server.Config{
 		Authenticator:   authn,
+		Authorization:   authorization(cfg),
 		Logger:          log.With("component", "rest"),
 		Registry:        reg,
 		Build:           server.BuildInfo{Version: b.Version, Revision: b.Revision, Time: b.Time, URL: "github.com/gozie/gozie"},

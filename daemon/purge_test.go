@@ -70,7 +70,7 @@ func TestPurgeWiring(t *testing.T) {
 			t.Errorf("purge off, but its trigger: %v", err)
 		}
 
-		req, err := http.NewRequest(http.MethodPut, "http://"+ln.Addr().String()+"/oozie/v2/admin/purge?wf=30&limit=10", nil)
+		req, err := http.NewRequest(http.MethodPut, "http://"+ln.Addr().String()+"/oozie/v2/admin/purge?wf=30&limit=10&user.name="+cfg.UserName, nil) // an admin by default
 		if err != nil {
 			t.Fatal(err)
 		}

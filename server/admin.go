@@ -6,6 +6,7 @@ import (
 	"regexp"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/server/auth"
 )
 
 // adminPath is the admin servlet of API versions 1 and 2.
@@ -17,13 +18,13 @@ const systemModeParam = "systemmode"
 // registerAdmin registers /versions and the admin endpoints. Admin endpoints stay fully
 // usable in every system mode, so that the mode can always be changed back.
 func (s *Server) registerAdmin() {
-	s.Handle(http.MethodGet, "/versions", s.versions)
+	s.Handle(http.MethodGet, "/versions", auth.PermRead, s.versions)
 	admin := AllowInSafeMode()
-	s.Handle(http.MethodGet, adminPath+"/status", s.getStatus, admin)
-	s.Handle(http.MethodPut, adminPath+"/status", s.putStatus, admin)
-	s.Handle(http.MethodGet, adminPath+"/build-version", s.buildVersion, admin)
-	s.Handle(http.MethodGet, adminPath+"/configuration", s.configuration, admin)
-	s.Handle(http.MethodGet, adminPath+"/available-timezones", s.availableTimezones, admin)
+	s.Handle(http.MethodGet, adminPath+"/status", auth.PermRead, s.getStatus, admin)
+	s.Handle(http.MethodPut, adminPath+"/status", auth.PermAdmin, s.putStatus, admin)
+	s.Handle(http.MethodGet, adminPath+"/build-version", auth.PermRead, s.buildVersion, admin)
+	s.Handle(http.MethodGet, adminPath+"/configuration", auth.PermSystemInfo, s.configuration, admin)
+	s.Handle(http.MethodGet, adminPath+"/available-timezones", auth.PermRead, s.availableTimezones, admin)
 }
 
 // versions serves GET /versions: the REST API versions, as Oozie lists them.

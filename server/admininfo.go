@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	dto "github.com/prometheus/client_model/go"
+
+	"github.com/gozie/gozie/server/auth"
 )
 
 // QueueItem is one entry of admin/queue-dump: a trigger waiting or being
@@ -64,16 +66,16 @@ type AdminSources struct {
 // jmsinfo.
 func (s *Server) registerAdminInfo() {
 	admin := AllowInSafeMode()
-	s.Handle(http.MethodGet, adminPath+"/os-env", s.osEnv, admin)
-	s.Handle(http.MethodGet, adminPath+"/java-sys-properties", s.sysProperties, admin)
-	s.Handle(http.MethodGet, adminPath+"/instrumentation", s.instrumentation, admin)
-	s.Handle(http.MethodGet, "/v2/admin/metrics", s.metricsJSON, admin)
-	s.Handle(http.MethodGet, "/v1/admin/metrics", s.metricsV1, admin)
-	s.Handle(http.MethodGet, adminPath+"/queue-dump", s.queueDump, admin)
-	s.Handle(http.MethodGet, "/v2/admin/available-oozie-servers", s.availableServers, admin)
-	s.Handle(http.MethodGet, adminPath+"/list_sharelib", s.listShareLib, admin)
-	s.Handle(http.MethodGet, adminPath+"/update_sharelib", s.updateShareLib, admin)
-	s.Handle(http.MethodGet, adminPath+"/jmsinfo", s.jmsInfo, admin)
+	s.Handle(http.MethodGet, adminPath+"/os-env", auth.PermSystemInfo, s.osEnv, admin)
+	s.Handle(http.MethodGet, adminPath+"/java-sys-properties", auth.PermSystemInfo, s.sysProperties, admin)
+	s.Handle(http.MethodGet, adminPath+"/instrumentation", auth.PermRead, s.instrumentation, admin)
+	s.Handle(http.MethodGet, "/v2/admin/metrics", auth.PermRead, s.metricsJSON, admin)
+	s.Handle(http.MethodGet, "/v1/admin/metrics", auth.PermRead, s.metricsV1, admin)
+	s.Handle(http.MethodGet, adminPath+"/queue-dump", auth.PermRead, s.queueDump, admin)
+	s.Handle(http.MethodGet, "/v2/admin/available-oozie-servers", auth.PermRead, s.availableServers, admin)
+	s.Handle(http.MethodGet, adminPath+"/list_sharelib", auth.PermRead, s.listShareLib, admin)
+	s.Handle(http.MethodGet, adminPath+"/update_sharelib", auth.PermAdmin, s.updateShareLib, admin)
+	s.Handle(http.MethodGet, adminPath+"/jmsinfo", auth.PermRead, s.jmsInfo, admin)
 }
 
 // osEnv serves admin/os-env: the server's environment, secrets masked.

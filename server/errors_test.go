@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+
+	"github.com/gozie/gozie/server/auth"
 )
 
 // codedError is a domain error as other packages define them: a code and a message that
@@ -49,7 +51,7 @@ func TestErrorForCodedErrors(t *testing.T) {
 func TestCodedErrorResponse(t *testing.T) {
 	t.Parallel()
 	f := setup(t, Config{}, func(s *Server) {
-		s.Handle(http.MethodGet, "/v2/job/{id}", func(w http.ResponseWriter, r *http.Request) error {
+		s.Handle(http.MethodGet, "/v2/job/{id}", auth.PermRead, func(w http.ResponseWriter, r *http.Request) error {
 			return fmt.Errorf("reading job: %w", &codedError{"E0604", "E0604: Job does not exist [nope-W]"})
 		})
 	})

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
+
+	"github.com/gozie/gozie/server/auth"
 )
 
 // unmatchedRoute labels requests that matched no route.
@@ -139,6 +141,12 @@ func (s *Server) wrap(spec routeSpec, h HandlerFunc) http.Handler {
 				s.fail(w, r, fmt.Errorf("panic: %v", p))
 			}
 		}()
+		if err := s.authorizeRoute(r, spec.perm); err != nil {
+			s.log.Warn("request refused", "method", r.Method, "path", r.URL.Path, "user", auth.User(r),
+				"permission", spec.perm.String(), "error", err)
+			s.fail(w, r, err)
+			return
+		}
 		if !spec.allowInSafeMode && r.Method != http.MethodGet && r.Method != http.MethodHead &&
 			s.SystemMode() != ModeNormal {
 			s.fail(w, r, ErrSafeMode())

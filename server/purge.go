@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/purge"
+	"github.com/gozie/gozie/server/auth"
 )
 
 // PurgeRunner runs one whole purge on demand (package purge's Purger).
@@ -62,7 +63,7 @@ type purgedCounts struct {
 // queued purge command does. Like the other admin endpoints it works in
 // every system mode.
 func (s *Server) RegisterPurge(p PurgeRunner) {
-	s.Handle(http.MethodPut, "/v2/admin/purge", func(w http.ResponseWriter, r *http.Request) error {
+	s.Handle(http.MethodPut, "/v2/admin/purge", auth.PermAdmin, func(w http.ResponseWriter, r *http.Request) error {
 		req, err := ParsePurgeRequest(r.URL.Query())
 		if err != nil {
 			return err

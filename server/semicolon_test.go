@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/gozie/gozie/server/auth"
 )
 
 // Oozie's clients send filters with raw semicolons (filter=status=RUNNING;name=x); the
@@ -11,7 +13,7 @@ import (
 func TestRawSemicolonsStayInValues(t *testing.T) {
 	t.Parallel()
 	f := setup(t, Config{}, func(s *Server) {
-		s.Handle(http.MethodGet, "/v2/echo", func(w http.ResponseWriter, r *http.Request) error {
+		s.Handle(http.MethodGet, "/v2/echo", auth.PermRead, func(w http.ResponseWriter, r *http.Request) error {
 			q := r.URL.Query()
 			return WriteJSON(w, http.StatusOK, map[string]string{"filter": q.Get("filter"), "len": q.Get("len")})
 		})

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/gozie/gozie/server/auth"
 )
 
 // slowServer returns a server whose GET /oozie/v2/jobs blocks until release is closed,
@@ -16,7 +18,7 @@ func slowServer(t *testing.T, shutdown time.Duration) (s *Server, started chan s
 	t.Helper()
 	started, release = make(chan struct{}, 1), make(chan struct{})
 	s = setup(t, Config{ShutdownTimeout: shutdown}).srv
-	s.Handle(http.MethodGet, "/v2/jobs", func(w http.ResponseWriter, r *http.Request) error {
+	s.Handle(http.MethodGet, "/v2/jobs", auth.PermRead, func(w http.ResponseWriter, r *http.Request) error {
 		started <- struct{}{}
 		<-release
 		return WriteJSON(w, http.StatusOK, map[string]int{"total": 0})

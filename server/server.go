@@ -1,9 +1,11 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"regexp"
 	"strings"
@@ -61,7 +63,16 @@ type Config struct {
 	// paths; handlers read the identity with auth.User. Nil means no authentication: the
 	// user is the user.name parameter, as auth.User reads it without the middleware.
 	Authenticator *auth.Authenticator
+	// Authorization decides what each caller may do with the permission every route
+	// declares (see Handle). Nil means no authorization, for handler tests and embedding;
+	// the daemon always sets one from gozie.authorization.*, enabled by default.
+	Authorization *auth.Policy
 }
+
+// JobLookup returns what authorizing a request on a job needs of it: its owner and ACL.
+// id is the id of the route's {id} variable, a job's or one of its actions'
+// ("<job>@<action>"); an unknown job is an error the server answers as it is (404 E0604).
+type JobLookup func(ctx context.Context, id string) (auth.Job, error)
 
 // Server is gozie's REST server: the Oozie admin endpoints, /metrics, Oozie error responses
 // for every failure, request logging, and Handle for the endpoints of other packages.
@@ -75,6 +86,9 @@ type Server struct {
 
 	modeMu sync.Mutex // serialises SetSystemMode so OnSystemModeChange sees ordered changes
 	mode   atomic.Pointer[SystemMode]
+
+	jobs  JobLookup                  // set by SetJobLookup before serving
+	perms map[string]auth.Permission // "METHOD route label" → the route's permission
 }
 
 // HandlerFunc serves one REST call. A returned error is sent as an Oozie error response
@@ -93,6 +107,7 @@ func AllowInSafeMode() RouteOption {
 // routeSpec is what the route wrapper needs to know about a route.
 type routeSpec struct {
 	label           string
+	perm            auth.Permission
 	allowInSafeMode bool
 }
 
@@ -108,7 +123,7 @@ func New(cfg Config) *Server {
 	if cfg.Build == (BuildInfo{}) {
 		cfg.Build = BuildInfoFromBinary()
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, timezones: AvailableTimezones()}
+	s := &Server{cfg: cfg, log: cfg.Logger, timezones: AvailableTimezones(), perms: map[string]auth.Permission{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -137,7 +152,7 @@ func New(cfg Config) *Server {
 	s.registerAdmin()
 	s.registerAdminInfo()
 	metricsHandler := promhttp.HandlerFor(s.gatherer, promhttp.HandlerOpts{})
-	s.router.Handle(MetricsPath, s.wrap(routeSpec{label: MetricsPath}, func(w http.ResponseWriter, r *http.Request) error {
+	s.router.Handle(MetricsPath, s.wrap(routeSpec{label: MetricsPath, perm: auth.PermOpen}, func(w http.ResponseWriter, r *http.Request) error {
 		metricsHandler.ServeHTTP(w, r)
 		return nil
 	})).Methods(http.MethodGet, http.MethodHead)
@@ -145,15 +160,24 @@ func New(cfg Config) *Server {
 }
 
 // Handle registers h for method on path, a gorilla/mux template relative to ContextPath
-// (for example "/v{version:[12]}/job/{id}"; handlers read variables with mux.Vars). A GET
-// route also answers HEAD. Changing methods are refused with 503 E0002 outside NORMAL mode
-// unless AllowInSafeMode is given. Register routes before serving: the router is not safe
-// for changes while it serves.
-func (s *Server) Handle(method, path string, h HandlerFunc, opts ...RouteOption) {
+// (for example "/v{version:[12]}/job/{id}"; handlers read variables with mux.Vars). perm
+// is what the caller needs, judged by Config.Authorization before h runs; a job-scoped
+// permission needs an {id} variable and SetJobLookup. Registering a route without a
+// permission panics, so that no route can be forgotten. A GET route also answers HEAD.
+// Changing methods are refused with 503 E0002 outside NORMAL mode unless AllowInSafeMode
+// is given. Register routes before serving: the router is not safe for changes while it
+// serves.
+func (s *Server) Handle(method, path string, perm auth.Permission, h HandlerFunc, opts ...RouteOption) {
 	if !strings.HasPrefix(path, "/") {
 		path = "/" + path
 	}
-	spec := routeSpec{label: routeLabel(path)}
+	if perm == auth.PermNone {
+		panic("server: route " + method + " " + path + " declares no permission")
+	}
+	if perm.JobScoped() && !strings.Contains(path, "{id}") {
+		panic("server: route " + method + " " + path + " has a job permission but no {id}")
+	}
+	spec := routeSpec{label: routeLabel(path), perm: perm}
 	for _, o := range opts {
 		o(&spec)
 	}
@@ -161,7 +185,48 @@ func (s *Server) Handle(method, path string, h HandlerFunc, opts ...RouteOption)
 	if method == http.MethodGet {
 		methods = append(methods, http.MethodHead)
 	}
+	for _, m := range methods {
+		s.perms[m+" "+spec.label] = perm
+	}
 	s.router.Handle(ContextPath+path, s.wrap(spec, h)).Methods(methods...)
+}
+
+// Permissions returns the permission of every registered route, keyed by "METHOD label"
+// (for example "PUT /oozie/v{version}/job/{id}"), for tests and documentation.
+func (s *Server) Permissions() map[string]auth.Permission { return maps.Clone(s.perms) }
+
+// SetJobLookup sets how job-scoped permissions find a job's owner and ACL. Call it before
+// serving.
+func (s *Server) SetJobLookup(l JobLookup) { s.jobs = l }
+
+// Authorize decides whether r's caller has perm, on job when perm is job-scoped; handlers
+// call it for work beyond their route's own permission (each job of a bulk command).
+func (s *Server) Authorize(r *http.Request, perm auth.Permission, job *auth.Job) error {
+	err := s.cfg.Authorization.Decide(auth.User(r), perm, job)
+	var ae *auth.Error
+	if errors.As(err, &ae) {
+		return &Error{Status: ae.Status, Code: ae.Code, Msg: ae.Msg}
+	}
+	return err
+}
+
+// authorizeRoute judges r against its route's permission, looking the job up for a
+// job-scoped one.
+func (s *Server) authorizeRoute(r *http.Request, perm auth.Permission) error {
+	if s.cfg.Authorization == nil || s.cfg.Authorization.Disabled || perm == auth.PermOpen {
+		return nil
+	}
+	if !perm.JobScoped() || (perm == auth.PermReadJob && !s.cfg.Authorization.ReadRequiresACL) {
+		return s.Authorize(r, perm, nil)
+	}
+	if s.jobs == nil {
+		return errors.New("server: a job-scoped route without a job lookup")
+	}
+	job, err := s.jobs(r.Context(), mux.Vars(r)["id"])
+	if err != nil {
+		return err
+	}
+	return s.Authorize(r, perm, &job)
 }
 
 // routeLabel is the metrics and log name of a route: its full template with the regular

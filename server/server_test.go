@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/gozie/gozie/server/auth"
 )
 
 // syncBuffer is a goroutine-safe log sink.
@@ -200,9 +202,9 @@ func TestSystemMode(t *testing.T) {
 		defer mu.Unlock()
 		changes = append(changes, change{from, to})
 	}}, func(s *Server) {
-		s.Handle(http.MethodPost, "/v{version:[12]}/jobs", write)
-		s.Handle(http.MethodGet, "/v{version:[12]}/jobs", read)
-		s.Handle(http.MethodPost, "/callback", write, AllowInSafeMode())
+		s.Handle(http.MethodPost, "/v{version:[12]}/jobs", auth.PermRead, write)
+		s.Handle(http.MethodGet, "/v{version:[12]}/jobs", auth.PermRead, read)
+		s.Handle(http.MethodPost, "/callback", auth.PermRead, write, AllowInSafeMode())
 	})
 
 	status := func() string {
@@ -273,16 +275,16 @@ func TestSystemMode(t *testing.T) {
 func TestHandlerErrors(t *testing.T) {
 	t.Parallel()
 	f := setup(t, Config{}, func(s *Server) {
-		s.Handle(http.MethodGet, "/v2/jobs", func(http.ResponseWriter, *http.Request) error {
+		s.Handle(http.MethodGet, "/v2/jobs", auth.PermRead, func(http.ResponseWriter, *http.Request) error {
 			return errors.New("database is down")
 		})
-		s.Handle(http.MethodPut, "/v2/jobs", func(http.ResponseWriter, *http.Request) error {
+		s.Handle(http.MethodPut, "/v2/jobs", auth.PermRead, func(http.ResponseWriter, *http.Request) error {
 			return fmt.Errorf("checking filter: %w", NewError(http.StatusBadRequest, "E0420", "Invalid jobs filter [%s], %s", "x=1", "bad name"))
 		})
-		s.Handle(http.MethodDelete, "/v2/jobs", func(http.ResponseWriter, *http.Request) error {
+		s.Handle(http.MethodDelete, "/v2/jobs", auth.PermRead, func(http.ResponseWriter, *http.Request) error {
 			panic("handler bug")
 		})
-		s.Handle(http.MethodPost, "/v2/jobs", func(w http.ResponseWriter, _ *http.Request) error {
+		s.Handle(http.MethodPost, "/v2/jobs", auth.PermRead, func(w http.ResponseWriter, _ *http.Request) error {
 			w.WriteHeader(http.StatusAccepted)
 			return errors.New("too late to report")
 		})
@@ -306,7 +308,7 @@ func TestHandlerErrors(t *testing.T) {
 func TestErrorMessageOnOneLine(t *testing.T) {
 	t.Parallel()
 	f := setup(t, Config{}, func(s *Server) {
-		s.Handle(http.MethodGet, "/v2/validate", func(http.ResponseWriter, *http.Request) error {
+		s.Handle(http.MethodGet, "/v2/validate", auth.PermRead, func(http.ResponseWriter, *http.Request) error {
 			return NewError(http.StatusBadRequest, "E0701", "XML schema error, line 3:\r\nbad element")
 		})
 	})
@@ -405,7 +407,7 @@ func TestRouteLabel(t *testing.T) {
 	}
 	// Handle accepts a path without its leading slash.
 	f := setup(t, Config{}, func(s *Server) {
-		s.Handle(http.MethodGet, "v2/sla", func(w http.ResponseWriter, _ *http.Request) error {
+		s.Handle(http.MethodGet, "v2/sla", auth.PermRead, func(w http.ResponseWriter, _ *http.Request) error {
 			return WriteJSON(w, http.StatusOK, []int{})
 		})
 	})

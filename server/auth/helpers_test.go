@@ -52,7 +52,7 @@ func newServer(t *testing.T, cfg auth.Config) *httptest.Server {
 		t.Fatalf("auth.New: %v", err)
 	}
 	srv := server.New(server.Config{Authenticator: a})
-	srv.Handle(http.MethodGet, "/v2/whoami", func(w http.ResponseWriter, r *http.Request) error {
+	srv.Handle(http.MethodGet, "/v2/whoami", auth.PermRead, func(w http.ResponseWriter, r *http.Request) error {
 		id, ok := auth.FromContext(r.Context())
 		return server.WriteJSON(w, http.StatusOK, whoami{User: auth.User(r), RealUser: id.RealUser, Stored: ok})
 	})

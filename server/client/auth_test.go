@@ -35,7 +35,7 @@ func authSetup(t *testing.T, cfg auth.Config) string {
 		t.Fatal(err)
 	}
 	s := server.New(server.Config{Registry: prometheus.NewRegistry(), Authenticator: a})
-	s.Handle(http.MethodPost, "/v2/whoami", func(w http.ResponseWriter, r *http.Request) error {
+	s.Handle(http.MethodPost, "/v2/whoami", auth.PermRead, func(w http.ResponseWriter, r *http.Request) error {
 		id, _ := auth.FromContext(r.Context())
 		b, err := io.ReadAll(r.Body)
 		if err != nil {

@@ -27,6 +27,7 @@ import (
 
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/server"
+	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/store"
 )
 
@@ -69,12 +70,12 @@ func Register(srv *server.Server, d Deps) error {
 		return err
 	}
 	u := &ui{Deps: d, files: files}
-	srv.Handle(http.MethodGet, overview, u.overview)
-	srv.Handle(http.MethodGet, coordPath, u.coordinator)
-	srv.Handle(http.MethodGet, slaAPIPath, u.sla)
-	srv.Handle(http.MethodGet, rootPath, u.redirect)
-	srv.Handle(http.MethodGet, rootPath+"/", u.file)
-	srv.Handle(http.MethodGet, filePath, u.file)
+	srv.Handle(http.MethodGet, overview, auth.PermRead, u.overview)
+	srv.Handle(http.MethodGet, coordPath, auth.PermReadJob, u.coordinator)
+	srv.Handle(http.MethodGet, slaAPIPath, auth.PermRead, u.sla)
+	srv.Handle(http.MethodGet, rootPath, auth.PermRead, u.redirect)
+	srv.Handle(http.MethodGet, rootPath+"/", auth.PermRead, u.file)
+	srv.Handle(http.MethodGet, filePath, auth.PermRead, u.file)
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/gozie/gozie/coordinator/coordrun"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/server"
+	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/workflow/runner"
@@ -48,6 +49,7 @@ type Deps struct {
 // api holds the registered endpoints' dependencies.
 type api struct {
 	Deps
+	srv *server.Server
 }
 
 // Route templates, relative to server.ContextPath.
@@ -71,16 +73,17 @@ func Register(srv *server.Server, d Deps) error {
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
-	a := &api{Deps: d}
-	srv.Handle(http.MethodPost, jobsPath, a.audited(auditSubmit, a.submit))
-	srv.Handle(http.MethodGet, jobsPath, a.list)
-	srv.Handle(http.MethodPut, jobsPath, a.audited(auditBulk, a.bulk))
-	srv.Handle(http.MethodGet, jobPath, a.get)
-	srv.Handle(http.MethodPut, jobPath, a.audited(auditCommand, a.put))
+	a := &api{Deps: d, srv: srv}
+	srv.SetJobLookup(a.jobACL)
+	srv.Handle(http.MethodPost, jobsPath, auth.PermSubmit, a.audited(auditSubmit, a.submit))
+	srv.Handle(http.MethodGet, jobsPath, auth.PermRead, a.list)
+	srv.Handle(http.MethodPut, jobsPath, auth.PermSubmit, a.audited(auditBulk, a.bulk))
+	srv.Handle(http.MethodGet, jobPath, auth.PermReadJob, a.get)
+	srv.Handle(http.MethodPut, jobPath, auth.PermModifyJob, a.audited(auditCommand, a.put))
 	// Launchers call back whatever the system mode, as Oozie's callback servlet allows.
-	srv.Handle(http.MethodGet, callbackPath, a.callback, server.AllowInSafeMode())
-	srv.Handle(http.MethodPost, callbackPath, a.callback, server.AllowInSafeMode())
-	srv.Handle(http.MethodPost, validatePath, a.validate)
-	srv.Handle(http.MethodPut, datasetPath, a.notifyDataset)
+	srv.Handle(http.MethodGet, callbackPath, auth.PermOpen, a.callback, server.AllowInSafeMode())
+	srv.Handle(http.MethodPost, callbackPath, auth.PermOpen, a.callback, server.AllowInSafeMode())
+	srv.Handle(http.MethodPost, validatePath, auth.PermRead, a.validate)
+	srv.Handle(http.MethodPut, datasetPath, auth.PermSubmit, a.notifyDataset)
 	return nil
 }

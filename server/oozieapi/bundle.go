@@ -51,6 +51,9 @@ type BundleList struct {
 	Total  int         `json:"total"`
 	Offset int         `json:"offset"`
 	Len    int         `json:"len"`
+	// Refused lists the jobs a bulk command left alone because the caller may not
+	// modify them (gozie's own field; Oozie's clients ignore it).
+	Refused []Refusal `json:"refused,omitempty"`
 }
 
 // MarshalJSON writes the list with bundlejobs as [] when there are none.

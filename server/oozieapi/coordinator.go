@@ -112,6 +112,9 @@ type CoordinatorList struct {
 	Total  int              `json:"total"`
 	Offset int              `json:"offset"`
 	Len    int              `json:"len"`
+	// Refused lists the jobs a bulk command left alone because the caller may not
+	// modify them (gozie's own field; Oozie's clients ignore it).
+	Refused []Refusal `json:"refused,omitempty"`
 }
 
 // MarshalJSON writes the list with coordinatorjobs as [] when there are none.

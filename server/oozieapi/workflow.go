@@ -83,6 +83,9 @@ type WorkflowList struct {
 	Total     int           `json:"total"`
 	Offset    int           `json:"offset"`
 	Len       int           `json:"len"`
+	// Refused lists the jobs a bulk command left alone because the caller may not
+	// modify them (gozie's own field; Oozie's clients ignore it).
+	Refused []Refusal `json:"refused,omitempty"`
 }
 
 // MarshalJSON writes the list with workflows as [] when there are none.
@@ -112,3 +115,11 @@ type Validation struct {
 // ValidMessage is what POST v2/validate answers for a valid document of any kind (workflow,
 // coordinator, bundle), as Oozie does.
 const ValidMessage = "Valid workflow-app"
+
+// Refusal is one job a bulk command did not act on, with the refusal's Oozie error code
+// and message.
+type Refusal struct {
+	ID           string `json:"id"`
+	ErrorCode    string `json:"errorCode"`
+	ErrorMessage string `json:"errorMessage"`
+}

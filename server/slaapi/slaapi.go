@@ -24,6 +24,7 @@ import (
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/server"
+	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/server/oozieapi"
 	"github.com/gozie/gozie/sla"
 	"github.com/gozie/gozie/store"
@@ -67,8 +68,8 @@ func Register(srv *server.Server, d Deps) error {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
 	a := &api{Deps: d}
-	srv.Handle(http.MethodGet, slaPath, a.list)
-	srv.Handle(http.MethodGet, eventsPath, a.events)
+	srv.Handle(http.MethodGet, slaPath, auth.PermRead, a.list)
+	srv.Handle(http.MethodGet, eventsPath, auth.PermRead, a.events)
 	return nil
 }
 
