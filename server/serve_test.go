@@ -1,11 +1,13 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -125,5 +127,65 @@ func TestServeListenerError(t *testing.T) {
 	}
 	if err := s.ListenAndServe(context.Background(), "127.0.0.1:-1"); err == nil {
 		t.Error("ListenAndServe on a bad address returned nil")
+	}
+}
+
+// TestServeDropsSlowAndIdleClients: a client that never finishes its body, one that never
+// finishes its headers and a kept-alive connection with no next request are all closed by
+// the server once their timeouts pass, and oversized headers are refused.
+func TestServeDropsSlowAndIdleClients(t *testing.T) {
+	t.Parallel()
+	s := setup(t, Config{ReadHeaderTimeout: 300 * time.Millisecond, ReadTimeout: 300 * time.Millisecond,
+		IdleTimeout: 300 * time.Millisecond, MaxHeaderBytes: 4 << 10}).srv
+	s.Handle(http.MethodPut, "/v2/jobs", auth.PermRead, func(w http.ResponseWriter, r *http.Request) error {
+		_, err := io.Copy(io.Discard, r.Body)
+		return err
+	})
+	addr, _, _ := serveLoopback(t, s)
+	closedByServer := func(name, send string, readResponse bool) {
+		t.Helper()
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if _, err := io.WriteString(c, send); err != nil {
+			t.Fatal(err)
+		}
+		// The deadline is far beyond the server's timeouts: reaching it means the server
+		// kept the connection.
+		if err := c.SetReadDeadline(time.Now().Add(20 * time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if readResponse {
+			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		_, err = io.Copy(io.Discard, c)
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			t.Errorf("%s: the server still holds the connection", name)
+		}
+	}
+	closedByServer("slow body", "PUT /oozie/v2/jobs HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\npart", false)
+	closedByServer("slow headers", "GET /oozie/versions HTTP/1.1\r\nHost: x\r\n", false)
+	closedByServer("idle keep-alive", "GET /oozie/versions HTTP/1.1\r\nHost: x\r\n\r\n", true)
+
+	req, err := http.NewRequest(http.MethodGet, "http://"+addr+"/oozie/versions", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-Big", strings.Repeat("x", 64<<10))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("64 KiB of headers: %s, want 431", resp.Status)
 	}
 }

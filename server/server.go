@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -27,10 +28,14 @@ const ContextPath = "/oozie"
 // MetricsPath is where Prometheus metrics are served (outside the context path).
 const MetricsPath = "/metrics"
 
-// Defaults of the Config durations.
+// Defaults of the Config limits.
 const (
 	DefaultShutdownTimeout   = 30 * time.Second
 	DefaultReadHeaderTimeout = 30 * time.Second
+	DefaultReadTimeout       = 60 * time.Second
+	DefaultWriteTimeout      = 10 * time.Minute
+	DefaultIdleTimeout       = 60 * time.Second
+	DefaultMaxHeaderBytes    = 64 << 10
 )
 
 // Config configures a Server. The zero value works: it logs nowhere, serves metrics from a
@@ -59,6 +64,18 @@ type Config struct {
 	// ReadHeaderTimeout bounds how long a client may take to send request headers; zero
 	// means DefaultReadHeaderTimeout.
 	ReadHeaderTimeout time.Duration
+	// ReadTimeout bounds how long a client may take to send a whole request, body
+	// included; zero means DefaultReadTimeout.
+	ReadTimeout time.Duration
+	// WriteTimeout bounds a request from the end of its headers to the end of its answer
+	// (a purge answers when it is done); zero means DefaultWriteTimeout.
+	WriteTimeout time.Duration
+	// IdleTimeout bounds how long a kept-alive connection waits for its next request;
+	// zero means DefaultIdleTimeout.
+	IdleTimeout time.Duration
+	// MaxHeaderBytes bounds the request line and headers; zero means
+	// DefaultMaxHeaderBytes.
+	MaxHeaderBytes int
 	// Authenticator, if set, authenticates every request but those of Unauthenticated
 	// paths; handlers read the identity with auth.User. Nil means no authentication: the
 	// user is the user.name parameter, as auth.User reads it without the middleware.
@@ -117,9 +134,11 @@ func New(cfg Config) *Server {
 	if cfg.ShutdownTimeout <= 0 {
 		cfg.ShutdownTimeout = DefaultShutdownTimeout
 	}
-	if cfg.ReadHeaderTimeout <= 0 {
-		cfg.ReadHeaderTimeout = DefaultReadHeaderTimeout
-	}
+	cfg.ReadHeaderTimeout = cmp.Or(max(cfg.ReadHeaderTimeout, 0), DefaultReadHeaderTimeout)
+	cfg.ReadTimeout = cmp.Or(max(cfg.ReadTimeout, 0), DefaultReadTimeout)
+	cfg.WriteTimeout = cmp.Or(max(cfg.WriteTimeout, 0), DefaultWriteTimeout)
+	cfg.IdleTimeout = cmp.Or(max(cfg.IdleTimeout, 0), DefaultIdleTimeout)
+	cfg.MaxHeaderBytes = cmp.Or(max(cfg.MaxHeaderBytes, 0), DefaultMaxHeaderBytes)
 	if cfg.Build == (BuildInfo{}) {
 		cfg.Build = BuildInfoFromBinary()
 	}

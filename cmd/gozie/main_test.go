@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/store/postgres/pgtest"
 )
 
@@ -164,5 +165,31 @@ func TestAdminCLIAgainstServer(t *testing.T) {
 	}
 	if out, err := run(nil, "version"); err != nil || !strings.HasPrefix(out, "Oozie client build version: ") {
 		t.Fatalf("version: %q %v", out, err)
+	}
+}
+
+// TestLocalListensOnLoopbackByDefault: -local keeps the server on the loopback interface
+// unless a flag, a variable or the site file chose the address.
+func TestLocalListensOnLoopbackByDefault(t *testing.T) {
+	t.Parallel()
+	none := func(string) (string, bool) { return "", false }
+	for _, tt := range []struct {
+		name string
+		src  conf.Sources
+		want bool
+	}{
+		{"default", conf.Sources{ConfigDir: t.TempDir(), LookupEnv: none}, true},
+		{"flag", conf.Sources{ConfigDir: t.TempDir(), LookupEnv: none, Flags: map[string]string{"gozie.http.address": ":11000"}}, false},
+		{"env", conf.Sources{ConfigDir: t.TempDir(), LookupEnv: func(k string) (string, bool) {
+			return "0.0.0.0:11000", k == "GOZIE_HTTP_ADDRESS"
+		}}, false},
+	} {
+		cfg, err := conf.Load(tt.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := loopbackByDefault(cfg); got != tt.want {
+			t.Errorf("%s: loopbackByDefault = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 
 	"github.com/gozie/gozie/conf"
@@ -27,7 +28,8 @@ func runServer(ctx context.Context, args []string) int {
 	for _, a := range serverFlagAliases {
 		alias[a.key] = fs.String(a.name, "", a.usage)
 	}
-	local := fs.Bool("local", false, "also run a local cluster (MiniDFS, MiniYARN) in <data-dir> and use it by default")
+	local := fs.Bool("local", false, "also run a local cluster (MiniDFS, MiniYARN) in <data-dir> and use it by default; "+
+		"listens on 127.0.0.1 unless -addr says otherwise")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -53,6 +55,14 @@ func runServer(ctx context.Context, args []string) int {
 		}
 	}
 	cfg, err := conf.Load(src)
+	if err == nil && *local && loopbackByDefault(cfg) {
+		// The local cluster is for one machine: unless the address was chosen, listen on
+		// the loopback interface only, and call back through it.
+		_, port, _ := net.SplitHostPort(cfg.HTTP.Address)
+		src.Flags["gozie.http.address"] = net.JoinHostPort("127.0.0.1", port)
+		src.Hostname = "localhost"
+		cfg, err = conf.Load(src)
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gozie server: %v\n", err)
 		return 2
@@ -92,6 +102,17 @@ func runServer(ctx context.Context, args []string) int {
 	}
 	log.Info("gozie server stopped")
 	return 0
+}
+
+// loopbackByDefault reports whether the listen address is the built-in default (every
+// interface), set by no flag, variable or site file.
+func loopbackByDefault(cfg *conf.Server) bool {
+	for _, e := range cfg.Effective() {
+		if e.Key == "gozie.http.address" {
+			return e.Source == conf.SourceDefault
+		}
+	}
+	return false
 }
 
 func newLogger(c conf.Log) *slog.Logger {

@@ -56,12 +56,13 @@ func (a *api) submitCoordinator(ctx context.Context, w http.ResponseWriter, prop
 	return server.WriteJSON(w, http.StatusCreated, oozieapi.JobID{ID: id})
 }
 
-// coordInfoPage reads the paging of a coordinator's info: 1-based offset, and len whose
-// default differs by version (v1: below 1 means 1000; v2: absent or 0 means no actions,
-// negative 1000). It returns a length of 0 for "no actions".
+// coordInfoPage reads the paging of a coordinator's info: 1-based offset (see offsetParam),
+// and len whose default differs by version (v1: below 1 means 1000; v2: absent or 0 means
+// no actions, negative 1000, as Oozie's clients send -1 for "the default"). It returns a
+// length of 0 for "no actions".
 func coordInfoPage(r *http.Request) (offset, length int, err error) {
 	q := r.URL.Query()
-	if offset, err = intParam(q, paramOffset, 1); err != nil {
+	if offset, err = offsetParam(q); err != nil {
 		return 0, 0, err
 	}
 	v2 := mux.Vars(r)["version"] == "2"
@@ -78,7 +79,7 @@ func coordInfoPage(r *http.Request) (offset, length int, err error) {
 	case !v2 && length < 1:
 		length = coordDefaultLen
 	}
-	return max(offset, 1), length, nil
+	return offset, length, nil
 }
 
 // getCoordinator answers GET job/<coordinator id>: info (paged and filtered actions),

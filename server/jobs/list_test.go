@@ -75,7 +75,7 @@ func TestListWorkflows(t *testing.T) {
 		{"created since", "filter=" + q("startcreatedtime=2025-01-27T10:18Z"), []int{3, 2, 1}, 3, 1, 50},
 		{"created until, relative to now", "filter=" + q("endcreatedtime=-90m"), []int{1, 0}, 2, 1, 50},
 		{"a page", "offset=2&len=2", []int{2, 1}, 4, 2, 2},
-		{"offset and len below 1 are defaults", "offset=0&len=-3", []int{3, 2, 1, 0}, 4, 1, 50},
+		{"offset and len of 0 are defaults", "offset=0&len=0", []int{3, 2, 1, 0}, 4, 1, 50},
 		{"past the end", "offset=9", []int{}, 4, 9, 50},
 		{"no match", "filter=" + q("user=nobody"), []int{}, 0, 1, 50},
 	}
@@ -163,6 +163,8 @@ func TestListErrors(t *testing.T) {
 		{"jobtype=pig", 400, "E0303", "E0303: Invalid parameter value, [jobtype] = [pig]"},
 		{"offset=first", 400, "E0303", "E0303: Invalid parameter value, [offset] = [first]"},
 		{"len=1.5", 400, "E0303", "E0303: Invalid parameter value, [len] = [1.5]"},
+		{"len=-5", 400, "E0303", "E0303: Invalid parameter value, [len] = [-5]"},
+		{"offset=-100", 400, "E0303", "E0303: Invalid parameter value, [offset] = [-100]"},
 		{"timezone=PDT", 400, "E0303", "E0303: Invalid parameter value, [timezone] = [PDT]"},
 		{"jobtype=coordinator&filter=frequency%3D5%3Bunit%3Dweeks", 400, "E0420",
 			"E0420: Invalid jobs filter [frequency=5;unit=weeks], invalid value [weeks] for time unit. Valid value is one of months, days, hours or minutes"},

@@ -107,16 +107,32 @@ func intParam(q url.Values, name string, def int) (int, error) {
 	return n, nil
 }
 
-// pageParams reads Oozie's 1-based offset (default 1; below 1 means 1) and len (default
-// defLen; below 1 means defLen).
+// pageParams reads Oozie's 1-based offset (default 1; 0 means 1) and len (default defLen;
+// 0 means defLen). Negative values are refused with 400 E0303, where Oozie reads them as
+// the defaults: a client sending one has a bug worth seeing.
 func pageParams(q url.Values, defLen int) (offset, length int, err error) {
-	if offset, err = intParam(q, paramOffset, 1); err != nil {
+	if offset, err = offsetParam(q); err != nil {
 		return 0, 0, err
 	}
 	if length, err = intParam(q, paramLen, defLen); err != nil {
 		return 0, 0, err
 	}
-	return max(offset, 1), orDefault(length, defLen), nil
+	if length < 0 {
+		return 0, 0, server.ErrInvalidParamValue(paramLen, q.Get(paramLen))
+	}
+	return offset, orDefault(length, defLen), nil
+}
+
+// offsetParam reads the 1-based offset: default 1, 0 means 1, negative is 400 E0303.
+func offsetParam(q url.Values) (int, error) {
+	offset, err := intParam(q, paramOffset, 1)
+	if err != nil {
+		return 0, err
+	}
+	if offset < 0 {
+		return 0, server.ErrInvalidParamValue(paramOffset, q.Get(paramOffset))
+	}
+	return max(offset, 1), nil
 }
 
 // orDefault returns n, or def when n is below 1.
