@@ -10,6 +10,10 @@ import (
 // which is what a reference cycle such as a=${b}, b=${a} leads to.
 var ErrSubstitutionDepth = errors.New("variable substitution depth too large")
 
+// ErrSubstitutionSize is wrapped by Substitute when substitution makes a value, or all
+// values together, larger than their bound: references that multiply one large value.
+var ErrSubstitutionSize = errors.New("variable substitution result too large")
+
 // Error is a configuration error located in its source. Source names where the offending
 // text came from: a file name such as "job.properties" or "gozie-site.xml", "env GOZIE_X"
 // for an environment variable, "flag -x" for a command-line flag. Line is 1-based and zero

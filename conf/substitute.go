@@ -9,6 +9,16 @@ import (
 // ${name} substitutions allowed in one value.
 const DefaultSubstituteDepth = 20
 
+// Bounds of what substitution may produce: a submitted configuration is at most 16 MiB
+// (the REST API's body limit), so references multiplying one large value are stopped here
+// instead of exhausting the server's memory.
+const (
+	// MaxSubstitutedValue is the largest value substitution may produce.
+	MaxSubstitutedValue = 1 << 20
+	// MaxSubstitutedTotal is the largest sum of all substituted values.
+	MaxSubstitutedTotal = 16 << 20
+)
+
 // variablePattern is what Oozie and Hadoop take for a variable reference: "${", one or more
 // characters other than '}', '$' and space, then "}".
 var variablePattern = regexp.MustCompile(`\$\{[^}$ ]+\}`)
@@ -26,16 +36,24 @@ var variablePattern = regexp.MustCompile(`\$\{[^}$ ]+\}`)
 //   - nothing else is resolved: no EL functions, no system properties, no environment;
 //   - a value that reaches depth substitutions is an error wrapping ErrSubstitutionDepth and
 //     naming the key. As in Oozie, the check comes right after the depth-th substitution, so
-//     at most depth-1 substitutions succeed; a reference cycle always ends here.
+//     at most depth-1 substitutions succeed; a reference cycle always ends here;
+//   - a value that grows past MaxSubstitutedValue, or values that together pass
+//     MaxSubstitutedTotal, are an error wrapping ErrSubstitutionSize and naming the key
+//     (Oozie has no such bound).
 //
 // A depth of zero or less means DefaultSubstituteDepth (Oozie's "-1 = unlimited" is not
 // offered: with a cycle it never ends). Names, order and Final flags are kept.
 func Substitute(props *Properties, depth int) (*Properties, error) {
 	out := props.Clone()
+	total := 0
 	for i, e := range out.list {
 		v, err := substituteValue(e.Value, depth, props.Get)
 		if err != nil {
 			return nil, &Error{Key: e.Name, Err: err}
+		}
+		if total += len(v); total > MaxSubstitutedTotal {
+			return nil, &Error{Key: e.Name, Err: fmt.Errorf("%w: the values up to this one hold more than %d bytes",
+				ErrSubstitutionSize, MaxSubstitutedTotal)}
 		}
 		out.list[i].Value = v
 	}
@@ -57,6 +75,9 @@ func substituteValue(value string, depth int, lookup func(string) (string, bool)
 		val, ok := lookup(eval[loc[0]+2 : loc[1]-1])
 		if !ok {
 			return eval, nil
+		}
+		if len(eval)-(loc[1]-loc[0])+len(val) > MaxSubstitutedValue {
+			return "", fmt.Errorf("%w: more than %d bytes", ErrSubstitutionSize, MaxSubstitutedValue)
 		}
 		eval = eval[:loc[0]] + val + eval[loc[1]:]
 	}

@@ -2,9 +2,13 @@ package conf
 
 import (
 	"errors"
+	"fmt"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gozie/gozie/internal/testapps"
 )
 
 func TestSubstitute(t *testing.T) {
@@ -96,9 +100,15 @@ func TestSubstituteKeepsInputAndFlags(t *testing.T) {
 	}
 }
 
-func TestSubstituteOozieExample(t *testing.T) {
+// TestSubstituteExample resolves the aggregator example's job.properties, whose application
+// path is built from other properties and user.name.
+func TestSubstituteExample(t *testing.T) {
 	t.Parallel()
-	f := referenceDir(t) + "/examples/apps/aggregator/job.properties"
+	testapps.Each(t, substituteExample)
+}
+
+func substituteExample(t *testing.T, apps string) {
+	f := filepath.Join(apps, "aggregator", "job.properties")
 	data, err := readFile(f)
 	if err != nil {
 		t.Fatal(err)
@@ -116,5 +126,33 @@ func TestSubstituteOozieExample(t *testing.T) {
 	want := p.Value("nameNode") + "/user/joe/" + p.Value("examplesRoot") + "/apps/aggregator/coordinator.xml"
 	if path != want || strings.Contains(path, "${") {
 		t.Errorf("application path = %q, want %q", path, want)
+	}
+}
+
+// TestSubstituteBounded: references that multiply a large value stop at the bounds with an
+// error naming the property, before building the result.
+func TestSubstituteBounded(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("x", 512<<10)
+	// 19 references to 512 KiB: one value of 9.5 MiB.
+	p := NewProperties("big", big, "many", strings.Repeat("${big}", 19))
+	_, err := Substitute(p, 0)
+	var ce *Error
+	if !errors.Is(err, ErrSubstitutionSize) || !errors.As(err, &ce) || ce.Key != "many" {
+		t.Fatalf("19 x 512 KiB: %v, want ErrSubstitutionSize naming many", err)
+	}
+	// 40 values of one 512 KiB reference each pass the per-value bound and not the total.
+	pairs := []string{"big", big}
+	for i := range 40 {
+		pairs = append(pairs, fmt.Sprintf("p%02d", i), "${big}")
+	}
+	_, err = Substitute(NewProperties(pairs...), 0)
+	if !errors.Is(err, ErrSubstitutionSize) || !errors.As(err, &ce) || !strings.HasPrefix(ce.Key, "p") {
+		t.Fatalf("40 x 512 KiB: %v, want ErrSubstitutionSize naming a p property", err)
+	}
+	// At the bound itself all is well.
+	exact := NewProperties("half", strings.Repeat("y", MaxSubstitutedValue/2), "whole", "${half}${half}")
+	if out, err := Substitute(exact, 0); err != nil || len(out.Value("whole")) != MaxSubstitutedValue {
+		t.Fatalf("a value of exactly MaxSubstitutedValue: %v", err)
 	}
 }
