@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gozie/gozie/internal/testapps"
 )
 
 // pairs flattens props into name, value, name, value...
@@ -215,19 +217,15 @@ func TestPropertiesMethods(t *testing.T) {
 	}
 }
 
-// referenceDir returns the shared Oozie reference folder beside the repository.
-func referenceDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "oozie-reference")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("Oozie reference files not available: %v", err)
-	}
-	return dir
+// TestReadPropertiesExamples reads every properties file of the example apps (gozie's own,
+// and Oozie's when GOZIE_OOZIE_EXAMPLES names them).
+func TestReadPropertiesExamples(t *testing.T) {
+	t.Parallel()
+	testapps.Each(t, readPropertiesExamples)
 }
 
-func TestReadPropertiesOozieExamples(t *testing.T) {
-	t.Parallel()
-	files, err := filepath.Glob(filepath.Join(referenceDir(t), "examples", "apps", "*", "*.properties"))
+func readPropertiesExamples(t *testing.T, apps string) {
+	files, err := filepath.Glob(filepath.Join(apps, "*", "*.properties"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no example properties files: %v", err)
 	}

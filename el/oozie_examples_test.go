@@ -9,24 +9,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gozie/gozie/internal/testapps"
 )
 
-// examplesDir holds Oozie's example applications, in the shared reference folder next to the
-// repository; the path is relative to this package's directory.
-var examplesDir = filepath.Join("..", "..", "shared", "oozie-reference", "examples")
-
-// exampleTexts returns every attribute value and text of the example apps' XML files that
-// contains an expression, keyed by "file: text".
-func exampleTexts(t *testing.T) map[string]string {
+// exampleTexts returns every attribute value and text of the XML files under dir that
+// contains an expression, keyed by "file: text", and the number of XML files.
+func exampleTexts(t *testing.T, dir string) (texts map[string]string, files int) {
 	t.Helper()
-	if _, err := os.Stat(examplesDir); err != nil {
-		t.Skipf("Oozie example apps not available: %v", err)
-	}
-	texts := map[string]string{}
-	err := filepath.WalkDir(examplesDir, func(path string, d fs.DirEntry, err error) error {
+	texts = map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".xml") {
 			return err
 		}
+		files++
 		f, err := os.Open(path)
 		if err != nil {
 			return err
@@ -60,28 +56,32 @@ func exampleTexts(t *testing.T) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return texts
+	return texts, files
 }
 
-// TestOozieExamplesParse parses every expression of Oozie's example applications.
-func TestOozieExamplesParse(t *testing.T) {
+// TestExamplesParse parses every expression of the example apps' XML files (gozie's own, and
+// Oozie's when GOZIE_OOZIE_EXAMPLES names them).
+func TestExamplesParse(t *testing.T) {
 	t.Parallel()
-	texts := exampleTexts(t)
-	if len(texts) < 100 {
-		t.Fatalf("found only %d texts with expressions in %s", len(texts), examplesDir)
-	}
-	for where, text := range texts {
-		if _, err := Parse(text); err != nil {
-			t.Errorf("%s: %v", where, err)
+	testapps.Each(t, func(t *testing.T, apps string) {
+		texts, files := exampleTexts(t, apps)
+		// Every app parameterizes its paths, so there are more expressions than files.
+		if files == 0 || len(texts) < 2*files {
+			t.Fatalf("found only %d texts with expressions in %d XML files under %s", len(texts), files, apps)
 		}
-	}
+		for where, text := range texts {
+			if _, err := Parse(text); err != nil {
+				t.Errorf("%s: %v", where, err)
+			}
+		}
+	})
 }
 
-// TestOozieExampleDecisions evaluates the decision predicates of the example apps with
+// TestOozieExampleDecisions evaluates the decision predicates of Oozie's example apps with
 // functions standing in for the workflow package's.
 func TestOozieExampleDecisions(t *testing.T) {
 	t.Parallel()
-	texts := exampleTexts(t)
+	texts, _ := exampleTexts(t, testapps.Oozie(t))
 	counters := map[string]map[string]int64{
 		"RECORDS": {"MAP_IN": 10, "MAP_OUT": 10, "REDUCE_IN": 10, "REDUCE_OUT": 10, "GROUPS": 3},
 	}
@@ -121,5 +121,43 @@ func TestOozieExampleDecisions(t *testing.T) {
 	want := "hdfs://nn/user/alice/examples/output-data/demo/mr-node"
 	if len(checked) != 1 || checked[0] != want {
 		t.Errorf("fs:exists called with %q, want [%q]", checked, want)
+	}
+}
+
+// TestExampleDecisions evaluates the decision predicates of gozie's own example apps with
+// functions standing in for the workflow package's: true with the action data their scripts
+// print, false when that data is wrong.
+func TestExampleDecisions(t *testing.T) {
+	t.Parallel()
+	texts, _ := exampleTexts(t, testapps.Dir())
+	good := map[string]map[string]string{
+		"report":      {"argc": "2", "user": "alice", "greeting": "hello"},
+		"report-args": {"argc": "2", "arg.0": "hello", "arg.1": "alice"},
+	}
+	env := func(data map[string]map[string]string) *Env {
+		r := NewRegistry()
+		r.RegisterArity("wf:actionData", 1, func(_ *Env, args []any) (any, error) { return data[ToString(args[0])], nil })
+		r.RegisterArity("wf:user", 0, func(*Env, []any) (any, error) { return "alice", nil })
+		r.RegisterArity("wf:conf", 1, func(_ *Env, args []any) (any, error) {
+			return map[string]string{"greeting": "hello"}[ToString(args[0])], nil
+		})
+		return &Env{Funcs: Basic().With(r), Vars: MapVars(map[string]any{})}
+	}
+	decisions := 0
+	for where, text := range texts {
+		if !strings.Contains(text, "wf:actionData") || !strings.Contains(text, " eq ") {
+			continue
+		}
+		decisions++
+		if ok, err := env(good).EvalBool(text); err != nil || !ok {
+			t.Errorf("%s = %v, %v, want true", where, ok, err)
+		}
+		wrong := map[string]map[string]string{"report": {"argc": "1"}, "report-args": {"argc": "1"}}
+		if ok, err := env(wrong).EvalBool(text); err != nil || ok {
+			t.Errorf("%s with one argument = %v, %v, want false", where, ok, err)
+		}
+	}
+	if decisions < 2 {
+		t.Errorf("found %d decision predicates on action data, want the shell's and java-main's", decisions)
 	}
 }

@@ -8,23 +8,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/internal/xmltree"
 )
 
-// TestReadOozieExamples reads every XML file of Oozie's example apps (kept next to the
-// repository, in ../shared/oozie-reference/examples/apps) and checks each element's line
-// against the file's text. The test is skipped when the examples are not there.
-func TestReadOozieExamples(t *testing.T) {
+// TestReadExamples reads every XML file of the example apps (gozie's own, and Oozie's when
+// GOZIE_OOZIE_EXAMPLES names them) and checks each element's line against the file's text.
+func TestReadExamples(t *testing.T) {
 	t.Parallel()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "oozie-reference", "examples", "apps"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("Oozie's example apps are not available: %v", err)
-	}
+	testapps.Each(t, readExamples)
+}
+
+func readExamples(t *testing.T, dir string) {
 	var files []string
-	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".xml") {
 			files = append(files, path)
 		}

@@ -7,21 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// referenceApps returns Oozie's example apps, which live beside the repository
-// (<repo>/../shared/oozie-reference/examples/apps); the test is skipped without them.
-func referenceApps(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "oozie-reference", "examples", "apps"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(root); err != nil {
-		t.Skipf("Oozie's example apps are not available: %v", err)
-	}
-	return root
-}
+	"github.com/gozie/gozie/internal/testapps"
+)
 
 // validateCall posts a document to v2/validate as Oozie's client does for a local file.
 func (f *fixture) validateCall(t *testing.T, file, doc string) response {
@@ -29,10 +17,15 @@ func (f *fixture) validateCall(t *testing.T, file, doc string) response {
 	return f.call(t, http.MethodPost, "/oozie/v2/validate?file="+url.QueryEscape(file)+"&user=joe", "application/xml", doc)
 }
 
-func TestValidateOozieExamples(t *testing.T) {
+// TestValidateExamples validates every workflow and coordinator document of the example apps
+// (gozie's own, and Oozie's when GOZIE_OOZIE_EXAMPLES names them).
+func TestValidateExamples(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	root := referenceApps(t)
+	testapps.Each(t, func(t *testing.T, root string) { f.validateExamples(t, root) })
+}
+
+func (f *fixture) validateExamples(t *testing.T, root string) {
 	var files []string
 	for _, pattern := range []string{"*/workflow*.xml", "*/coordinator*.xml"} {
 		m, err := filepath.Glob(filepath.Join(root, pattern))
