@@ -6,29 +6,50 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gozie/gozie/internal/testapps"
 )
 
-// referenceApps is Oozie's example apps directory beside the repository.
-func referenceApps(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "shared", "oozie-reference", "examples", "apps"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("Oozie's example apps are missing at %s", dir)
-		}
-		t.Skipf("Oozie's example apps not found at %s", dir)
-	}
-	return dir
+// bundleEntry is one coordinator entry of a bundle example as it resolves with the
+// example's job.properties (user.name joe).
+type bundleEntry struct {
+	name, appPath string
+	critical      bool
+	conf          []string // the entry's configuration, name/value pairs
 }
 
-// TestParseExamples parses every bundle among Oozie's example apps and resolves it with
-// its job.properties, as a submission would.
+// bundleExample is the bundle example of one source, resolved.
+type bundleExample struct {
+	name    string
+	entries []bundleEntry
+}
+
+// bundleExamples: gozie's bundle runs the aggregator app twice, an hour each, the first
+// entry critical and naming coordinator.xml, the second the app's directory; Oozie's runs
+// its aggregator once for two hours.
+var bundleExamples = map[string]bundleExample{
+	testapps.Gozie: {name: "clicks-bundle", entries: []bundleEntry{
+		{name: "clicks-first-hour", appPath: "hdfs://localhost:8020/user/joe/examples/apps/aggregator/coordinator.xml",
+			critical: true, conf: []string{"start", "2010-01-01T02:00Z", "end", "2010-01-01T03:00Z"}},
+		{name: "clicks-second-hour", appPath: "hdfs://localhost:8020/user/joe/examples/apps/aggregator",
+			conf: []string{"start", "2010-01-01T03:00Z", "end", "2010-01-01T04:00Z"}},
+	}},
+	testapps.Oozie: {name: "bundle-app", entries: []bundleEntry{
+		{name: "coord-1", appPath: "hdfs://localhost:8020/user/joe/examples/apps/aggregator/coordinator.xml",
+			conf: []string{"start", "2010-01-01T01:00Z", "end", "2010-01-01T03:00Z"}},
+	}},
+}
+
+// TestParseExamples parses every bundle among the example apps (gozie's, and Oozie's when
+// GOZIE_OOZIE_EXAMPLES names them) and resolves it with its job.properties, as a
+// submission would.
 func TestParseExamples(t *testing.T) {
 	t.Parallel()
-	root := referenceApps(t)
+	testapps.Each(t, parseExamples)
+}
+
+// parseExamples is TestParseExamples on the apps under root.
+func parseExamples(t *testing.T, root string) {
 	var found []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(path) != ".xml" {

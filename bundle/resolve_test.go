@@ -8,29 +8,35 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/internal/testapps"
 )
 
-// TestResolveBundleExample resolves Oozie's bundle example with its job.properties: the
-// coordinator's app path and configuration come out as Oozie resolves them.
+// TestResolveBundleExample resolves the bundle example (gozie's, and Oozie's when
+// GOZIE_OOZIE_EXAMPLES names it) with its job.properties: each coordinator's name, app path,
+// criticality and configuration come out as Oozie resolves them (bundleExamples).
 func TestResolveBundleExample(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join(referenceApps(t), "bundle")
-	app := mustParseFile(t, filepath.Join(dir, "bundle.xml"))
-	job, err := Resolve(app, Request{Conf: readProps(t, filepath.Join(dir, "job.properties"))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if job.Name != "bundle-app" || !job.KickoffTime.IsZero() || len(job.Coordinators) != 1 {
-		t.Fatalf("job = %+v", job)
-	}
-	c := job.Coordinators[0]
-	if c.Name != "coord-1" || c.AppPath != "hdfs://localhost:8020/user/joe/examples/apps/aggregator/coordinator.xml" ||
-		!c.Enabled || c.Critical {
-		t.Errorf("coordinator = %+v", c)
-	}
-	if !slices.Equal(c.Conf, props("start", "2010-01-01T01:00Z", "end", "2010-01-01T03:00Z")) {
-		t.Errorf("coordinator configuration = %+v", c.Conf)
-	}
+	testapps.Each(t, func(t *testing.T, apps string) {
+		want := bundleExamples[testapps.Source(apps)]
+		dir := filepath.Join(apps, "bundle")
+		app := mustParseFile(t, filepath.Join(dir, "bundle.xml"))
+		job, err := Resolve(app, Request{Conf: readProps(t, filepath.Join(dir, "job.properties"))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if job.Name != want.name || !job.KickoffTime.IsZero() || len(job.Coordinators) != len(want.entries) {
+			t.Fatalf("job = %+v, want %s with %d coordinators and no kick-off time", job, want.name, len(want.entries))
+		}
+		for i, w := range want.entries {
+			c := job.Coordinators[i]
+			if c.Name != w.name || c.AppPath != w.appPath || !c.Enabled || c.Critical != w.critical {
+				t.Errorf("coordinator %d = %+v, want %+v", i, c, w)
+			}
+			if !slices.Equal(c.Conf, props(w.conf...)) {
+				t.Errorf("coordinator %s configuration = %+v, want %v", c.Name, c.Conf, w.conf)
+			}
+		}
+	})
 }
 
 func TestResolve(t *testing.T) {

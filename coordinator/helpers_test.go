@@ -1,9 +1,6 @@
 package coordinator
 
 import (
-	"os"
-	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
@@ -12,21 +9,6 @@ import (
 
 // testJobID is the coordinator job id used by the tests.
 const testJobID = "0000001-250101000000000-oozie-test-C"
-
-// referenceDir returns the shared Oozie reference folder, found from this package's
-// directory (the repository root's sibling "shared").
-func referenceDir(t testing.TB) string {
-	t.Helper()
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("cannot locate the test source")
-	}
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "shared", "oozie-reference")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("Oozie reference files not available: %v", err)
-	}
-	return dir
-}
 
 // jobSpec describes a job built directly, for materialization tests that use units the XML
 // parser never produces (HOUR) or start from a given state.

@@ -5,9 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gozie/gozie/internal/testapps"
 )
 
-// exampleConf is the job.properties the example applications expect.
+// exampleConf is the job.properties the example applications expect (the union of the
+// variables gozie's and Oozie's coordinator apps use).
 var exampleConf = []Property{
 	{Name: "user.name", Value: "joe"}, {Name: "nameNode", Value: "hdfs://localhost:8020"},
 	{Name: "resourceManager", Value: "localhost:8032"}, {Name: "queueName", Value: "default"},
@@ -20,14 +23,67 @@ var exampleConf = []Property{
 	{Name: "outputtable", Value: "oozie"}, {Name: "region", Value: "us"}, {Name: "dataOut", Value: "x"},
 }
 
+// exampleFeatures are the coordinator apps each source of example apps holds (folder
+// names common to gozie's and Oozie's), each with a check of the feature it exists for,
+// made on the submitted job and its first materialized action.
+var exampleFeatures = map[string]func(t *testing.T, app *App, job *Job, first NewAction){
+	"cron": func(t *testing.T, app *App, job *Job, first NewAction) {
+		if job.Frequency.Unit != Minute || job.Frequency.N == 0 {
+			t.Errorf("frequency %+v, want minutes", job.Frequency)
+		}
+	},
+	"cron-schedule": func(t *testing.T, app *App, job *Job, first NewAction) {
+		if job.Frequency.Unit != Cron || job.Frequency.Cron == nil {
+			t.Errorf("frequency %+v, want a cron expression", job.Frequency)
+		}
+	},
+	"aggregator": func(t *testing.T, app *App, job *Job, first NewAction) {
+		if len(app.InputEvents) != 1 || !app.InputEvents[0].IsRange || len(app.OutputEvents) != 1 {
+			t.Errorf("input events %+v, output events %+v: want a range of instances and an output", app.InputEvents, app.OutputEvents)
+		}
+		// Nothing exists: every instance of the range is missing.
+		if deps := strings.Split(first.Row.MissingDependencies, "#"); len(deps) < 2 {
+			t.Errorf("missing dependencies %q, want the range's instances", first.Row.MissingDependencies)
+		}
+	},
+	"coord-input-logic": func(t *testing.T, app *App, job *Job, first NewAction) {
+		if job.InputLogic == nil || len(app.InputEvents) < 2 {
+			t.Errorf("input logic %+v over %d data-ins", job.InputLogic, len(app.InputEvents))
+		}
+	},
+	"sla": func(t *testing.T, app *App, job *Job, first NewAction) {
+		if app.Action.SLA == nil || first.SLA == nil {
+			t.Errorf("no SLA: definition %+v, registration %+v", app.Action.SLA, first.SLA)
+		}
+	},
+}
+
+// TestExampleApplications parses, submits and materializes every coordinator of the
+// example apps (gozie's own, and Oozie's when GOZIE_OOZIE_EXAMPLES names them), checks the
+// feature each app exists for, and that the stored definition reloads unchanged.
 func TestExampleApplications(t *testing.T) {
 	t.Parallel()
-	paths, err := filepath.Glob(filepath.Join(referenceDir(t), "examples", "apps", "*", "coordinator*.xml"))
+	testapps.Each(t, testExampleApplications)
+}
+
+// testExampleApplications is TestExampleApplications on the apps under apps.
+func testExampleApplications(t *testing.T, apps string) {
+	paths, err := filepath.Glob(filepath.Join(apps, "*", "coordinator*.xml"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no example coordinators: %v", err)
 	}
+	found := map[string]bool{}
 	for _, p := range paths {
-		name := filepath.Base(filepath.Dir(p)) + "/" + filepath.Base(p)
+		found[filepath.Base(filepath.Dir(p))] = true
+	}
+	for name := range exampleFeatures {
+		if !found[name] {
+			t.Errorf("no coordinator in %s", filepath.Join(apps, name))
+		}
+	}
+	for _, p := range paths {
+		folder := filepath.Base(filepath.Dir(p))
+		name := folder + "/" + filepath.Base(p)
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			data, err := os.ReadFile(p)
@@ -55,6 +111,9 @@ func TestExampleApplications(t *testing.T) {
 				Settings: DefaultSettings()})
 			if err != nil || len(res.Actions) == 0 {
 				t.Fatalf("Materialize: %v, %d actions", err, len(res.Actions))
+			}
+			if check, ok := exampleFeatures[folder]; ok && filepath.Base(p) == "coordinator.xml" {
+				check(t, app, job, res.Actions[0])
 			}
 			// The stored definition reloads into the same job.
 			loaded, err := LoadJob(job.DefinitionXML(), job.Conf, UTC)

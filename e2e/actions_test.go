@@ -2,15 +2,22 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
+	"io/fs"
+	"maps"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gozie/gozie/actions/launch"
+	"github.com/gozie/gozie/internal/testapps"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 )
 
@@ -30,6 +37,7 @@ type jobJSON struct {
 		ErrorCode        string `json:"errorCode"`
 		ErrorMessage     string `json:"errorMessage"`
 		Data             string `json:"data"`
+		Transition       string `json:"transition"`
 	} `json:"actions"`
 }
 
@@ -50,14 +58,14 @@ func (e *env) jobInfo(t *testing.T, id string) jobJSON {
 
 // action returns a job's action row by node name.
 func (j jobJSON) action(t *testing.T, name string) (a struct {
-	Name, Type, Status, ExternalID, ExternalStatus, ExternalChildIDs, ErrorCode, ErrorMessage, Data string
+	Name, Type, Status, ExternalID, ExternalStatus, ExternalChildIDs, ErrorCode, ErrorMessage, Data, Transition string
 }) {
 	t.Helper()
 	for _, x := range j.Actions {
 		if x.Name == name {
 			a.Name, a.Type, a.Status, a.ExternalID = x.Name, x.Type, x.Status, x.ExternalID
 			a.ExternalStatus, a.ExternalChildIDs, a.ErrorCode, a.ErrorMessage = x.ExternalStatus, x.ExternalChildIDs, x.ErrorCode, x.ErrorMessage
-			a.Data = x.Data
+			a.Data, a.Transition = x.Data, x.Transition
 			return a
 		}
 	}
@@ -101,108 +109,231 @@ func (e *env) readData(t *testing.T, rel string) string {
 	return b.String()
 }
 
-// TestHiveExampleRunsBeelineInTheLauncher runs Oozie's hive example
-// unchanged: beeline in the launcher container runs the script against the
-// local cluster's HiveServer2 (the server's default), and the query's Tez
-// application is the action's child.
+// exampleWorkflow parses the workflow file of the local example app folder
+// app, so that a test takes node names from the app it runs.
+func exampleWorkflow(t *testing.T, app, file string) *workflow.App {
+	t.Helper()
+	def, err := os.ReadFile(filepath.Join(app, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf, err := workflow.Parse(def)
+	if err != nil {
+		t.Fatalf("%s/%s: %v", app, file, err)
+	}
+	return wf
+}
+
+// actionNode returns the one action node of wf whose type is typ (shell,
+// java, map-reduce, hive, hive2, sub-workflow).
+func actionNode(t *testing.T, wf *workflow.App, typ string) *workflow.Node {
+	t.Helper()
+	var found *workflow.Node
+	for _, n := range wf.Nodes {
+		if n.Kind != workflow.KindAction || n.Action.Type != typ {
+			continue
+		}
+		if found != nil {
+			t.Fatalf("%s has two %s actions: %s and %s", wf.Name, typ, found.Name, n.Name)
+		}
+		found = n
+	}
+	if found == nil {
+		t.Fatalf("%s has no %s action", wf.Name, typ)
+	}
+	return found
+}
+
+// stageInput puts the input of the local example app folder app where the
+// examples read it, under the user's examples/input-data on the cluster:
+// the files of the app's own input-data folder (gozie's apps ship theirs),
+// else standIn (path under input-data → content), since Oozie's example
+// apps come without data. It returns what it staged, by the same paths.
+func (e *env) stageInput(t *testing.T, app string, standIn map[string]string) map[string]string {
+	t.Helper()
+	staged := standIn
+	dir := filepath.Join(app, "input-data")
+	if _, err := os.Stat(dir); err == nil {
+		staged = map[string]string{}
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			rel, err := filepath.Rel(dir, path)
+			staged[filepath.ToSlash(rel)] = string(b)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(staged) == 0 {
+		t.Fatalf("no input data for %s", app)
+	}
+	for rel, content := range staged {
+		e.putData(t, "user/"+e.user+"/examples/input-data/"+rel, content)
+	}
+	return staged
+}
+
+// stagedFile returns the content of the one file stageInput staged under
+// the input-data folder dir (text, table).
+func stagedFile(t *testing.T, staged map[string]string, dir string) string {
+	t.Helper()
+	var found []string
+	for rel, content := range staged {
+		if path.Dir(rel) == dir {
+			found = append(found, content)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%d input files under %s, want one: %v", len(found), dir, staged)
+	}
+	return found[0]
+}
+
+// identityOutput is what a job of the identity mapper and reducer writes
+// for one text file: each line keyed by its byte offset.
+func identityOutput(text string) string {
+	var b strings.Builder
+	offset := 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if line == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "%d\t%s\n", offset, strings.TrimSuffix(line, "\n"))
+		offset += len(line)
+	}
+	return b.String()
+}
+
+// TestHiveExampleRunsBeelineInTheLauncher runs the hive example unchanged
+// (gozie's own, and Oozie's when testapps.OozieEnv names it): beeline in the
+// launcher container runs the script against the local cluster's
+// HiveServer2 (the server's default), which copies the staged integers to
+// the output, and the query's Tez application is the action's child.
 func TestHiveExampleRunsBeelineInTheLauncher(t *testing.T) {
 	t.Parallel()
-	apps := examples(t)
-	e := localServer(t)
-	app := e.copyApp(t, filepath.Join(apps, "hive"), "hive")
-	e.putData(t, "user/"+e.user+"/examples/input-data/table/data.txt", "1\n2\n3\n")
-	id := e.run(t, filepath.Join(app, "job.properties"))
-	status, info := e.waitJob(t, id, 2*time.Minute)
-	if status != "SUCCEEDED" {
-		t.Fatalf("hive example ended %s:\n%s", status, info)
-	}
-	if got := strings.Fields(e.readData(t, "user/"+e.user+"/examples/output-data/hive")); strings.Join(got, ",") != "1,2,3" {
-		t.Fatalf("output rows %v, want 1,2,3", got)
-	}
-	a := e.jobInfo(t, id).action(t, "hive-node")
-	var launcher, tez *yarn.AppReport
-	for _, r := range e.yarnApps(t) {
-		switch r.ApplicationType {
-		case launch.ApplicationType:
-			launcher = &r
-		case "TEZ":
-			tez = &r
+	testapps.Each(t, func(t *testing.T, apps string) {
+		t.Parallel()
+		e := localServer(t)
+		src := filepath.Join(apps, "hive")
+		node := actionNode(t, exampleWorkflow(t, src, "workflow.xml"), "hive")
+		app := e.copyApp(t, src, "hive")
+		rows := strings.Fields(stagedFile(t, e.stageInput(t, src, map[string]string{"table/data.txt": "1\n2\n3\n"}), "table"))
+		id := e.run(t, filepath.Join(app, "job.properties"))
+		status, info := e.waitJob(t, id, 2*time.Minute)
+		if status != "SUCCEEDED" {
+			t.Fatalf("hive example ended %s:\n%s", status, info)
 		}
-	}
-	if launcher == nil || tez == nil {
-		t.Fatalf("want a launcher and a Tez application: %+v", e.yarnApps(t))
-	}
-	if a.ExternalID != launcher.ID.String() || !strings.Contains(a.ExternalChildIDs, tez.ID.String()) {
-		t.Errorf("action external id %s, children %q; want the launcher %s and the Tez application %s",
-			a.ExternalID, a.ExternalChildIDs, launcher.ID, tez.ID)
-	}
+		if got := strings.Fields(e.readData(t, "user/"+e.user+"/examples/output-data/hive")); !slices.Equal(got, rows) {
+			t.Fatalf("output rows %v, want %v", got, rows)
+		}
+		a := e.jobInfo(t, id).action(t, node.Name)
+		var launcher, tez *yarn.AppReport
+		for _, r := range e.yarnApps(t) {
+			switch r.ApplicationType {
+			case launch.ApplicationType:
+				launcher = &r
+			case "TEZ":
+				tez = &r
+			}
+		}
+		if launcher == nil || tez == nil {
+			t.Fatalf("want a launcher and a Tez application: %+v", e.yarnApps(t))
+		}
+		if a.ExternalID != launcher.ID.String() || !strings.Contains(a.ExternalChildIDs, tez.ID.String()) {
+			t.Errorf("action external id %s, children %q; want the launcher %s and the Tez application %s",
+				a.ExternalID, a.ExternalChildIDs, launcher.ID, tez.ID)
+		}
+	})
 }
 
-// TestMapReduceExampleFollowsTheJob runs Oozie's map-reduce example
-// unchanged: the launcher submits the job with the cluster's mapred and the
-// workflow's action then shows the job's application as its external id.
+// TestMapReduceExampleFollowsTheJob runs the map-reduce example unchanged
+// (gozie's own, and Oozie's when testapps.OozieEnv names it): the launcher
+// submits the job with the cluster's mapred and the workflow's action then
+// shows the job's application as its external id; the identity job copies
+// the staged lines keyed by offset.
 func TestMapReduceExampleFollowsTheJob(t *testing.T) {
 	t.Parallel()
-	apps := examples(t)
-	e := localServer(t)
-	app := e.copyApp(t, filepath.Join(apps, "map-reduce"), "map-reduce")
-	e.putData(t, "user/"+e.user+"/examples/input-data/text/data.txt", "To be or not to be\nthat is the question\n")
-	id := e.run(t, filepath.Join(app, "job.properties"))
-	status, info := e.waitJob(t, id, 2*time.Minute)
-	if status != "SUCCEEDED" {
-		t.Fatalf("map-reduce example ended %s:\n%s", status, info)
-	}
-	a := e.jobInfo(t, id).action(t, "mr-node")
-	var job *yarn.AppReport
-	for _, r := range e.yarnApps(t) {
-		if r.ApplicationType == "MAPREDUCE" {
-			job = &r
+	testapps.Each(t, func(t *testing.T, apps string) {
+		t.Parallel()
+		e := localServer(t)
+		src := filepath.Join(apps, "map-reduce")
+		node := actionNode(t, exampleWorkflow(t, src, "workflow.xml"), "map-reduce")
+		app := e.copyApp(t, src, "map-reduce")
+		text := stagedFile(t, e.stageInput(t, src, map[string]string{"text/data.txt": "To be or not to be\nthat is the question\n"}), "text")
+		id := e.run(t, filepath.Join(app, "job.properties"))
+		status, info := e.waitJob(t, id, 2*time.Minute)
+		if status != "SUCCEEDED" {
+			t.Fatalf("map-reduce example ended %s:\n%s", status, info)
 		}
-	}
-	if job == nil || !job.Succeeded() {
-		t.Fatalf("no succeeded MapReduce application: %+v", e.yarnApps(t))
-	}
-	if a.ExternalID != job.ID.String() || a.ExternalStatus != "SUCCEEDED" {
-		t.Errorf("action external id %s (%s), want the job's application %s", a.ExternalID, a.ExternalStatus, job.ID)
-	}
-	if !strings.Contains(info, job.ID.String()) {
-		t.Errorf("job -info does not show the job's application:\n%s", info)
-	}
-	out := "user/" + e.user + "/examples/output-data/map-reduce"
-	if _, err := os.Stat(filepath.Join(e.dir, "dfs", out, "_SUCCESS")); err != nil {
-		t.Errorf("no _SUCCESS: %v", err)
-	}
-	if got := e.readData(t, out); got != "0\tTo be or not to be\n19\tthat is the question\n" {
-		t.Errorf("output %q", got)
-	}
+		a := e.jobInfo(t, id).action(t, node.Name)
+		var job *yarn.AppReport
+		for _, r := range e.yarnApps(t) {
+			if r.ApplicationType == "MAPREDUCE" {
+				job = &r
+			}
+		}
+		if job == nil || !job.Succeeded() {
+			t.Fatalf("no succeeded MapReduce application: %+v", e.yarnApps(t))
+		}
+		if a.ExternalID != job.ID.String() || a.ExternalStatus != "SUCCEEDED" {
+			t.Errorf("action external id %s (%s), want the job's application %s", a.ExternalID, a.ExternalStatus, job.ID)
+		}
+		if !strings.Contains(info, job.ID.String()) {
+			t.Errorf("job -info does not show the job's application:\n%s", info)
+		}
+		out := "user/" + e.user + "/examples/output-data/map-reduce"
+		if _, err := os.Stat(filepath.Join(e.dir, "dfs", out, "_SUCCESS")); err != nil {
+			t.Errorf("no _SUCCESS: %v", err)
+		}
+		if got, want := e.readData(t, out), identityOutput(text); got != want {
+			t.Errorf("output %q, want %q", got, want)
+		}
+	})
 }
 
-// TestSubWorkflowExampleListsTheChild runs Oozie's subwf example unchanged
-// (its child is the map-reduce example).
+// TestSubWorkflowExampleListsTheChild runs the subwf example unchanged
+// (gozie's own, and Oozie's when testapps.OozieEnv names it); its child is
+// the same source's map-reduce example, which writes to output-data/subwf.
 func TestSubWorkflowExampleListsTheChild(t *testing.T) {
 	t.Parallel()
-	apps := examples(t)
-	e := localServer(t)
-	e.copyApp(t, filepath.Join(apps, "map-reduce"), "map-reduce")
-	app := e.copyApp(t, filepath.Join(apps, "subwf"), "subwf")
-	e.putData(t, "user/"+e.user+"/examples/input-data/text/data.txt", "one\ntwo\n")
-	id := e.run(t, filepath.Join(app, "job.properties"))
-	status, info := e.waitJob(t, id, 3*time.Minute)
-	if status != "SUCCEEDED" {
-		t.Fatalf("subwf example ended %s:\n%s", status, info)
-	}
-	a := e.jobInfo(t, id).action(t, "subworkflow-node")
-	child := e.jobInfo(t, a.ExternalID)
-	if child.Status != "SUCCEEDED" || child.ParentID != id || a.ExternalStatus != "SUCCEEDED" {
-		t.Fatalf("child %s: status %s, parent %q; parent's action %+v", a.ExternalID, child.Status, child.ParentID, a)
-	}
-	out, err := e.cli(t, "job", "-info", child.ID)
-	if err != nil || !strings.Contains(out, "CoordAction ID: "+id) {
-		t.Errorf("job -info of the child does not show its parent:\n%s %v", out, err)
-	}
-	if _, err := os.Stat(filepath.Join(e.dir, "dfs", "user", e.user, "examples", "output-data", "subwf", "_SUCCESS")); err != nil {
-		t.Errorf("the child's job wrote no output: %v", err)
-	}
+	testapps.Each(t, func(t *testing.T, apps string) {
+		t.Parallel()
+		e := localServer(t)
+		child := filepath.Join(apps, "map-reduce")
+		e.copyApp(t, child, "map-reduce")
+		src := filepath.Join(apps, "subwf")
+		node := actionNode(t, exampleWorkflow(t, src, "workflow.xml"), "sub-workflow")
+		app := e.copyApp(t, src, "subwf")
+		text := stagedFile(t, e.stageInput(t, child, map[string]string{"text/data.txt": "one\ntwo\n"}), "text")
+		id := e.run(t, filepath.Join(app, "job.properties"))
+		status, info := e.waitJob(t, id, 3*time.Minute)
+		if status != "SUCCEEDED" {
+			t.Fatalf("subwf example ended %s:\n%s", status, info)
+		}
+		a := e.jobInfo(t, id).action(t, node.Name)
+		childJob := e.jobInfo(t, a.ExternalID)
+		if childJob.Status != "SUCCEEDED" || childJob.ParentID != id || a.ExternalStatus != "SUCCEEDED" {
+			t.Fatalf("child %s: status %s, parent %q; parent's action %+v", a.ExternalID, childJob.Status, childJob.ParentID, a)
+		}
+		out, err := e.cli(t, "job", "-info", childJob.ID)
+		if err != nil || !strings.Contains(out, "CoordAction ID: "+id) {
+			t.Errorf("job -info of the child does not show its parent:\n%s %v", out, err)
+		}
+		outDir := "user/" + e.user + "/examples/output-data/subwf"
+		if _, err := os.Stat(filepath.Join(e.dir, "dfs", outDir, "_SUCCESS")); err != nil {
+			t.Errorf("the child's job wrote no output: %v", err)
+		}
+		if got, want := e.readData(t, outDir), identityOutput(text); got != want {
+			t.Errorf("the child's output %q, want %q", got, want)
+		}
+	})
 }
 
 const failingHive2App = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="failing-hive2">
@@ -269,44 +400,80 @@ func TestShellActionUsesClusterTools(t *testing.T) {
 	}
 }
 
-// TestStreamingExampleRunsMapperAndReducer runs Oozie's streaming example
-// unchanged: /bin/cat as the mapper and /usr/bin/wc as the reducer.
-func TestStreamingExampleRunsMapperAndReducer(t *testing.T) {
-	t.Parallel()
-	apps := examples(t)
-	e := localServer(t)
-	app := e.copyApp(t, filepath.Join(apps, "streaming"), "streaming")
-	e.putData(t, "user/"+e.user+"/examples/input-data/text/data.txt", "a b\nc\n")
-	id := e.run(t, filepath.Join(app, "job.properties"))
-	if status, info := e.waitJob(t, id, 2*time.Minute); status != "SUCCEEDED" {
-		t.Fatalf("streaming example ended %s:\n%s", status, info)
-	}
-	// wc counts the two lines, three words and six bytes the mapper passed.
-	if got := strings.Fields(e.readData(t, "user/"+e.user+"/examples/output-data/streaming")); strings.Join(got, " ") != "2 3 6" {
-		t.Errorf("reducer output %q, want wc's 2 3 6", got)
-	}
+// streamingOutput is, per source, the fields of what the streaming
+// example's reducer writes for the staged text.
+var streamingOutput = map[string]func(text string) []string{
+	// A word count: /usr/bin/tr puts one word on each line, the sort brings
+	// equal words together and /usr/bin/uniq -c counts them.
+	testapps.Gozie: func(text string) []string {
+		counts := map[string]int{}
+		for _, w := range strings.Fields(text) {
+			counts[w]++
+		}
+		var out []string
+		for _, w := range slices.Sorted(maps.Keys(counts)) {
+			out = append(out, strconv.Itoa(counts[w]), w)
+		}
+		return out
+	},
+	// /bin/cat passes the lines through and /usr/bin/wc counts the lines,
+	// words and bytes it gets: the sort moves lines, the counts stay.
+	testapps.Oozie: func(text string) []string {
+		return []string{strconv.Itoa(strings.Count(text, "\n")), strconv.Itoa(len(strings.Fields(text))), strconv.Itoa(len(text))}
+	},
 }
 
-// TestConfigClassExampleIsRefused: the config-class variant of Oozie's
-// map-reduce example parses and validates, and its action ends in ERROR,
+// TestStreamingExampleRunsMapperAndReducer runs the streaming example
+// unchanged (gozie's own, and Oozie's when testapps.OozieEnv names it): its
+// mapper and reducer commands, from job.properties, run as processes.
+func TestStreamingExampleRunsMapperAndReducer(t *testing.T) {
+	t.Parallel()
+	testapps.Each(t, func(t *testing.T, apps string) {
+		t.Parallel()
+		e := localServer(t)
+		src := filepath.Join(apps, "streaming")
+		app := e.copyApp(t, src, "streaming")
+		text := stagedFile(t, e.stageInput(t, src, map[string]string{"text/data.txt": "a b\nc\n"}), "text")
+		id := e.run(t, filepath.Join(app, "job.properties"))
+		if status, info := e.waitJob(t, id, 2*time.Minute); status != "SUCCEEDED" {
+			t.Fatalf("streaming example ended %s:\n%s", status, info)
+		}
+		got := strings.Fields(e.readData(t, "user/"+e.user+"/examples/output-data/streaming"))
+		if want := streamingOutput[testapps.Source(apps)](text); !slices.Equal(got, want) {
+			t.Errorf("reducer output %q, want %q", got, want)
+		}
+	})
+}
+
+// TestConfigClassExampleIsRefused: the config-class variant of the
+// map-reduce example (gozie's own, and Oozie's when testapps.OozieEnv names
+// it) parses and validates, and its action ends in ERROR naming the class,
 // since gozie's launcher runs no JVM to configure the job.
 func TestConfigClassExampleIsRefused(t *testing.T) {
 	t.Parallel()
-	apps := examples(t)
-	e := localServer(t)
-	app := e.copyApp(t, filepath.Join(apps, "map-reduce"), "map-reduce")
-	if out, err := e.cli(t, "validate", filepath.Join(app, "workflow-with-config-class.xml")); err != nil || !strings.Contains(out, "Valid") {
-		t.Fatalf("validate: %v\n%s", err, out)
-	}
-	id := e.run(t, filepath.Join(app, "job-with-config-class.properties"))
-	if status, info := e.waitJob(t, id, time.Minute); status != "KILLED" {
-		t.Fatalf("ended %s:\n%s", status, info)
-	}
-	if a := e.jobInfo(t, id).action(t, "mr-node"); a.Status != "ERROR" || a.ErrorCode != "MR_UNSUPPORTED" ||
-		!strings.Contains(a.ErrorMessage, "SampleOozieActionConfigurator") {
-		t.Errorf("action %+v", a)
-	}
-	if n := len(e.yarnApps(t)); n != 0 {
-		t.Errorf("%d applications launched", n)
-	}
+	testapps.Each(t, func(t *testing.T, apps string) {
+		t.Parallel()
+		e := localServer(t)
+		src := filepath.Join(apps, "map-reduce")
+		node := actionNode(t, exampleWorkflow(t, src, "workflow-with-config-class.xml"), "map-reduce")
+		class := node.Action.Body.(*workflow.MapReduce).ConfigClass
+		if class == "" {
+			t.Fatalf("the %s action names no config-class", node.Name)
+		}
+		app := e.copyApp(t, src, "map-reduce")
+		if out, err := e.cli(t, "validate", filepath.Join(app, "workflow-with-config-class.xml")); err != nil || !strings.Contains(out, "Valid") {
+			t.Fatalf("validate: %v\n%s", err, out)
+		}
+		id := e.run(t, filepath.Join(app, "job-with-config-class.properties"))
+		if status, info := e.waitJob(t, id, time.Minute); status != "KILLED" {
+			t.Fatalf("ended %s:\n%s", status, info)
+		}
+		if a := e.jobInfo(t, id).action(t, node.Name); a.Status != "ERROR" || a.ErrorCode != "MR_UNSUPPORTED" ||
+			!strings.Contains(a.ErrorMessage, class) {
+			t.Errorf("action %+v, want ERROR MR_UNSUPPORTED naming %s", a, class)
+		}
+		if n := len(e.yarnApps(t)); n != 0 {
+			t.Errorf("%d applications launched", n)
+		}
+	})
 }

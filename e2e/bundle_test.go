@@ -2,12 +2,17 @@ package e2e
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gozie/gozie/internal/testapps"
 )
 
 // bundleCoordRow is one row of the coordinator table of `job -info <bundle id>`.
@@ -51,15 +56,46 @@ func (e *env) waitBundleInfo(t *testing.T, id, what string, timeout time.Duratio
 	}
 }
 
-// TestBundleExample runs Oozie's bundle example unchanged, with the aggregator example it
-// names, copied into the local cluster and pointed at it with the values of
-// local-cluster.properties: having no kick-off time, the bundle kicks off its coordinator at
-// once, under the bundle entry's name; suspending the bundle suspends the coordinator and
-// resuming it resumes the coordinator; once the inputs are there the coordinator's two
-// map-reduce actions run and the bundle ends SUCCEEDED.
+// bundleExample is the bundle example of one source: its name, the aggregator actions of
+// each coordinator (by bundle entry name) and the input dataset's done-flag.
+type bundleExample struct {
+	name   string
+	coords map[string][]aggAction
+	flag   string
+}
+
+// bundleExamples: gozie's bundle runs the aggregator twice, an hour each; Oozie's once
+// for two hours.
+var bundleExamples = map[string]bundleExample{
+	testapps.Gozie: {name: "clicks-bundle", flag: "_READY", coords: map[string][]aggAction{
+		"clicks-first-hour":  aggregatorExamples["gozie"].actions[:1],
+		"clicks-second-hour": aggregatorExamples["gozie"].actions[1:],
+	}},
+	testapps.Oozie: {name: "bundle-app", flag: "_SUCCESS", coords: map[string][]aggAction{
+		"coord-1": aggregatorExamples["oozie"].actions,
+	}},
+}
+
+// jobName is the "Job Name" of a `job -info` output.
+var jobName = regexp.MustCompile(`(?m)^Job Name\s*:\s*(\S+)$`)
+
+// TestBundleExample runs the bundle example unchanged (gozie's, and Oozie's when
+// GOZIE_OOZIE_EXAMPLES names it), with the aggregator example it names, copied into the
+// local cluster and pointed at it with the values of local-cluster.properties: having no
+// kick-off time, the bundle kicks off its coordinators at once, each under its bundle
+// entry's name; suspending the bundle suspends the coordinators and resuming it resumes
+// them; once the inputs are there the coordinators' map-reduce actions run and the bundle
+// ends SUCCEEDED.
 func TestBundleExample(t *testing.T) {
 	t.Parallel()
-	apps := examples(t)
+	testapps.Each(t, func(t *testing.T, apps string) {
+		testBundleExample(t, apps, bundleExamples[testapps.Source(apps)])
+	})
+}
+
+// testBundleExample runs the bundle example of the apps under apps, whose
+// expectations are ex.
+func testBundleExample(t *testing.T, apps string, ex bundleExample) {
 	e := localServer(t)
 	e.copyApp(t, filepath.Join(apps, "aggregator"), "aggregator")
 	app := e.copyApp(t, filepath.Join(apps, "bundle"), "bundle")
@@ -67,22 +103,40 @@ func TestBundleExample(t *testing.T) {
 	if !strings.HasSuffix(id, "-B") {
 		t.Fatalf("job id %s is not a bundle's", id)
 	}
+	allAre := func(rows []bundleCoordRow, status string) bool {
+		for _, r := range rows {
+			if r.status != status {
+				return false
+			}
+		}
+		return len(rows) == len(ex.coords)
+	}
 
-	// Kick-off: the coordinator exists and materialized its two actions, which wait for
+	// Kick-off: the coordinators exist and materialized their actions, which wait for
 	// their inputs.
 	_, rows := e.waitBundleInfo(t, id, "the kick-off", time.Minute, func(status string, rows []bundleCoordRow) bool {
-		return status == "RUNNING" && len(rows) == 1 && rows[0].status == "RUNNING"
+		return status == "RUNNING" && allAre(rows, "RUNNING")
 	})
-	coordID := rows[0].id
-	coordOut, err := e.cli(t, "job", "-info", coordID)
-	if err != nil || !strings.Contains(coordOut, "Job Name    : coord-1\n") || strings.Count(coordOut, "WAITING") != 2 {
-		t.Fatalf("coordinator %s (%v):\n%s", coordID, err, coordOut)
+	names := map[string]string{} // coordinator id → entry name
+	for _, r := range rows {
+		coordOut, err := e.cli(t, "job", "-info", r.id)
+		m := jobName.FindStringSubmatch(coordOut)
+		if err != nil || m == nil {
+			t.Fatalf("coordinator %s (%v):\n%s", r.id, err, coordOut)
+		}
+		acts, ok := ex.coords[m[1]]
+		if !ok || strings.Count(coordOut, "WAITING") != len(acts) || slices.Contains(slices.Collect(maps.Values(names)), m[1]) {
+			t.Fatalf("coordinator %s is %q with %d WAITING, want one of %v with its actions waiting:\n%s",
+				r.id, m[1], strings.Count(coordOut, "WAITING"), slices.Sorted(maps.Keys(ex.coords)), coordOut)
+		}
+		names[r.id] = m[1]
 	}
 	var j struct {
 		BundleJobName   string `json:"bundleJobName"`
 		KickoffTime     any    `json:"kickoffTime"`
 		StartTime       any    `json:"startTime"`
 		BundleCoordJobs []struct {
+			CoordJobID   string `json:"coordJobId"`
 			CoordJobName string `json:"coordJobName"`
 			BundleID     string `json:"bundleId"`
 		} `json:"bundleCoordJobs"`
@@ -93,9 +147,14 @@ func TestBundleExample(t *testing.T) {
 	}
 	err = json.NewDecoder(resp.Body).Decode(&j)
 	resp.Body.Close()
-	if err != nil || j.BundleJobName != "bundle-app" || j.KickoffTime != nil || j.StartTime == nil ||
-		len(j.BundleCoordJobs) != 1 || j.BundleCoordJobs[0].CoordJobName != "coord-1" || j.BundleCoordJobs[0].BundleID != id {
+	if err != nil || j.BundleJobName != ex.name || j.KickoffTime != nil || j.StartTime == nil ||
+		len(j.BundleCoordJobs) != len(ex.coords) {
 		t.Fatalf("bundle JSON %+v (%v)", j, err)
+	}
+	for _, c := range j.BundleCoordJobs {
+		if _, ok := ex.coords[c.CoordJobName]; !ok || c.BundleID != id {
+			t.Fatalf("bundle JSON coordinator %+v, want one of %v in %s", c, slices.Sorted(maps.Keys(ex.coords)), id)
+		}
 	}
 
 	// Suspend cascades.
@@ -103,18 +162,24 @@ func TestBundleExample(t *testing.T) {
 		t.Fatalf("job -suspend: %v\n%s", err, out)
 	}
 	status, rows, out := e.bundleInfo(t, id)
-	if status != "SUSPENDED" || len(rows) != 1 || rows[0].status != "SUSPENDED" {
+	if status != "SUSPENDED" || !allAre(rows, "SUSPENDED") {
 		t.Fatalf("after -suspend:\n%s", out)
 	}
-	if out, err := e.cli(t, "job", "-info", coordID); err != nil || statusLine.FindStringSubmatch(out)[1] != "SUSPENDED" {
-		t.Fatalf("coordinator after the bundle's suspend (%v):\n%s", err, out)
+	for coordID := range names {
+		if out, err := e.cli(t, "job", "-info", coordID); err != nil || statusLine.FindStringSubmatch(out)[1] != "SUSPENDED" {
+			t.Fatalf("coordinator after the bundle's suspend (%v):\n%s", err, out)
+		}
 	}
 
 	// The inputs arrive while the bundle is suspended: nothing may start until it resumes.
-	raw := "user/" + e.user + "/examples/input-data/rawLogs/2010/01/01/"
-	for _, dir := range []string{"00/20", "00/40", "01/00", "01/20", "01/40", "02/00"} {
-		e.putData(t, raw+dir+"/part-00000", "log line "+dir+"\n")
-		e.putData(t, raw+dir+"/_SUCCESS", "")
+	userRel := "user/" + e.user + "/examples/"
+	for _, acts := range ex.coords {
+		for _, a := range acts {
+			for _, dir := range a.inputs {
+				e.putData(t, userRel+dir+"/part-00000", "log line "+dir+"\n")
+				e.putData(t, userRel+dir+"/"+ex.flag, "")
+			}
+		}
 	}
 
 	// Resume cascades.
@@ -122,25 +187,28 @@ func TestBundleExample(t *testing.T) {
 		t.Fatalf("job -resume: %v\n%s", err, out)
 	}
 	status, rows, out = e.bundleInfo(t, id)
-	if status == "SUSPENDED" || len(rows) != 1 || rows[0].status == "SUSPENDED" {
+	if status == "SUSPENDED" || len(rows) != len(ex.coords) || slices.ContainsFunc(rows, func(r bundleCoordRow) bool { return r.status == "SUSPENDED" }) {
 		t.Fatalf("after -resume:\n%s", out)
 	}
 
 	final, info := e.waitJob(t, id, 4*time.Minute)
 	if final != "SUCCEEDED" {
-		coordOut, _ := e.cli(t, "job", "-info", coordID)
-		t.Fatalf("bundle ended %s:\n%s\ncoordinator:\n%s", final, info, coordOut)
+		t.Fatalf("bundle ended %s:\n%s", final, info)
 	}
-	if _, rows, out := e.bundleInfo(t, id); len(rows) != 1 || rows[0].status != "SUCCEEDED" {
-		t.Fatalf("coordinator row at the end:\n%s", out)
+	if _, rows, out := e.bundleInfo(t, id); !allAre(rows, "SUCCEEDED") {
+		t.Fatalf("coordinator rows at the end:\n%s", out)
 	}
-	for _, hour := range []string{"01", "02"} {
-		dir := filepath.Join(e.dir, "dfs", "user", e.user, "examples", "output-data", "aggregator", "aggregatedLogs", "2010", "01", "01", hour)
-		if _, err := os.Stat(filepath.Join(dir, "_SUCCESS")); err != nil {
-			t.Errorf("no output for hour %s: %v", hour, err)
+	for _, acts := range ex.coords {
+		for _, a := range acts {
+			if _, err := os.Stat(filepath.Join(e.dir, "dfs", filepath.FromSlash(userRel+a.output), "_SUCCESS")); err != nil {
+				t.Errorf("no output %s: %v", a.output, err)
+			}
+			got := e.readData(t, userRel+a.output)
+			for _, dir := range a.inputs {
+				if !strings.Contains(got, "log line "+dir) {
+					t.Errorf("output %s %q lacks its input %s", a.output, got, dir)
+				}
+			}
 		}
-	}
-	if got := e.readData(t, "user/"+e.user+"/examples/output-data/aggregator/aggregatedLogs/2010/01/01/02"); !strings.Contains(got, "log line 01/20") {
-		t.Errorf("output of 02:00 %q lacks its inputs", got)
 	}
 }

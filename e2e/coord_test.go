@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testapps"
 	_ "modernc.org/sqlite" // the server's database, read by the crash test
 )
 
@@ -258,79 +259,176 @@ func (e *env) checkRanOnce(t *testing.T, acts []coordAction) {
 	}
 }
 
-// TestCoordCronExamplesMaterializeTheirWindow runs Oozie's cron examples
-// (coord:minutes(10), and the cron string "0/10 * * * *") unchanged, with
-// their own start and end and with a narrower window: each materializes
-// exactly the actions its start, end (exclusive) and frequency give, and
-// every action runs its workflow.
-func TestCoordCronExamplesMaterializeTheirWindow(t *testing.T) {
-	t.Parallel()
-	apps := examples(t)
-	e := localServer(t)
-	for _, app := range []string{"cron", "cron-schedule"} {
-		e.copyApp(t, filepath.Join(apps, app), app)
-	}
-	hour := []string{"2010-01-01T00:00Z", "2010-01-01T00:10Z", "2010-01-01T00:20Z", "2010-01-01T00:30Z",
-		"2010-01-01T00:40Z", "2010-01-01T00:50Z"}
-	cases := []struct {
-		name, app string
-		window    []string // start and end overrides; none keeps job.properties' values
-		want      []string
-	}{
-		{"every 10 minutes, job.properties window", "cron", nil, hour},
-		{"every 10 minutes from 00:05", "cron", []string{"start=2010-01-01T00:05Z", "end=2010-01-01T00:45Z"},
-			[]string{"2010-01-01T00:05Z", "2010-01-01T00:15Z", "2010-01-01T00:25Z", "2010-01-01T00:35Z"}},
-		{"cron 0/10, job.properties window", "cron-schedule", nil, hour},
-		// A cron fires on its own marks: the first one at or after start, the
-		// last one before end.
-		{"cron 0/10 from 00:05", "cron-schedule", []string{"start=2010-01-01T00:05Z", "end=2010-01-01T00:45Z"},
-			[]string{"2010-01-01T00:10Z", "2010-01-01T00:20Z", "2010-01-01T00:30Z", "2010-01-01T00:40Z"}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			props := filepath.Join(e.dir, "dfs", "user", e.user, "examples", "apps", c.app, "job.properties")
-			id := e.run(t, props, c.window...)
-			status, acts := e.waitCoord(t, id, 2*time.Minute, "a final status",
-				func(s string, _ []coordAction) bool { return coordTerminal(s) })
-			if status != "SUCCEEDED" {
-				t.Fatalf("the job ended %s", status)
-			}
-			if got := nominals(acts); !slices.Equal(got, c.want) {
-				t.Fatalf("nominal times %v, want %v", got, c.want)
-			}
-			for i, a := range acts {
-				if a.Number != i+1 || a.ID != fmt.Sprintf("%s@%d", id, i+1) {
-					t.Fatalf("row %d is action %d (%s)", i+1, a.Number, a.ID)
-				}
-			}
-			e.checkRanOnce(t, acts)
-			out, err := e.cli(t, "jobs", "-jobtype", "coordinator")
-			if err != nil || !regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(id)+`\s+cron-coord\s+SUCCEEDED\s`).MatchString(out) {
-				t.Fatalf("jobs -jobtype coordinator does not list %s as SUCCEEDED: %v\n%s", id, err, out)
-			}
-		})
-	}
+// cronWindow is one run of a cron example: its app, the coordinator name it shows, the
+// start and end overrides (none keeps job.properties' values) and the nominal times
+// it must materialize.
+type cronWindow struct {
+	name, app, coordName string
+	window               []string
+	want                 []string
+	// marks is the folder (below the user's examples folder) where each run's workflow
+	// makes a directory named after its nominal time (yyyyMMddHHmm); "" for none.
+	marks string
+	// doneFile is a file each mark directory holds ("" for none).
+	doneFile string
 }
 
-// TestCoordAggregatorExampleWaitsForItsInputs runs Oozie's aggregator example
-// unchanged: its two actions wait with their missing dependencies (three
-// raw-log instances each, newest first, with the _SUCCESS done-flag)
-// listed; a directory without its done-flag does not count; once an action's
-// instances are complete it runs, and its map-reduce workflow receives
-// inputData and outputData as Oozie resolves them.
+// cronWindows are the runs of the cron examples of each source. gozie's run every 15
+// minutes (coord:minutes(15)) and at 5/15 past each hour (a cron expression), and mark
+// each run with a directory; Oozie's run every 10 minutes both ways. The narrower window
+// shows the difference: coord:minutes counts from the start, a cron fires on its own marks,
+// the first one at or after start, the last one before end.
+var cronWindows = map[string][]cronWindow{
+	testapps.Gozie: {
+		{"every 15 minutes, job.properties window", "cron", "quarter-hour-coord", nil,
+			[]string{"2010-01-01T00:00Z", "2010-01-01T00:15Z", "2010-01-01T00:30Z", "2010-01-01T00:45Z", "2010-01-01T01:00Z"},
+			"output-data/cron", ""},
+		{"every 15 minutes from 01:10", "cron", "quarter-hour-coord", []string{"start=2010-01-01T01:10Z", "end=2010-01-01T01:50Z"},
+			[]string{"2010-01-01T01:10Z", "2010-01-01T01:25Z", "2010-01-01T01:40Z"}, "output-data/cron", ""},
+		{"cron 5/15, job.properties window", "cron-schedule", "five-past-quarters-coord", nil,
+			[]string{"2010-01-01T00:05Z", "2010-01-01T00:20Z", "2010-01-01T00:35Z", "2010-01-01T00:50Z"},
+			"output-data/cron-schedule", "_DONE"},
+		{"cron 5/15 from 01:10", "cron-schedule", "five-past-quarters-coord", []string{"start=2010-01-01T01:10Z", "end=2010-01-01T01:50Z"},
+			[]string{"2010-01-01T01:20Z", "2010-01-01T01:35Z"}, "output-data/cron-schedule", "_DONE"},
+	},
+	testapps.Oozie: {
+		{"every 10 minutes, job.properties window", "cron", "cron-coord", nil, tenMinutes, "", ""},
+		{"every 10 minutes from 00:05", "cron", "cron-coord", []string{"start=2010-01-01T00:05Z", "end=2010-01-01T00:45Z"},
+			[]string{"2010-01-01T00:05Z", "2010-01-01T00:15Z", "2010-01-01T00:25Z", "2010-01-01T00:35Z"}, "", ""},
+		{"cron 0/10, job.properties window", "cron-schedule", "cron-coord", nil, tenMinutes, "", ""},
+		{"cron 0/10 from 00:05", "cron-schedule", "cron-coord", []string{"start=2010-01-01T00:05Z", "end=2010-01-01T00:45Z"},
+			[]string{"2010-01-01T00:10Z", "2010-01-01T00:20Z", "2010-01-01T00:30Z", "2010-01-01T00:40Z"}, "", ""},
+	},
+}
+
+// tenMinutes are the nominal times of Oozie's cron examples with their job.properties.
+var tenMinutes = []string{"2010-01-01T00:00Z", "2010-01-01T00:10Z", "2010-01-01T00:20Z", "2010-01-01T00:30Z",
+	"2010-01-01T00:40Z", "2010-01-01T00:50Z"}
+
+// TestCoordCronExamplesMaterializeTheirWindow runs the cron examples unchanged (gozie's,
+// and Oozie's when GOZIE_OOZIE_EXAMPLES names them), a coord:minutes frequency and a cron
+// expression, with their own start and end and with a narrower window: each materializes
+// exactly the actions its start, end (exclusive) and frequency give, and every action
+// runs its workflow (which, in gozie's apps, leaves a directory for its nominal time).
+func TestCoordCronExamplesMaterializeTheirWindow(t *testing.T) {
+	t.Parallel()
+	testapps.Each(t, func(t *testing.T, apps string) {
+		e := localServer(t)
+		for _, app := range []string{"cron", "cron-schedule"} {
+			e.copyApp(t, filepath.Join(apps, app), app)
+		}
+		for _, c := range cronWindows[testapps.Source(apps)] {
+			t.Run(c.name, func(t *testing.T) {
+				props := filepath.Join(e.dir, "dfs", "user", e.user, "examples", "apps", c.app, "job.properties")
+				id := e.run(t, props, c.window...)
+				status, acts := e.waitCoord(t, id, 2*time.Minute, "a final status",
+					func(s string, _ []coordAction) bool { return coordTerminal(s) })
+				if status != "SUCCEEDED" {
+					t.Fatalf("the job ended %s", status)
+				}
+				if got := nominals(acts); !slices.Equal(got, c.want) {
+					t.Fatalf("nominal times %v, want %v", got, c.want)
+				}
+				for i, a := range acts {
+					if a.Number != i+1 || a.ID != fmt.Sprintf("%s@%d", id, i+1) {
+						t.Fatalf("row %d is action %d (%s)", i+1, a.Number, a.ID)
+					}
+				}
+				e.checkRanOnce(t, acts)
+				// The name column is 15 wide, as Oozie's: a longer name runs into the status.
+				out, err := e.cli(t, "jobs", "-jobtype", "coordinator")
+				if err != nil || !regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(id)+`\s+`+regexp.QuoteMeta(c.coordName)+`\s*SUCCEEDED\s`).MatchString(out) {
+					t.Fatalf("jobs -jobtype coordinator does not list %s as %s SUCCEEDED: %v\n%s", id, c.coordName, err, out)
+				}
+				if c.marks == "" {
+					return
+				}
+				for _, a := range acts {
+					mark := filepath.Join(e.dir, "dfs", "user", e.user, "examples", filepath.FromSlash(c.marks), a.Nominal.Format("200601021504"))
+					if fi, err := os.Stat(mark); err != nil || !fi.IsDir() {
+						t.Errorf("the workflow of %s made no directory %s: %v", a.ID, mark, err)
+					}
+					if c.doneFile == "" {
+						continue
+					}
+					if _, err := os.Stat(filepath.Join(mark, c.doneFile)); err != nil {
+						t.Errorf("the workflow of %s left no %s: %v", a.ID, c.doneFile, err)
+					}
+				}
+			})
+		}
+	})
+}
+
+// aggAction is one action of an aggregator coordinator: its nominal time, its input
+// instances (newest first) and its output instance, paths below the user's examples
+// folder.
+type aggAction struct {
+	nominal string
+	inputs  []string
+	output  string
+}
+
+// aggregatorExample is the aggregator example of one source with its own job.properties.
+type aggregatorExample struct {
+	flag    string // the input dataset's done-flag
+	actions []aggAction
+}
+
+// aggregatorExamples: gozie's aggregator gathers the four quarter-hour click logs of
+// each hour, flagged _READY; Oozie's three 20-minute raw logs, flagged _SUCCESS.
+var aggregatorExamples = map[string]aggregatorExample{
+	testapps.Gozie: {flag: "_READY", actions: []aggAction{
+		{"2010-01-01T02:00Z", withPrefix("input-data/clicks/20100101/", "0200", "0145", "0130", "0115"),
+			"output-data/aggregator/clicks-by-hour/20100101/02"},
+		{"2010-01-01T03:00Z", withPrefix("input-data/clicks/20100101/", "0300", "0245", "0230", "0215"),
+			"output-data/aggregator/clicks-by-hour/20100101/03"},
+	}},
+	testapps.Oozie: {flag: "_SUCCESS", actions: []aggAction{
+		{"2010-01-01T01:00Z", withPrefix("input-data/rawLogs/2010/01/01/", "01/00", "00/40", "00/20"),
+			"output-data/aggregator/aggregatedLogs/2010/01/01/01"},
+		{"2010-01-01T02:00Z", withPrefix("input-data/rawLogs/2010/01/01/", "02/00", "01/40", "01/20"),
+			"output-data/aggregator/aggregatedLogs/2010/01/01/02"},
+	}},
+}
+
+// withPrefix returns each of names with prefix before it.
+func withPrefix(prefix string, names ...string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = prefix + n
+	}
+	return out
+}
+
+// TestCoordAggregatorExampleWaitsForItsInputs runs the aggregator example unchanged
+// (gozie's, and Oozie's when GOZIE_OOZIE_EXAMPLES names it): its two actions wait with
+// their missing dependencies (their range of instances, newest first, with the dataset's
+// done-flag) listed; a directory without its done-flag does not count (nor, where the
+// dataset names its own flag, Hadoop's _SUCCESS); once an action's instances are complete
+// it runs, and its map-reduce workflow receives inputData and outputData as Oozie resolves
+// them and copies the input lines.
 func TestCoordAggregatorExampleWaitsForItsInputs(t *testing.T) {
 	t.Parallel()
-	apps := examples(t)
+	testapps.Each(t, func(t *testing.T, apps string) {
+		testCoordAggregator(t, apps, aggregatorExamples[testapps.Source(apps)])
+	})
+}
+
+// testCoordAggregator runs the aggregator example of the apps under apps, whose
+// expectations are ex.
+func testCoordAggregator(t *testing.T, apps string, ex aggregatorExample) {
 	e := localServer(t)
 	app := e.copyApp(t, filepath.Join(apps, "aggregator"), "aggregator")
 	id := e.run(t, filepath.Join(app, "job.properties"))
+	a1, a2 := ex.actions[0], ex.actions[1]
 
-	rawRel := "user/" + e.user + "/examples/input-data/rawLogs/2010/01/01/"
-	raw := e.cluster["nameNode"] + "/" + rawRel
+	userRel := "user/" + e.user + "/examples/"
+	uri := func(rel string) string { return e.cluster["nameNode"] + "/" + userRel + rel }
 	deps := func(instances ...string) string {
 		var s []string
 		for _, i := range instances {
-			s = append(s, raw+i+"/_SUCCESS")
+			s = append(s, uri(i)+"/"+ex.flag)
 		}
 		return strings.Join(s, "#")
 	}
@@ -348,81 +446,85 @@ func TestCoordAggregatorExampleWaitsForItsInputs(t *testing.T) {
 	_, acts := e.waitCoord(t, id, time.Minute, "two waiting actions", func(_ string, acts []coordAction) bool {
 		return len(acts) == 2 && acts[0].Status == "WAITING" && acts[1].Status == "WAITING"
 	})
-	if got := nominals(acts); !slices.Equal(got, []string{"2010-01-01T01:00Z", "2010-01-01T02:00Z"}) {
+	if got := nominals(acts); !slices.Equal(got, []string{a1.nominal, a2.nominal}) {
 		t.Fatalf("nominal times %v", got)
 	}
-	if acts[0].FirstMissing != raw+"01/00/_SUCCESS" || acts[1].FirstMissing != raw+"02/00/_SUCCESS" {
+	if acts[0].FirstMissing != deps(a1.inputs[0]) || acts[1].FirstMissing != deps(a2.inputs[0]) {
 		t.Fatalf("first missing dependencies %q and %q", acts[0].FirstMissing, acts[1].FirstMissing)
 	}
-	if got, want := missing(1), deps("01/00", "00/40", "00/20"); got != want {
+	if got, want := missing(1), deps(a1.inputs...); got != want {
 		t.Fatalf("missing dependencies of action 1:\n got %s\nwant %s", got, want)
 	}
-	if got, want := missing(2), deps("02/00", "01/40", "01/20"); got != want {
+	if got, want := missing(2), deps(a2.inputs...); got != want {
 		t.Fatalf("missing dependencies of action 2:\n got %s\nwant %s", got, want)
 	}
 
 	put := func(instance string, doneFlag bool) {
-		e.putData(t, rawRel+instance+"/part-00000", "log "+instance+"\n")
-		if doneFlag {
-			e.putData(t, rawRel+instance+"/_SUCCESS", "")
+		e.putData(t, userRel+instance+"/part-00000", "log "+instance+"\n")
+		switch {
+		case doneFlag:
+			e.putData(t, userRel+instance+"/"+ex.flag, "")
+		case ex.flag != "_SUCCESS":
+			// Hadoop's flag is not the dataset's.
+			e.putData(t, userRel+instance+"/_SUCCESS", "")
 		}
 	}
 	// The newest instance complete, the next one without its done-flag:
-	// action 1 goes on waiting for the two older ones.
-	put("01/00", true)
-	put("00/40", false)
-	e.waitCoord(t, id, time.Minute, "action 1 waiting for 00/40", func(_ string, acts []coordAction) bool {
-		return len(acts) == 2 && acts[0].FirstMissing == raw+"00/40/_SUCCESS"
+	// action 1 goes on waiting for the older ones.
+	put(a1.inputs[0], true)
+	put(a1.inputs[1], false)
+	e.waitCoord(t, id, time.Minute, "action 1 waiting for "+a1.inputs[1], func(_ string, acts []coordAction) bool {
+		return len(acts) == 2 && acts[0].FirstMissing == deps(a1.inputs[1])
 	})
-	if got, want := missing(1), deps("00/40", "00/20"); got != want {
-		t.Fatalf("missing dependencies of action 1 after 01/00 arrived:\n got %s\nwant %s", got, want)
+	if got, want := missing(1), deps(a1.inputs[1:]...); got != want {
+		t.Fatalf("missing dependencies of action 1 after %s arrived:\n got %s\nwant %s", a1.inputs[0], got, want)
 	}
 	if s, _, _ := e.coordInfo(t, id); s != "RUNNING" {
 		t.Fatalf("job status %s while its actions wait", s)
 	}
 	out, err := e.cli(t, "job", "-info", id+"@1")
-	if err != nil || !strings.Contains(out, "First Missing Dependency : "+raw+"00/40/_SUCCESS") ||
+	if err != nil || !strings.Contains(out, "First Missing Dependency : "+deps(a1.inputs[1])) ||
 		!regexp.MustCompile(`(?m)^Status\s+: WAITING$`).MatchString(out) {
 		t.Fatalf("job -info %s@1: %v\n%s", id, err, out)
 	}
 
-	put("00/40", true)
-	put("00/20", true)
+	for _, i := range a1.inputs[1:] {
+		put(i, true)
+	}
 	_, acts = e.waitCoord(t, id, 2*time.Minute, "action 1 SUCCEEDED", func(_ string, acts []coordAction) bool {
 		return len(acts) == 2 && acts[0].Status == "SUCCEEDED"
 	})
 	if acts[1].Status != "WAITING" {
 		t.Fatalf("action 2 is %s without its inputs", acts[1].Status)
 	}
-	outRel := "user/" + e.user + "/examples/output-data/aggregator/aggregatedLogs/2010/01/01/"
-	checkWorkflow := func(a coordAction, inputs []string, hour string) {
+	checkWorkflow := func(a coordAction, want aggAction) {
 		t.Helper()
 		conf := e.wfConf(t, a.ExtID)
 		var in []string
-		for _, i := range inputs {
-			in = append(in, raw+i)
+		for _, i := range want.inputs {
+			in = append(in, uri(i))
 		}
 		if got, want := conf["inputData"], strings.Join(in, ","); got != want {
 			t.Errorf("inputData of %s:\n got %s\nwant %s", a.ID, got, want)
 		}
-		if got, want := conf["outputData"], e.cluster["nameNode"]+"/"+outRel+hour; got != want {
+		if got, want := conf["outputData"], uri(want.output); got != want {
 			t.Errorf("outputData of %s: got %s, want %s", a.ID, got, want)
 		}
-		// The sample map-reduce job copies its input lines (keyed by offset).
-		var want []string
-		for _, i := range inputs {
-			want = append(want, "0\tlog "+i)
+		// The map-reduce job copies its input lines (keyed by offset).
+		var lines []string
+		for _, i := range want.inputs {
+			lines = append(lines, "0\tlog "+i)
 		}
-		got := strings.Split(strings.TrimSpace(e.readData(t, outRel+hour)), "\n")
+		got := strings.Split(strings.TrimSpace(e.readData(t, userRel+want.output)), "\n")
 		slices.Sort(got)
-		slices.Sort(want)
-		if !slices.Equal(got, want) {
-			t.Errorf("output of %s: %q, want %q", a.ID, got, want)
+		slices.Sort(lines)
+		if !slices.Equal(got, lines) {
+			t.Errorf("output of %s: %q, want %q", a.ID, got, lines)
 		}
 	}
-	checkWorkflow(acts[0], []string{"01/00", "00/40", "00/20"}, "01")
+	checkWorkflow(acts[0], a1)
 
-	for _, i := range []string{"01/20", "01/40", "02/00"} {
+	for _, i := range a2.inputs {
 		put(i, true)
 	}
 	status, acts := e.waitCoord(t, id, 2*time.Minute, "a final status",
@@ -431,7 +533,7 @@ func TestCoordAggregatorExampleWaitsForItsInputs(t *testing.T) {
 		t.Fatalf("the job ended %s", status)
 	}
 	e.checkRanOnce(t, acts)
-	checkWorkflow(acts[1], []string{"02/00", "01/40", "01/20"}, "02")
+	checkWorkflow(acts[1], a2)
 }
 
 // dstCoordinator is a coordinator app named name with the given frequency,

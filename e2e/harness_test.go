@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/conf"
-	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/testenv/localcluster"
 )
 
@@ -40,13 +39,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// examples is Oozie's example apps directory, for the compatibility tests
-// (testapps.Oozie: skipped unless GOZIE_OOZIE_EXAMPLES is set).
-func examples(t *testing.T) string {
-	t.Helper()
-	return testapps.Oozie(t)
 }
 
 func freeAddr(t *testing.T) string {

@@ -14,6 +14,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gozie/gozie/internal/testapps"
+	"github.com/gozie/gozie/internal/testreq"
 )
 
 // slaServer starts the local cluster and a gozie server (separate
@@ -44,7 +47,8 @@ func slaServer(t *testing.T) (*env, *proc, []string, <-chan map[string]any) {
 }
 
 // slaProps writes a job.properties that runs the sla example's workflow
-// (copied unchanged) with the given nominal time and SLA minutes.
+// (copied unchanged; gozie's and Oozie's take the same parameters) with the
+// given nominal time and SLA minutes.
 func (e *env) slaProps(t *testing.T, nominal time.Time, shouldStart, shouldEnd string) string {
 	t.Helper()
 	props := fmt.Sprintf(`nameNode=%s
@@ -119,13 +123,24 @@ func (e *env) waitSLA(t *testing.T, id string, what string, cond func(summary) b
 
 func has(list, ev string) bool { return strings.Contains(","+list+",", ","+ev+",") }
 
-// TestSLAExampleEndMiss runs the sla example's workflow (copied unchanged)
-// past its should-end: the SLA API shows END_MISS with the lateness in
-// minutes, the webhook receives the event, `gozie sla` lists it, and the
-// dashboard shows the miss in red.
+// slaWorkflowNames are the names of the sla example's workflow of each source.
+var slaWorkflowNames = map[string]string{testapps.Gozie: "sla-watched-wf", testapps.Oozie: "one-op-wf"}
+
+// TestSLAExampleEndMiss runs the sla example's workflow (copied unchanged;
+// gozie's, and Oozie's when GOZIE_OOZIE_EXAMPLES names it) past its
+// should-end: the SLA API shows END_MISS with the lateness in minutes, the
+// webhook receives the event, `gozie sla` lists it, and the dashboard shows
+// the miss in red.
 func TestSLAExampleEndMiss(t *testing.T) {
 	t.Parallel()
-	apps := examples(t)
+	testapps.Each(t, func(t *testing.T, apps string) {
+		testSLAEndMiss(t, apps, slaWorkflowNames[testapps.Source(apps)])
+	})
+}
+
+// testSLAEndMiss runs the sla example's workflow of the apps under apps, named
+// appName, past its should-end.
+func testSLAEndMiss(t *testing.T, apps, appName string) {
 	e, _, _, hooks := slaServer(t)
 	e.copyApp(t, filepath.Join(apps, "sla"), "sla")
 	// Nominal time 20 minutes ago: should-start (1) and should-end (10) have passed.
@@ -135,12 +150,12 @@ func TestSLAExampleEndMiss(t *testing.T) {
 		t.Fatalf("the sla example ended %s:\n%s", status, info)
 	}
 	s := e.waitSLA(t, id, "END_MISS", func(s summary) bool { return has(s.EventStatus, "END_MISS") && s.JobStatus == "SUCCEEDED" })
-	if s.AppName != "one-op-wf" || s.SLAStatus != "MISS" || !has(s.EventStatus, "START_MISS") ||
+	if s.AppName != appName || s.SLAStatus != "MISS" || !has(s.EventStatus, "START_MISS") ||
 		s.EndDelay == nil || *s.EndDelay < 10 || *s.EndDelay > 12 {
-		t.Fatalf("summary: %+v", s)
+		t.Fatalf("summary: %+v, want app %s", s, appName)
 	}
 	// The filter by app name finds it too.
-	resp, err := http.Get(e.url + "/v2/sla?filter=app_name=one-op-wf;event_status=END_MISS")
+	resp, err := http.Get(e.url + "/v2/sla?filter=" + url.QueryEscape("app_name="+appName+";event_status=END_MISS"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +165,7 @@ func TestSLAExampleEndMiss(t *testing.T) {
 	_ = json.NewDecoder(resp.Body).Decode(&l)
 	resp.Body.Close()
 	if len(l.List) != 1 || l.List[0].ID != id {
-		t.Fatalf("filter app_name=one-op-wf: %+v", l.List)
+		t.Fatalf("filter app_name=%s: %+v", appName, l.List)
 	}
 	// The webhook received the END_MISS.
 	timeout := time.After(time.Minute)
@@ -162,22 +177,31 @@ func TestSLAExampleEndMiss(t *testing.T) {
 			t.Fatal("the webhook never received the END_MISS")
 		}
 	}
-	out, err := e.cli(t, "sla", "-filter", "app_name=one-op-wf")
+	out, err := e.cli(t, "sla", "-filter", "app_name="+appName)
 	if err != nil || !strings.Contains(out, id) || !strings.Contains(out, "START_MISS,DURATION_MET,END_MISS") {
 		t.Fatalf("gozie sla: %v\n%s", err, out)
 	}
-	if dom, ok := headless(t, e.url+"/dashboard/?view=misses&app=one-op-wf"); ok &&
-		!strings.Contains(dom, `<tr class="miss" data-id="`+id+`"`) {
-		t.Fatalf("the dashboard does not show the miss in red:\n%s", dom)
-	}
+	// A subtest, so that without Chromium only the dashboard's check is skipped.
+	t.Run("dashboard", func(t *testing.T) {
+		dom := headless(t, e.url+"/dashboard/?view=misses&app="+url.QueryEscape(appName))
+		if !strings.Contains(dom, `<tr class="miss" data-id="`+id+`"`) {
+			t.Fatalf("the dashboard does not show the miss in red:\n%s", dom)
+		}
+	})
 }
 
-// TestSLADeadlineSurvivesRestart: a job submitted and never started shows
-// START_MISS once should-start passes, even though the server that armed
-// the deadline was killed and another started in its place.
+// TestSLADeadlineSurvivesRestart: the sla example's workflow (gozie's, and
+// Oozie's when GOZIE_OOZIE_EXAMPLES names it) submitted and never started
+// shows START_MISS once should-start passes, even though the server that
+// armed the deadline was killed and another started in its place.
 func TestSLADeadlineSurvivesRestart(t *testing.T) {
 	t.Parallel()
-	apps := examples(t)
+	testapps.Each(t, testSLADeadlineSurvivesRestart)
+}
+
+// testSLADeadlineSurvivesRestart is TestSLADeadlineSurvivesRestart on the
+// sla example of the apps under apps.
+func testSLADeadlineSurvivesRestart(t *testing.T, apps string) {
 	e, server, args, _ := slaServer(t)
 	e.copyApp(t, filepath.Join(apps, "sla"), "sla")
 	now := time.Now().UTC()
@@ -195,24 +219,11 @@ func TestSLADeadlineSurvivesRestart(t *testing.T) {
 }
 
 // headless renders a page in headless Chromium and returns its DOM after
-// its scripts ran; ok is false when Chromium is not installed, which fails
-// the test under CI.
-func headless(t *testing.T, u string) (dom string, ok bool) {
+// its scripts ran. Without Chromium, t is skipped (failed under CI) through
+// testreq.Program.
+func headless(t *testing.T, u string) string {
 	t.Helper()
-	bin := ""
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium is not installed")
-		}
-		t.Log("chromium is not installed; the dashboard check is skipped")
-		return "", false
-	}
+	bin := testreq.Program(t, "chromium", "chromium", "chromium-browser", "google-chrome")
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -222,5 +233,5 @@ func headless(t *testing.T, u string) (dom string, ok bool) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("chromium: %v\n%s", err, errOut.String())
 	}
-	return out.String(), true
+	return out.String()
 }

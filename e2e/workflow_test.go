@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
 	"net/http"
 	"os"
 	"os/exec"
@@ -12,55 +13,138 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/internal/testapps"
+	"github.com/gozie/gozie/internal/testreq"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 )
 
-// TestShellExampleSucceeds runs Oozie's shell example unchanged: capture-output
-// feeds a decision.
+// shellData is what the shell example's action must capture, per source:
+// the output its decision reads.
+var shellData = map[string]func(e *env) map[string]string{
+	testapps.Gozie: func(e *env) map[string]string {
+		return map[string]string{"argc": "2", "user": e.user, "root": "examples", "greeting": "Hello from gozie"}
+	},
+	testapps.Oozie: func(*env) map[string]string { return map[string]string{"my_output": "Hello Oozie"} },
+}
+
+// TestShellExampleSucceeds runs the shell example unchanged (gozie's own,
+// and Oozie's when testapps.OozieEnv names it): capture-output feeds a
+// decision, which moves to the end.
 func TestShellExampleSucceeds(t *testing.T) {
 	t.Parallel()
-	apps := examples(t)
-	e := localServer(t)
-	app := e.copyApp(t, filepath.Join(apps, "shell"), "shell")
-	id := e.run(t, filepath.Join(app, "job.properties"))
-	status, info := e.waitJob(t, id, 2*time.Minute)
-	if status != "SUCCEEDED" {
-		t.Fatalf("shell example ended %s:\n%s", status, info)
-	}
-	app0 := e.yarnApps(t)
-	if len(app0) != 1 || app0[0].State != yarn.StateFinished || app0[0].FinalStatus != yarn.FinalSucceeded {
-		t.Fatalf("YARN applications: %+v", app0)
-	}
-	if !strings.Contains(info, id+"@shell-node") || !strings.Contains(info, app0[0].ID.String()) {
-		t.Fatalf("the action table does not show the YARN application:\n%s", info)
-	}
+	testapps.Each(t, func(t *testing.T, apps string) {
+		t.Parallel()
+		e := localServer(t)
+		src := filepath.Join(apps, "shell")
+		wf := exampleWorkflow(t, src, "workflow.xml")
+		node := actionNode(t, wf, "shell")
+		app := e.copyApp(t, src, "shell")
+		id := e.run(t, filepath.Join(app, "job.properties"))
+		status, info := e.waitJob(t, id, 2*time.Minute)
+		if status != "SUCCEEDED" {
+			t.Fatalf("shell example ended %s:\n%s", status, info)
+		}
+		app0 := e.yarnApps(t)
+		if len(app0) != 1 || app0[0].State != yarn.StateFinished || app0[0].FinalStatus != yarn.FinalSucceeded {
+			t.Fatalf("YARN applications: %+v", app0)
+		}
+		if !strings.Contains(info, id+"@"+node.Name) || !strings.Contains(info, app0[0].ID.String()) {
+			t.Fatalf("the action table does not show the YARN application:\n%s", info)
+		}
+		j := e.jobInfo(t, id)
+		checkCaptured(t, j.action(t, node.Name).Data, shellData[testapps.Source(apps)](e))
+		checkDecidedEnd(t, wf, j, node.Action.OK)
+	})
 }
 
-// TestJavaMainExampleSucceeds runs Oozie's java-main example with a main
-// class compiled into its lib/ jar.
-func TestJavaMainExampleSucceeds(t *testing.T) {
-	t.Parallel()
-	apps := examples(t)
-	for _, tool := range []string{"javac", "jar", "java"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is missing", tool)
-			}
-			t.Skipf("%s not installed", tool)
+// checkCaptured checks that an action's captured output (a properties
+// text) holds every key of want with its value.
+func checkCaptured(t *testing.T, data string, want map[string]string) {
+	t.Helper()
+	props, err := conf.ReadProperties(strings.NewReader(data), "data")
+	if err != nil {
+		t.Fatalf("captured output %q: %v", data, err)
+	}
+	for k, v := range want {
+		if got := props.Value(k); got != v {
+			t.Errorf("captured %s = %q, want %q (all: %q)", k, got, v, data)
 		}
 	}
-	e := localServer(t)
-	app := e.copyApp(t, filepath.Join(apps, "java-main"), "java-main")
-	buildDemoJar(t, filepath.Join(app, "lib", "oozie-examples.jar"))
-	id := e.run(t, filepath.Join(app, "job.properties"))
-	status, info := e.waitJob(t, id, 2*time.Minute)
-	if status != "SUCCEEDED" {
-		t.Fatalf("java-main example ended %s:\n%s", status, info)
+}
+
+// checkDecidedEnd checks that the decision node called decision ran and
+// took the transition to the app's end node.
+func checkDecidedEnd(t *testing.T, wf *workflow.App, j jobJSON, decision string) {
+	t.Helper()
+	if n := wf.Node(decision); n == nil || n.Kind != workflow.KindDecision {
+		t.Fatalf("%s is not a decision node of %s", decision, wf.Name)
+	}
+	if d := j.action(t, decision); d.Status != "OK" || d.Transition != wf.EndNode().Name {
+		t.Errorf("decision %s: status %s, transition %q; want OK to %s", decision, d.Status, d.Transition, wf.EndNode().Name)
 	}
 }
 
-// buildDemoJar compiles a main class with the name the java-main example
-// uses into a jar at dst.
+// javaExample is how TestJavaMainExampleSucceeds builds one source's
+// java-main example and what the java action must then capture (nil when
+// the example captures nothing).
+type javaExample struct {
+	build    func(t *testing.T, src, app string)
+	captured func(e *env) map[string]string
+}
+
+var javaExamples = map[string]javaExample{
+	// gozie's example ships its main class as source: src/ → lib/java-main.jar.
+	testapps.Gozie: {
+		build: func(t *testing.T, src, app string) {
+			buildJar(t, filepath.Join(src, "src"), filepath.Join(app, "lib", "java-main.jar"))
+		},
+		captured: func(e *env) map[string]string {
+			return map[string]string{"argc": "2", "arg.0": "Hello from gozie", "arg.1": e.user}
+		},
+	},
+	// Oozie's example names a class of its examples jar, which the test
+	// stands in for.
+	testapps.Oozie: {build: func(t *testing.T, _, app string) { buildDemoJar(t, filepath.Join(app, "lib", "oozie-examples.jar")) }},
+}
+
+// TestJavaMainExampleSucceeds runs the java-main example (gozie's own, and
+// Oozie's when testapps.OozieEnv names it) with its main class compiled
+// into the app's lib/ jar; the class checks or reports its arguments.
+func TestJavaMainExampleSucceeds(t *testing.T) {
+	t.Parallel()
+	testapps.Each(t, func(t *testing.T, apps string) {
+		t.Parallel()
+		for _, tool := range []string{"javac", "jar", "java"} {
+			testreq.Program(t, "default-jdk-headless", tool)
+		}
+		ex := javaExamples[testapps.Source(apps)]
+		e := localServer(t)
+		src := filepath.Join(apps, "java-main")
+		wf := exampleWorkflow(t, src, "workflow.xml")
+		node := actionNode(t, wf, "java")
+		app := e.copyApp(t, src, "java-main")
+		ex.build(t, src, app)
+		id := e.run(t, filepath.Join(app, "job.properties"))
+		status, info := e.waitJob(t, id, 2*time.Minute)
+		if status != "SUCCEEDED" {
+			t.Fatalf("java-main example ended %s:\n%s", status, info)
+		}
+		j := e.jobInfo(t, id)
+		if a := j.action(t, node.Name); a.Status != "OK" || a.ExternalStatus != "SUCCEEDED" {
+			t.Errorf("java action %+v", a)
+		}
+		if ex.captured != nil {
+			checkCaptured(t, j.action(t, node.Name).Data, ex.captured(e))
+			checkDecidedEnd(t, wf, j, node.Action.OK)
+		}
+	})
+}
+
+// buildDemoJar compiles a main class with the name Oozie's java-main
+// example uses into a jar at dst; the class fails unless it gets the
+// example's two arguments.
 func buildDemoJar(t *testing.T, dst string) {
 	t.Helper()
 	src := t.TempDir()
@@ -81,13 +165,25 @@ public class DemoJavaMain {
 	if err := os.WriteFile(filepath.Join(pkg, "DemoJavaMain.java"), []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	classes := filepath.Join(src, "classes")
-	for _, c := range [][]string{
-		{"javac", "-d", classes, filepath.Join(pkg, "DemoJavaMain.java")},
-	} {
-		if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
-			t.Fatalf("%v: %v\n%s", c, err, out)
+	buildJar(t, src, dst)
+}
+
+// buildJar compiles every .java file under src into a jar at dst.
+func buildJar(t *testing.T, src, dst string) {
+	t.Helper()
+	var sources []string
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".java") {
+			sources = append(sources, path)
 		}
+		return err
+	})
+	if err != nil || len(sources) == 0 {
+		t.Fatalf("no Java sources under %s: %v", src, err)
+	}
+	classes := t.TempDir()
+	if out, err := exec.Command("javac", append([]string{"-d", classes}, sources...)...).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		t.Fatal(err)

@@ -81,7 +81,7 @@ func TestExamplesParse(t *testing.T) {
 // functions standing in for the workflow package's.
 func TestOozieExampleDecisions(t *testing.T) {
 	t.Parallel()
-	texts, _ := exampleTexts(t, testapps.Oozie(t))
+	texts, _ := exampleTexts(t, testapps.OozieDir(t))
 	counters := map[string]map[string]int64{
 		"RECORDS": {"MAP_IN": 10, "MAP_OUT": 10, "REDUCE_IN": 10, "REDUCE_OUT": 10, "GROUPS": 3},
 	}

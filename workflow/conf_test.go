@@ -120,7 +120,7 @@ func TestActionXMLMergesGlobal(t *testing.T) {
     <resource-manager>global-rm</resource-manager>
     <name-node>hdfs://global-nn</name-node>
     <launcher><queue>launchers</queue><memory.mb>512</memory.mb></launcher>
-    <job-xml>global.xml</job-xml><job-xml>shared.xml</job-xml>
+    <job-xml>global.xml</job-xml><job-xml>common.xml</job-xml>
     <configuration>
       <property><name>g.only</name><value>g</value></property>
       <property><name>both</name><value>from-global</value></property>
@@ -132,7 +132,7 @@ func TestActionXMLMergesGlobal(t *testing.T) {
     <hive xmlns="uri:oozie:hive-action:1.0">
       <prepare><delete path="hdfs://x/out"/></prepare>
       <launcher><memory.mb>4096</memory.mb></launcher>
-      <job-xml>shared.xml</job-xml>
+      <job-xml>common.xml</job-xml>
       <configuration><property><name>both</name><value>from-action</value></property></configuration>
       <script>s.q</script>
     </hive>
@@ -171,7 +171,7 @@ func TestActionXMLMergesGlobal(t *testing.T) {
 	if h.Launcher.MemoryMB != "4096" || h.Launcher.Queue != "launchers" {
 		t.Errorf("launcher = %+v", h.Launcher)
 	}
-	if !equalStrings(h.JobXMLs, []string{"global.xml", "shared.xml"}) {
+	if !equalStrings(h.JobXMLs, []string{"global.xml", "common.xml"}) {
 		t.Errorf("job-xml = %v", h.JobXMLs)
 	}
 	want := map[string]string{"d.only": "d", "d.and.g": "from-global", "g.only": "g", "both": "from-action"}

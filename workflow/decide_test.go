@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/store"
 )
 
@@ -278,36 +279,69 @@ func TestDecisionELErrorFailsJob(t *testing.T) {
 	}
 }
 
-// TestShellExampleFlow runs Oozie's shell example: the decision reads the
-// captured output of the shell action.
+// shellFlow is what TestShellExampleFlow feeds one source's shell example
+// and expects back: the shell node, the job properties it needs, output
+// that passes its decision and output that does not, the kill node that
+// then ends the job and its message.
+type shellFlow struct {
+	node       string
+	conf       map[string]string
+	good, bad  string
+	kill, msg  string
+	confValues []string // what the resolved action configuration must hold
+}
+
+var shellFlows = map[string]shellFlow{
+	testapps.Gozie: {node: "report",
+		conf: map[string]string{"resourceManager": "rm", "nameNode": "hdfs://nn", "queueName": "q", "examplesRoot": "ex",
+			"greeting": "Hello from gozie"},
+		good: "argc=2\nuser=alice\nroot=ex\ngreeting=Hello from gozie\n",
+		bad:  "argc=2\nuser=alice\nroot=ex\ngreeting=Bye\n",
+		kill: "wrong-report", msg: "report.sh saw 2 arguments, user [alice] and greeting [Bye]",
+		confValues: []string{"<argument>alice</argument>", "<argument>ex</argument>", "<env-var>GREETING=Hello from gozie</env-var>"}},
+	testapps.Oozie: {node: "shell-node",
+		conf: map[string]string{"resourceManager": "rm", "nameNode": "hdfs://nn", "queueName": "q"},
+		good: "my_output=Hello Oozie\n", bad: "my_output=Bye\n",
+		kill: "fail-output", msg: "Incorrect output, expected [Hello Oozie] but was [Bye]"},
+}
+
+// TestShellExampleFlow runs each source's shell example: the decision reads
+// the captured output of the shell action.
 func TestShellExampleFlow(t *testing.T) {
 	t.Parallel()
-	for _, tt := range []struct {
-		data   string
-		status store.WorkflowStatus
-		last   string
-	}{
-		{"my_output=Hello Oozie\n", store.WorkflowSucceeded, "end"},
-		{"my_output=Bye\n", store.WorkflowKilled, "fail-output"},
-	} {
-		def, err := osReadExample(t, "shell")
-		if err != nil {
-			t.Fatal(err)
+	testapps.Each(t, func(t *testing.T, apps string) {
+		t.Parallel()
+		flow := shellFlows[testapps.Source(apps)]
+		def := readExample(t, apps, "shell")
+		for _, tt := range []struct {
+			data   string
+			status store.WorkflowStatus
+			last   string
+		}{
+			{flow.good, store.WorkflowSucceeded, "end"},
+			{flow.bad, store.WorkflowKilled, flow.kill},
+		} {
+			s := newSim(t, mustLoad(t, def), flow.conf)
+			s.do(Event{Kind: EventStart})
+			conf := s.row(flow.node).Conf
+			if !strings.Contains(conf, "<value>q</value>") || !strings.Contains(conf, "<name-node>hdfs://nn</name-node>") {
+				t.Errorf("resolved conf = %s", conf)
+			}
+			for _, v := range flow.confValues {
+				if !strings.Contains(conf, v) {
+					t.Errorf("resolved conf lacks %s: %s", v, conf)
+				}
+			}
+			s.launchStarted()
+			s.do(Event{Kind: EventActionEnd, Node: flow.node, Outcome: OutcomeOK, Data: tt.data})
+			if s.job.Status != tt.status || !s.hasRow(tt.last) {
+				t.Errorf("data %q: job %s rows %v", tt.data, s.job.Status, s.nodes())
+			}
+			if tt.status == store.WorkflowKilled && s.row(flow.kill).ErrorMessage != flow.msg {
+				t.Errorf("kill message = %q, want %q", s.row(flow.kill).ErrorMessage, flow.msg)
+			}
 		}
-		s := newSim(t, mustLoad(t, def), map[string]string{"resourceManager": "rm", "nameNode": "hdfs://nn", "queueName": "q"})
-		s.do(Event{Kind: EventStart})
-		if conf := s.row("shell-node").Conf; !strings.Contains(conf, "<value>q</value>") || !strings.Contains(conf, "<name-node>hdfs://nn</name-node>") {
-			t.Errorf("resolved conf = %s", conf)
-		}
-		s.launchStarted()
-		s.do(Event{Kind: EventActionEnd, Node: "shell-node", Outcome: OutcomeOK, Data: tt.data})
-		if s.job.Status != tt.status || !s.hasRow(tt.last) {
-			t.Errorf("data %q: job %s rows %v", tt.data, s.job.Status, s.nodes())
-		}
-		if tt.status == store.WorkflowKilled && s.row("fail-output").ErrorMessage != "Incorrect output, expected [Hello Oozie] but was [Bye]" {
-			t.Errorf("kill message = %q", s.row("fail-output").ErrorMessage)
-		}
-	}
+	})
 }
 
 func TestActionConfigurationResolved(t *testing.T) {

@@ -1,13 +1,17 @@
 package workflow
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/store"
 )
 
-// FuzzParse feeds arbitrary documents to the parser. The seed corpus in
-// testdata/fuzz/FuzzParse holds Oozie's example workflows. Whatever the
+// FuzzParse feeds arbitrary documents to the parser. The seeds are two
+// small documents, every workflow of gozie's example apps (testapps.Dir),
+// and the corpus in testdata/fuzz/FuzzParse. Whatever the
 // input, parsing and validation must not panic; an app that parses must
 // have action bodies whose Raw form parses again to the same type, and
 // starting it must give a consistent step.
@@ -17,6 +21,17 @@ func FuzzParse(f *testing.F) {
 		`<decision name="d"><switch><case to="b">${wf:conf('x') eq 'y'}</case><default to="j"/></switch></decision>` +
 		`<action name="b"><fs><mkdir path="/x"/></fs><ok to="j"/><error to="k"/></action>` +
 		join("j", "end") + killNode("k") + `<end name="end"/>`)))
+	examples, err := filepath.Glob(filepath.Join(testapps.Dir(), "*", "workflow*.xml"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, path := range examples {
+		def, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(def)
+	}
 	f.Fuzz(func(t *testing.T, def []byte) {
 		app, err := Parse(def)
 		if err != nil {

@@ -12,20 +12,6 @@ import (
 	"github.com/gozie/gozie/store"
 )
 
-// referenceDir returns the directory of Oozie's schemas and example apps,
-// which sits beside the repository.
-func referenceDir(t testing.TB) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "shared", "oozie-reference"))
-	if err != nil {
-		t.Fatalf("locating the Oozie reference: %v", err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("Oozie reference files not available: %v", err)
-	}
-	return dir
-}
-
 // wf wraps node XML in a uri:oozie:workflow:1.0 document.
 func wf(body string) string {
 	return `<workflow-app xmlns="uri:oozie:workflow:1.0" name="test-wf">` + body + `</workflow-app>`
@@ -255,8 +241,13 @@ func equalStrings(a, b []string) bool {
 	return true
 }
 
-// osReadExample reads the workflow.xml of one of Oozie's example apps.
-func osReadExample(t testing.TB, app string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(referenceDir(t), "examples", "apps", app, "workflow.xml"))
-	return string(b), err
+// readExample reads the workflow.xml of the example app called app under
+// apps (testapps.Dir for gozie's own, testapps.Oozie for Oozie's).
+func readExample(t testing.TB, apps, app string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(apps, app, "workflow.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -5,93 +5,130 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gozie/gozie/internal/testapps"
 )
 
-// TestExampleApps: every example workflow of Oozie parses and validates, or
-// fails only because it uses an action type gozie does not run.
+// TestExampleApps: every workflow of the example apps (gozie's own, and
+// Oozie's when testapps.OozieEnv names them) parses and validates, or fails
+// only because it uses an action type gozie does not run.
 func TestExampleApps(t *testing.T) {
 	t.Parallel()
-	files, err := filepath.Glob(filepath.Join(referenceDir(t), "examples", "apps", "*", "workflow*.xml"))
-	if err != nil || len(files) < 20 {
-		t.Fatalf("found %d example workflows (%v), want at least 20", len(files), err)
-	}
-	unsupported := map[string]string{
-		"custom-main": "pig", "demo": "pig", "distcp": "distcp", "git": "git", "hcatalog": "pig",
-		"pig": "pig", "pyspark": "spark", "spark": "spark", "sqoop": "sqoop", "sqoop-freeform": "sqoop", "ssh": "ssh",
-	}
-	for _, f := range files {
-		app := filepath.Base(filepath.Dir(f))
-		t.Run(app+"/"+filepath.Base(f), func(t *testing.T) {
-			t.Parallel()
-			def, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
+	testapps.Each(t, func(t *testing.T, apps string) {
+		t.Parallel()
+		// min is how many workflow files the tree holds at least;
+		// unsupported maps the apps gozie refuses to the action type it
+		// names (gozie's own apps use only types it runs).
+		min, unsupported := 8, map[string]string{}
+		if testapps.Source(apps) == testapps.Oozie {
+			min, unsupported = 20, map[string]string{
+				"custom-main": "pig", "demo": "pig", "distcp": "distcp", "git": "git", "hcatalog": "pig",
+				"pig": "pig", "pyspark": "spark", "spark": "spark", "sqoop": "sqoop", "sqoop-freeform": "sqoop", "ssh": "ssh",
 			}
-			parsed, err := Parse(def)
-			if err != nil {
-				t.Fatalf("Parse: %v", err)
-			}
-			err = Validate(parsed, Options{})
-			if typ, ok := unsupported[app]; ok {
-				we := wantCode(t, err, CodeUnsupportedType)
-				if !strings.Contains(we.Msg, "type ["+typ+"]") || we.Node == "" {
-					t.Errorf("error %v does not name node and type %s", err, typ)
+		}
+		files, err := filepath.Glob(filepath.Join(apps, "*", "workflow*.xml"))
+		if err != nil || len(files) < min {
+			t.Fatalf("found %d example workflows under %s (%v), want at least %d", len(files), apps, err, min)
+		}
+		for _, f := range files {
+			app := filepath.Base(filepath.Dir(f))
+			t.Run(app+"/"+filepath.Base(f), func(t *testing.T) {
+				t.Parallel()
+				def, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
 				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("Validate: %v", err)
-			}
-			if parsed.Node(parsed.Start) == nil {
-				t.Errorf("start target %q not found", parsed.Start)
-			}
-		})
-	}
+				parsed, err := Parse(def)
+				if err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				err = Validate(parsed, Options{})
+				if typ, ok := unsupported[app]; ok {
+					we := wantCode(t, err, CodeUnsupportedType)
+					if !strings.Contains(we.Msg, "type ["+typ+"]") || we.Node == "" {
+						t.Errorf("error %v does not name node and type %s", err, typ)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("Validate: %v", err)
+				}
+				if parsed.Node(parsed.Start) == nil {
+					t.Errorf("start target %q not found", parsed.Start)
+				}
+			})
+		}
+	})
 }
 
+// shellExample is what TestParseShellExample expects of one source's shell
+// example: a shell action with captured output, followed by a decision on
+// that output.
+type shellExample struct {
+	name, node             string   // the app's name and the shell node, its start
+	exec                   string   // <exec>
+	args, envVars, files   []string // <argument>, <env-var>, <file>
+	decision, fail         string   // the nodes after the action: ok and error
+	caseTo, defaultTo      string   // the decision's one case and its default
+	predicatePrefix, rawIn string   // how the case starts; a line of Raw
+}
+
+var shellExamples = map[string]shellExample{
+	testapps.Gozie: {name: "gozie-shell", node: "report", exec: "report.sh",
+		args: []string{"${wf:user()}", "${examplesRoot}"}, envVars: []string{"GREETING=${greeting}"}, files: []string{"report.sh"},
+		decision: "check-report", fail: "script-failed", caseTo: "end", defaultTo: "wrong-report",
+		predicatePrefix: "${wf:actionData('report')['argc'] eq '2'", rawIn: "<exec>report.sh</exec>"},
+	testapps.Oozie: {name: "shell-wf", node: "shell-node", exec: "echo", args: []string{"my_output=Hello Oozie"},
+		decision: "check-output", fail: "fail", caseTo: "end", defaultTo: "fail-output",
+		predicatePrefix: "${wf:actionData('shell-node')", rawIn: "<exec>echo</exec>"},
+}
+
+// TestParseShellExample parses the shell example of each source into its
+// typed model.
 func TestParseShellExample(t *testing.T) {
 	t.Parallel()
-	def, err := os.ReadFile(filepath.Join(referenceDir(t), "examples", "apps", "shell", "workflow.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	app := mustLoad(t, string(def))
-	if app.Name != "shell-wf" || app.Version != "1.0" || app.Start != "shell-node" {
-		t.Fatalf("app = %q %q start %q", app.Name, app.Version, app.Start)
-	}
-	n := app.Node("shell-node")
-	sh, ok := n.Action.Body.(*Shell)
-	if !ok {
-		t.Fatalf("body is %T, want *Shell", n.Action.Body)
-	}
-	if sh.Exec != "echo" || len(sh.Arguments) != 1 || sh.Arguments[0] != "my_output=Hello Oozie" || !sh.CaptureOutput {
-		t.Errorf("shell = %+v", sh)
-	}
-	if sh.JobTracker != "${resourceManager}" || sh.JobTrackerTag != "resource-manager" || sh.NameNode != "${nameNode}" {
-		t.Errorf("head = %q %q %q", sh.JobTracker, sh.JobTrackerTag, sh.NameNode)
-	}
-	if v, _ := sh.Configuration.Get("mapred.job.queue.name"); v != "${queueName}" {
-		t.Errorf("queue = %q", v)
-	}
-	if n.Action.OK != "check-output" || n.Action.Error != "fail" {
-		t.Errorf("transitions = %q %q", n.Action.OK, n.Action.Error)
-	}
-	d := app.Node("check-output")
-	if d.Kind != KindDecision || len(d.Cases) != 1 || d.Cases[0].To != "end" || d.Default != "fail-output" ||
-		!strings.HasPrefix(d.Cases[0].Predicate, "${wf:actionData('shell-node')") {
-		t.Errorf("decision = %+v", d)
-	}
-	if !strings.Contains(n.Action.Raw, `<shell xmlns="uri:oozie:shell-action:1.0">`) ||
-		!strings.Contains(n.Action.Raw, "<exec>echo</exec>") {
-		t.Errorf("raw = %s", n.Action.Raw)
-	}
-	body, err := ParseBody(n.Action.Raw)
-	if err != nil {
-		t.Fatalf("ParseBody(Raw): %v", err)
-	}
-	if again := body.(*Shell); again.Exec != "echo" || !again.CaptureOutput {
-		t.Errorf("ParseBody(Raw) = %+v", again)
-	}
+	testapps.Each(t, func(t *testing.T, apps string) {
+		t.Parallel()
+		want := shellExamples[testapps.Source(apps)]
+		app := mustLoad(t, readExample(t, apps, "shell"))
+		if app.Name != want.name || app.Version != "1.0" || app.Start != want.node {
+			t.Fatalf("app = %q %q start %q", app.Name, app.Version, app.Start)
+		}
+		n := app.Node(want.node)
+		sh, ok := n.Action.Body.(*Shell)
+		if !ok {
+			t.Fatalf("body is %T, want *Shell", n.Action.Body)
+		}
+		if sh.Exec != want.exec || !equalStrings(sh.Arguments, want.args) || !equalStrings(sh.EnvVars, want.envVars) ||
+			!equalStrings(sh.Files, want.files) || !sh.CaptureOutput {
+			t.Errorf("shell = %+v", sh)
+		}
+		if sh.JobTracker != "${resourceManager}" || sh.JobTrackerTag != "resource-manager" || sh.NameNode != "${nameNode}" {
+			t.Errorf("head = %q %q %q", sh.JobTracker, sh.JobTrackerTag, sh.NameNode)
+		}
+		if v, _ := sh.Configuration.Get("mapred.job.queue.name"); v != "${queueName}" {
+			t.Errorf("queue = %q", v)
+		}
+		if n.Action.OK != want.decision || n.Action.Error != want.fail {
+			t.Errorf("transitions = %q %q", n.Action.OK, n.Action.Error)
+		}
+		d := app.Node(want.decision)
+		if d.Kind != KindDecision || len(d.Cases) != 1 || d.Cases[0].To != want.caseTo || d.Default != want.defaultTo ||
+			!strings.HasPrefix(d.Cases[0].Predicate, want.predicatePrefix) {
+			t.Errorf("decision = %+v", d)
+		}
+		if !strings.Contains(n.Action.Raw, `<shell xmlns="uri:oozie:shell-action:1.0">`) ||
+			!strings.Contains(n.Action.Raw, want.rawIn) {
+			t.Errorf("raw = %s", n.Action.Raw)
+		}
+		body, err := ParseBody(n.Action.Raw)
+		if err != nil {
+			t.Fatalf("ParseBody(Raw): %v", err)
+		}
+		if again := body.(*Shell); again.Exec != want.exec || !again.CaptureOutput || !equalStrings(again.Arguments, want.args) {
+			t.Errorf("ParseBody(Raw) = %+v", again)
+		}
+	})
 }
 
 // TestParseBodies covers every typed body of the workflow and action

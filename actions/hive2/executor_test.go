@@ -9,17 +9,44 @@ import (
 
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/actions/hive2"
+	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/testenv/localcluster"
 	"github.com/gozie/gozie/testenv/minihs2"
 	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 )
 
-// The Oozie hive2 example, end to end: its workflow's action (EL resolved
-// as the runner would), its script from the app directory on MiniDFS, a
-// MiniHS2 that runs the INSERT as a tagged Tez application on MiniYARN.
-func TestOozieExampleEndToEnd(t *testing.T) {
+// hive2Example is what TestExampleEndToEnd expects of one source's hive2
+// example: its action node and the statements its script sends once INPUT
+// and OUTPUT are substituted.
+type hive2Example struct {
+	node       string
+	statements []string
+}
+
+var hive2Examples = map[string]hive2Example{
+	testapps.Gozie: {"copy-rows", []string{"DROP TABLE IF EXISTS gozie_numbers",
+		"CREATE EXTERNAL TABLE gozie_numbers (n INT) STORED AS TEXTFILE LOCATION '/user/alice/examples/input-data/table'",
+		"INSERT OVERWRITE DIRECTORY '/user/alice/examples/output-data/hive2' SELECT n FROM gozie_numbers"}},
+	testapps.Oozie: {"hive2-node", []string{"DROP TABLE IF EXISTS test",
+		"CREATE EXTERNAL TABLE test (a INT) STORED AS TEXTFILE LOCATION '/user/alice/examples/input-data/table'",
+		"INSERT OVERWRITE DIRECTORY '/user/alice/examples/output-data/hive2' SELECT * FROM test"}},
+}
+
+// The hive2 example (gozie's own, and Oozie's when testapps.OozieEnv names
+// it), end to end: its workflow's action (EL resolved as the runner would),
+// its script from the app directory on MiniDFS, a MiniHS2 that runs the
+// INSERT as a tagged Tez application on MiniYARN.
+func TestExampleEndToEnd(t *testing.T) {
 	t.Parallel()
+	testapps.Each(t, func(t *testing.T, apps string) {
+		t.Parallel()
+		exampleEndToEnd(t, filepath.Join(apps, "hive2"), hive2Examples[testapps.Source(apps)])
+	})
+}
+
+// exampleEndToEnd runs the hive2 example app in dir.
+func exampleEndToEnd(t *testing.T, dir string, want hive2Example) {
 	ctx := ctxT(t)
 	c, err := localcluster.Start(ctx, localcluster.Options{Dir: t.TempDir()})
 	if err != nil {
@@ -30,7 +57,7 @@ func TestOozieExampleEndToEnd(t *testing.T) {
 	nn := c.Properties()["nameNode"]
 	e := &env{fs: c.FS, nn: nn, hs2: hs2}
 
-	def, err := os.ReadFile(filepath.Join(exampleDir, "workflow.xml"))
+	def, err := os.ReadFile(filepath.Join(dir, "workflow.xml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,15 +65,18 @@ func TestOozieExampleEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := app.ActionXML("hive2-node", nil, workflow.DefaultOptions())
+	raw, err := app.ActionXML(want.node, nil, workflow.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	resolved := strings.NewReplacer("${jdbcURL}", hs2.JDBCURL("default"), "${nameNode}", nn,
 		"${resourceManager}", c.Properties()["resourceManager"], "${queueName}", "default",
 		"${wf:user()}", "alice", "${examplesRoot}", "examples").Replace(raw)
-	run := e.newRun("hive2-node", resolved)
-	script, err := os.ReadFile(filepath.Join(exampleDir, "script.q"))
+	if strings.Contains(resolved, "${") {
+		t.Fatalf("the action keeps an expression the test does not resolve:\n%s", resolved)
+	}
+	run := e.newRun(want.node, resolved)
+	script, err := os.ReadFile(filepath.Join(dir, "script.q"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,11 +111,8 @@ func TestOozieExampleEndToEnd(t *testing.T) {
 	}
 
 	hist := hs2.Statements()
-	want := []string{"DROP TABLE IF EXISTS test",
-		"CREATE EXTERNAL TABLE test (a INT) STORED AS TEXTFILE LOCATION '/user/alice/examples/input-data/table'",
-		"INSERT OVERWRITE DIRECTORY '/user/alice/examples/output-data/hive2' SELECT * FROM test"}
-	if got := texts(hs2); !slices.Equal(got, want) {
-		t.Fatalf("statements %q, want %q", got, want)
+	if got := texts(hs2); !slices.Equal(got, want.statements) {
+		t.Fatalf("statements %q, want %q", got, want.statements)
 	}
 	for _, h := range hist {
 		if h.User != "alice" || h.State != "FINISHED" || !slices.Contains(h.Tags, run.Tag) ||

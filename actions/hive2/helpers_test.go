@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"html"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,9 +15,6 @@ import (
 	"github.com/gozie/gozie/testenv/minihs2"
 	"github.com/gozie/gozie/yarn"
 )
-
-// exampleDir is Oozie's hive2 example app, next to the repository.
-var exampleDir = filepath.Join("..", "..", "..", "shared", "oozie-reference", "examples", "apps", "hive2")
 
 // env is a MiniDFS and a MiniHS2 on it.
 type env struct {

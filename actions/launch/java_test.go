@@ -9,6 +9,7 @@ import (
 
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/internal/testreq"
 )
 
 const javaMain = `package org.example;
@@ -40,16 +41,11 @@ public class Main {
 `
 
 // javaJar compiles the test's main class into a jar and returns its bytes;
-// without a JDK the test is skipped, except on CI where a JDK is required.
+// without a JDK the test ends through testreq (skipped, or failed under CI).
 func javaJar(t *testing.T) []byte {
 	t.Helper()
 	for _, tool := range []string{"javac", "jar", "java"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is required on CI for the java action tests: %v", tool, err)
-			}
-			t.Skipf("skipping the java action tests: %s is not installed (%v)", tool, err)
-		}
+		testreq.Program(t, "default-jdk-headless", tool)
 	}
 	dir := t.TempDir()
 	src := filepath.Join(dir, "org", "example", "Main.java")

@@ -15,7 +15,7 @@ func TestQualify(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"run.sh", base + "/run.sh"},
 		{"bin/run.sh", base + "/bin/run.sh"},
-		{"/shared/lib.jar", root + "/shared/lib.jar"},
+		{"/common/lib.jar", root + "/common/lib.jar"},
 		{"hdfs://other:8020/x.zip", "hdfs://other:8020/x.zip"},
 	}
 	for _, tt := range tests {

@@ -405,20 +405,20 @@ func TestTheBinaryIsStagedOnce(t *testing.T) {
 	t.Parallel()
 	c := setup(t)
 	c.put(t, "/app/ok.sh", "#!/bin/sh\n")
-	e := c.executor(t, "shell", func(cfg *launch.Config) { cfg.LauncherDir = "/shared/launchers" })
+	e := c.executor(t, "shell", func(cfg *launch.Config) { cfg.LauncherDir = "/common/launchers" })
 	raw, err := os.ReadFile(binary)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(raw)
-	staged := c.dfs.URI() + "/shared/launchers/" + hex.EncodeToString(sum[:]) + "/gozie"
+	staged := c.dfs.URI() + "/common/launchers/" + hex.EncodeToString(sum[:]) + "/gozie"
 	c.finish(t, e, c.run(t, "shell", "one", "/app", shellBody(`<exec>ok.sh</exec><file>ok.sh</file>`)))
 	first, err := c.fs.Stat(ctxT(t), staged)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Another executor (another server) reuses the same file.
-	e2 := c.executor(t, "shell", func(cfg *launch.Config) { cfg.LauncherDir = "/shared/launchers" })
+	e2 := c.executor(t, "shell", func(cfg *launch.Config) { cfg.LauncherDir = "/common/launchers" })
 	c.finish(t, e2, c.run(t, "shell", "two", "/app", shellBody(`<exec>ok.sh</exec><file>ok.sh</file>`)))
 	second, err := c.fs.Stat(ctxT(t), staged)
 	if err != nil {
@@ -431,7 +431,7 @@ func TestTheBinaryIsStagedOnce(t *testing.T) {
 	if err != nil || !bytes.Equal(got, raw) {
 		t.Errorf("staged binary differs from the local one (%d bytes, %v)", len(got), err)
 	}
-	entries, err := c.fs.ReadDir(ctxT(t), c.dfs.URI()+"/shared/launchers/"+hex.EncodeToString(sum[:]))
+	entries, err := c.fs.ReadDir(ctxT(t), c.dfs.URI()+"/common/launchers/"+hex.EncodeToString(sum[:]))
 	if err != nil || len(entries) != 1 {
 		t.Errorf("hash directory holds %d entries (temporary files left?), %v", len(entries), err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/actions/launch"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/testenv/localcluster"
 	"github.com/gozie/gozie/yarn"
 )
@@ -59,15 +60,13 @@ func (c *cluster) waitDone(t *testing.T, e *launch.Executor, run *actions.Run) a
 	}
 }
 
-// oozieExample reads a file of Oozie's example apps next to the repository.
-func oozieExample(t *testing.T, rel string) string {
+// readExample reads the file rel of the example apps under apps
+// (testapps.Dir or testapps.Oozie).
+func readExample(t *testing.T, apps, rel string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "oozie-reference", "examples", "apps", rel))
+	b, err := os.ReadFile(filepath.Join(apps, filepath.FromSlash(rel)))
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("Oozie's example apps are missing: %v", err)
-		}
-		t.Skipf("Oozie's example apps not found: %v", err)
+		t.Fatal(err)
 	}
 	return string(b)
 }
@@ -84,10 +83,21 @@ func hiveAction(c *cluster, conf string) string {
 	return strings.NewReplacer("%NN%", c.dfs.URI(), "%CONF%", conf).Replace(hiveBody)
 }
 
+// TestHiveActionRunsScriptThroughBeeline runs the hive example's script
+// (gozie's own, and Oozie's when testapps.OozieEnv names it), which copies
+// the integers under INPUT to OUTPUT, through beeline in the launcher.
 func TestHiveActionRunsScriptThroughBeeline(t *testing.T) {
 	t.Parallel()
+	testapps.Each(t, func(t *testing.T, apps string) {
+		t.Parallel()
+		hiveScriptThroughBeeline(t, readExample(t, apps, "hive/script.q"))
+	})
+}
+
+// hiveScriptThroughBeeline runs script as the hive action's script.q.
+func hiveScriptThroughBeeline(t *testing.T, script string) {
 	c, lc := setupTools(t)
-	c.put(t, "/user/alice/apps/hive/script.q", oozieExample(t, "hive/script.q"))
+	c.put(t, "/user/alice/apps/hive/script.q", script)
 	c.put(t, "/user/alice/input-data/table/data.txt", "1\n2\n3\n")
 	e := c.executor(t, "hive", func(cfg *launch.Config) { cfg.HiveJDBCURL = lc.HS2.JDBCURL("") })
 	run := c.run(t, "hive", "hive-node", "/user/alice/apps/hive", hiveAction(c, ""))

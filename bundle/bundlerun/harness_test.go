@@ -179,42 +179,34 @@ func testLogOut() io.Writer {
 	return io.Discard
 }
 
-// referenceApps is Oozie's example apps directory; tests that need it are skipped without
-// it (and fail under CI).
-func referenceApps(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "oozie-reference", "examples", "apps"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("Oozie's example apps are missing at %s", dir)
+// installExample copies the example app name of the folder apps (gozie's or Oozie's, see
+// testapps), unchanged, to where its job.properties puts it on the "cluster":
+// <nameNode>/user/alice/examples/apps/<name>.
+func (w *world) installExample(apps, name string) {
+	w.t.Helper()
+	src := filepath.Join(apps, name)
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
 		}
-		t.Skipf("Oozie reference apps not available: %v", err)
-	}
-	return dir
-}
-
-// installExample copies an example app, unchanged, to where its job.properties puts it
-// on the "cluster": <nameNode>/user/alice/examples/apps/<name>.
-func (w *world) installExample(name string) {
-	w.t.Helper()
-	src := filepath.Join(referenceApps(w.t), name)
-	entries, err := os.ReadDir(src)
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		w.write("/user/alice/examples/apps/"+name+"/"+filepath.ToSlash(rel), string(readFile(w.t, path)))
+		return nil
+	})
 	if err != nil {
-		w.t.Fatal(err)
-	}
-	for _, e := range entries {
-		w.write("/user/alice/examples/apps/"+name+"/"+e.Name(), string(readFile(w.t, filepath.Join(src, e.Name()))))
+		w.t.Fatalf("installing the example app %s: %v", src, err)
 	}
 }
 
-// exampleProps reads an example's job.properties unchanged and points it at the test
-// cluster (nameNode) as a user would, with user.name and overrides.
-func (w *world) exampleProps(name string, kv ...string) *conf.Properties {
+// exampleProps reads the job.properties of the example app name of the folder apps
+// unchanged and points it at the test cluster (nameNode) as a user would, with user.name
+// and overrides.
+func (w *world) exampleProps(apps, name string, kv ...string) *conf.Properties {
 	w.t.Helper()
-	f, err := os.Open(filepath.Join(referenceApps(w.t), name, "job.properties"))
+	f, err := os.Open(filepath.Join(apps, name, "job.properties"))
 	if err != nil {
 		w.t.Fatal(err)
 	}

@@ -6,80 +6,146 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/store"
 )
 
-// TestBundleExample runs Oozie's bundle example unchanged, with the aggregator example it
-// points at: the bundle kicks off at once (it has no kick-off time), its coordinator takes
-// the bundle entry's name and the bundle's configuration with the entry's start and end,
-// runs its two hourly actions, and the bundle follows it to SUCCEEDED.
-func TestBundleExample(t *testing.T) {
-	t.Parallel()
-	for _, backend := range []string{"sqlite", "postgres"} {
-		t.Run(backend, func(t *testing.T) {
-			t.Parallel()
-			testBundleExample(t, setup(t, options{postgres: backend == "postgres"}))
-		})
-	}
+// exampleCoord is one coordinator a bundle example starts.
+type exampleCoord struct {
+	name       string // the bundle entry's name, which the coordinator takes
+	app        string // its app path below the user's examples/apps folder
+	critical   bool
+	start, end time.Time // from the entry's configuration
+	actions    int
 }
 
-func testBundleExample(t *testing.T, w *world) {
-	w.installExample("aggregator")
-	w.installExample("bundle")
-	raw := "/user/alice/examples/input-data/rawLogs/2010/01/01/"
-	for _, dir := range []string{"00/20", "00/40", "01/00", "01/20", "01/40", "02/00"} {
-		w.write(raw+dir+"/part-00000", "log\n")
-		w.write(raw+dir+"/_SUCCESS", "")
+// bundleExample is what the bundle example of one source starts, and the aggregator
+// inputs (below the user's examples folder, each with its done-flag) its coordinators read.
+type bundleExample struct {
+	name   string
+	coords []exampleCoord
+	inputs []string
+	flag   string
+}
+
+// bundleExamples: gozie's bundle starts the aggregator twice, an hour each, the first
+// critical and named by its coordinator.xml, the second by the app's directory; Oozie's
+// starts its aggregator once for two hours.
+var bundleExamples = map[string]bundleExample{
+	testapps.Gozie: {name: "clicks-bundle", flag: "_READY",
+		coords: []exampleCoord{
+			{name: "clicks-first-hour", app: "aggregator/coordinator.xml", critical: true,
+				start: time.Date(2010, 1, 1, 2, 0, 0, 0, time.UTC), end: time.Date(2010, 1, 1, 3, 0, 0, 0, time.UTC), actions: 1},
+			{name: "clicks-second-hour", app: "aggregator",
+				start: time.Date(2010, 1, 1, 3, 0, 0, 0, time.UTC), end: time.Date(2010, 1, 1, 4, 0, 0, 0, time.UTC), actions: 1},
+		},
+		inputs: under("input-data/clicks/20100101/", "0115", "0130", "0145", "0200", "0215", "0230", "0245", "0300")},
+	testapps.Oozie: {name: "bundle-app", flag: "_SUCCESS",
+		coords: []exampleCoord{
+			{name: "coord-1", app: "aggregator/coordinator.xml",
+				start: time.Date(2010, 1, 1, 1, 0, 0, 0, time.UTC), end: time.Date(2010, 1, 1, 3, 0, 0, 0, time.UTC), actions: 2},
+		},
+		inputs: under("input-data/rawLogs/2010/01/01/", "00/20", "00/40", "01/00", "01/20", "01/40", "02/00")},
+}
+
+// under returns each of names with prefix before it.
+func under(prefix string, names ...string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = prefix + n
 	}
-	id := w.submit(w.exampleProps("bundle"))
+	return out
+}
+
+// TestBundleExample runs the bundle example unchanged (gozie's, and Oozie's when
+// GOZIE_OOZIE_EXAMPLES names it), with the aggregator example it points at: the bundle
+// kicks off at once (it has no kick-off time), each coordinator takes its bundle entry's
+// name and the bundle's configuration with the entry's start and end, runs its hourly
+// actions, and the bundle follows them to SUCCEEDED.
+func TestBundleExample(t *testing.T) {
+	t.Parallel()
+	testapps.Each(t, func(t *testing.T, apps string) {
+		for _, backend := range []string{"sqlite", "postgres"} {
+			t.Run(backend, func(t *testing.T) {
+				t.Parallel()
+				testBundleExample(t, setup(t, options{postgres: backend == "postgres"}), apps)
+			})
+		}
+	})
+}
+
+// testBundleExample runs the bundle example of the apps under apps in w.
+func testBundleExample(t *testing.T, w *world, apps string) {
+	want := bundleExamples[testapps.Source(apps)]
+	w.installExample(apps, "aggregator")
+	w.installExample(apps, "bundle")
+	for _, dir := range want.inputs {
+		w.write("/user/alice/examples/"+dir+"/part-00000", "log\n")
+		w.write("/user/alice/examples/"+dir+"/"+want.flag, "")
+	}
+	id := w.submit(w.exampleProps(apps, "bundle"))
 	if !strings.HasSuffix(id, "-B") {
 		t.Fatalf("bundle id %s", id)
 	}
 	w.settle()
 	b := w.bundle(id)
-	if b.Status != store.JobRunning || b.AppName != "bundle-app" || !b.StartTime.Equal(w.clock.Now()) {
+	if b.Status != store.JobRunning || b.AppName != want.name || !b.StartTime.Equal(w.clock.Now()) {
 		t.Fatalf("bundle = %+v", b)
 	}
 	coords := w.coordinators(id)
-	c, ok := coords["coord-1"]
-	if len(coords) != 1 || !ok {
-		t.Fatalf("coordinators %v, want coord-1 only", coords)
+	if len(coords) != len(want.coords) {
+		t.Fatalf("coordinators %v, want %d", coords, len(want.coords))
 	}
-	if c.BundleID != id || c.AppPath != w.nn+"/user/alice/examples/apps/aggregator/coordinator.xml" ||
-		!c.StartTime.Equal(time.Date(2010, 1, 1, 1, 0, 0, 0, time.UTC)) || !c.EndTime.Equal(time.Date(2010, 1, 1, 3, 0, 0, 0, time.UTC)) {
-		t.Fatalf("coordinator %+v", c)
-	}
-	for _, want := range []string{"oozie.bundle.id", id, "oozie.coord.application.path"} {
-		if !strings.Contains(c.Conf, want) {
-			t.Errorf("coordinator configuration lacks %s:\n%s", want, c.Conf)
+	total := 0
+	for _, wc := range want.coords {
+		c, ok := coords[wc.name]
+		if !ok {
+			t.Fatalf("no coordinator %s among %v", wc.name, coords)
 		}
+		if c.BundleID != id || c.AppPath != w.nn+"/user/alice/examples/apps/"+wc.app ||
+			!c.StartTime.Equal(wc.start) || !c.EndTime.Equal(wc.end) {
+			t.Fatalf("coordinator %+v, want %+v", c, wc)
+		}
+		for _, s := range []string{"oozie.bundle.id", id, "oozie.coord.application.path"} {
+			if !strings.Contains(c.Conf, s) {
+				t.Errorf("coordinator configuration lacks %s:\n%s", s, c.Conf)
+			}
+		}
+		if l := w.links(id)[wc.name]; l.CoordID != c.ID || l.ID != id+"_"+wc.name || l.Critical != wc.critical {
+			t.Errorf("link %+v, want coordinator %s, critical %v", l, c.ID, wc.critical)
+		}
+		total += wc.actions
 	}
-	if l := w.links(id)["coord-1"]; l.CoordID != c.ID || l.ID != id+"_coord-1" {
-		t.Errorf("link %+v", l)
-	}
-	for done := 0; done < 2; {
+	for done := 0; done < total; {
+		var running []store.CoordAction
 		w.waitFor("a running action", func() bool {
-			for _, a := range w.coordActions(c.ID) {
-				if a.Status == store.CoordActionRunning {
-					return true
+			running = nil
+			for _, c := range w.coordinators(id) {
+				for _, a := range w.coordActions(c.ID) {
+					if a.Status == store.CoordActionRunning {
+						running = append(running, a)
+					}
 				}
 			}
-			return false
+			return len(running) > 0
 		})
-		for _, a := range w.coordActions(c.ID) {
-			if a.Status == store.CoordActionRunning {
-				w.complete(a, actions.OK)
-				done++
-			}
+		for _, a := range running {
+			w.complete(a, actions.OK)
+			done++
 		}
 		w.settle()
 	}
 	w.settle()
 	if got := w.bundle(id).Status; got != store.JobSucceeded {
-		t.Fatalf("bundle ended %s, want SUCCEEDED (coordinator %s)", got, w.coordinators(id)["coord-1"].Status)
+		t.Fatalf("bundle ended %s, want SUCCEEDED (coordinators %v)", got, w.coordinators(id))
 	}
-	if l := w.links(id)["coord-1"]; l.Status != store.JobSucceeded {
-		t.Errorf("link status %s, want SUCCEEDED", l.Status)
+	for _, wc := range want.coords {
+		if n := len(w.coordActions(w.coordinators(id)[wc.name].ID)); n != wc.actions {
+			t.Errorf("coordinator %s ran %d actions, want %d", wc.name, n, wc.actions)
+		}
+		if l := w.links(id)[wc.name]; l.Status != store.JobSucceeded {
+			t.Errorf("link %s status %s, want SUCCEEDED", wc.name, l.Status)
+		}
 	}
 }
 

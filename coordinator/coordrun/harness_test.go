@@ -315,49 +315,41 @@ func testLogOut() io.Writer {
 	return io.Discard
 }
 
-// referenceApps is Oozie's example apps directory; tests that need it are
-// skipped without it.
-func referenceApps(t testing.TB) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "oozie-reference", "examples", "apps"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("Oozie reference apps not available: %v", err)
-	}
-	return dir
-}
-
-// installExample copies an example app, unchanged, to where its
-// job.properties puts it on the "cluster": <nameNode>/user/<user>/examples/apps/<name>.
-func (w *world) installExample(name string) {
+// installExample copies the example app name of the folder apps (gozie's or Oozie's, see
+// testapps), unchanged, to where its job.properties puts it on the "cluster":
+// <nameNode>/user/alice/examples/apps/<name>.
+func (w *world) installExample(apps, name string) {
 	w.t.Helper()
-	src := filepath.Join(referenceApps(w.t), name)
+	src := filepath.Join(apps, name)
 	dst := filepath.Join(w.root, "user", "alice", "examples", "apps", name)
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		w.t.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
-			w.t.Fatal(err)
+			return err
 		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
-			w.t.Fatal(err)
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
 		}
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		w.t.Fatalf("installing the example app %s: %v", src, err)
 	}
 }
 
-// exampleProps reads an example's job.properties unchanged and points it at
-// the test cluster (nameNode) as a user would, with user.name and overrides.
-func (w *world) exampleProps(name, file string, kv ...string) *conf.Properties {
+// exampleProps reads a properties file of the example app name of the folder apps
+// unchanged and points it at the test cluster (nameNode) as a user would, with user.name
+// and overrides.
+func (w *world) exampleProps(apps, name, file string, kv ...string) *conf.Properties {
 	w.t.Helper()
-	f, err := os.Open(filepath.Join(referenceApps(w.t), name, file))
+	f, err := os.Open(filepath.Join(apps, name, file))
 	if err != nil {
 		w.t.Fatal(err)
 	}

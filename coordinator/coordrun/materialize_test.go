@@ -152,7 +152,7 @@ func TestProgressOnly(t *testing.T) {
 	}
 }
 
-// TestJobCache: entries are found by definition and configuration, shared
+// TestJobCache: entries are found by definition and configuration, used in common
 // by the jobs that have the same, replaced when a row changes, bounded,
 // and dropped by forget.
 func TestJobCache(t *testing.T) {

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/store"
 )
 
@@ -145,34 +147,37 @@ func TestSubmitStoresJob(t *testing.T) {
 	}
 }
 
-// TestDryRun lists the first window's actions with nominal times and
-// resolved URIs and creates nothing.
+// TestDryRun lists the first window's actions of the aggregator example (gozie's, and
+// Oozie's when GOZIE_OOZIE_EXAMPLES names them) with nominal times and resolved URIs and
+// creates nothing.
 func TestDryRun(t *testing.T) {
 	t.Parallel()
-	w := setup(t, options{noStart: true})
-	w.installExample("aggregator")
-	res, err := w.coords.DryRun(bg, w.exampleProps("aggregator", "job.properties"), SubmitOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Actions) != 1 || res.Job.Status != store.JobPrep {
-		t.Fatalf("dry run: %d actions, job %s", len(res.Actions), res.Job.Status)
-	}
-	a := res.Actions[0]
-	raw := w.nn + "/user/alice/examples/input-data/rawLogs/2010/01/01/"
-	if !a.NominalTime.Equal(time.Date(2010, 1, 1, 1, 0, 0, 0, time.UTC)) || a.Number != 1 ||
-		strings.Join(a.DataIn["input"], ",") != raw+"01/00,"+raw+"00/40,"+raw+"00/20" ||
-		len(a.DataOut["output"]) != 1 || !strings.HasSuffix(a.DataOut["output"][0], "/aggregatedLogs/2010/01/01/01") {
-		t.Fatalf("dry-run action: %+v", a)
-	}
-	if !strings.Contains(res.Text, "***actions for instance***") || !strings.Contains(res.Text, raw+"00/20") {
-		t.Fatalf("dry-run text:\n%s", res.Text)
-	}
-	var jobs []store.CoordJob
-	if err := w.store.Tx(bg, func(x store.Tx) (err error) { jobs, _, err = x.ListCoordJobs(bg, store.JobFilter{}); return }); err != nil {
-		t.Fatal(err)
-	}
-	if len(jobs) != 0 || countTriggers(t, w) != 0 {
-		t.Fatalf("dry run stored %d jobs and %d triggers", len(jobs), countTriggers(t, w))
-	}
+	testapps.Each(t, func(t *testing.T, apps string) {
+		tc := aggregatorCases[testapps.Source(apps)]
+		w := setup(t, options{noStart: true})
+		w.installExample(apps, "aggregator")
+		res, err := w.coords.DryRun(bg, w.exampleProps(apps, "aggregator", "job.properties"), SubmitOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Actions) != 1 || res.Job.Status != store.JobPrep {
+			t.Fatalf("dry run: %d actions, job %s", len(res.Actions), res.Job.Status)
+		}
+		a := res.Actions[0]
+		in, out := w.uris(tc.inputs[0]), w.uris(tc.outputs[:1])
+		if !a.NominalTime.Equal(tc.nominal[0]) || a.Number != 1 ||
+			!slices.Equal(a.DataIn[tc.dataIn], in) || !slices.Equal(a.DataOut[tc.dataOut], out) {
+			t.Fatalf("dry-run action: %+v, want data-in %s %v and data-out %s %v", a, tc.dataIn, in, tc.dataOut, out)
+		}
+		if !strings.Contains(res.Text, "***actions for instance***") || !strings.Contains(res.Text, in[len(in)-1]) {
+			t.Fatalf("dry-run text:\n%s", res.Text)
+		}
+		var jobs []store.CoordJob
+		if err := w.store.Tx(bg, func(x store.Tx) (err error) { jobs, _, err = x.ListCoordJobs(bg, store.JobFilter{}); return }); err != nil {
+			t.Fatal(err)
+		}
+		if len(jobs) != 0 || countTriggers(t, w) != 0 {
+			t.Fatalf("dry run stored %d jobs and %d triggers", len(jobs), countTriggers(t, w))
+		}
+	})
 }

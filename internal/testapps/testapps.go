@@ -4,7 +4,7 @@
 // Every default test runs gozie's own apps, written for the project in
 // Oozie's dialect under testdata/apps at the repository's root; Dir finds
 // them wherever the test runs. Oozie's own example apps are an optional
-// compatibility suite: Oozie finds them through the one environment variable
+// compatibility suite: OozieDir finds them through the one environment variable
 // OozieEnv (`.ci/run` sets it when they are beside the repository) and skips
 // the test, with a line saying how to run it, when the variable is unset.
 package testapps
@@ -43,11 +43,11 @@ func App(tb testing.TB, name string) string {
 	return dir
 }
 
-// Oozie returns the path of Oozie's example apps from OozieEnv. When the
+// OozieDir returns the path of Oozie's example apps from OozieEnv. When the
 // variable is unset the test is skipped with SkipOozie; when it names a
 // folder that is not there, the test fails: whoever set it meant the suite
 // to run.
-func Oozie(tb testing.TB) string {
+func OozieDir(tb testing.TB) string {
 	tb.Helper()
 	dir := os.Getenv(OozieEnv)
 	if dir == "" {
@@ -63,11 +63,29 @@ func Oozie(tb testing.TB) string {
 	return abs
 }
 
-// Each runs fn as two subtests: "gozie" on gozie's own apps and "oozie" on
-// Oozie's (skipped as Oozie skips). fn gets the root folder of the apps; the
-// two trees use the same app folder names (shell, map-reduce, aggregator, …).
+// The names of the two sources of apps, as Each names its subtests and Source
+// reports them.
+const (
+	Gozie = "gozie"
+	Oozie = "oozie"
+)
+
+// Each runs fn as two subtests: Gozie on gozie's own apps and Oozie on
+// Oozie's (skipped as OozieDir skips). fn gets the root folder of the apps;
+// the two trees use the same app folder names (shell, map-reduce, aggregator,
+// …).
 func Each(t *testing.T, fn func(t *testing.T, apps string)) {
 	t.Helper()
-	t.Run("gozie", func(t *testing.T) { fn(t, Dir()) })
-	t.Run("oozie", func(t *testing.T) { fn(t, Oozie(t)) })
+	t.Run(Gozie, func(t *testing.T) { fn(t, Dir()) })
+	t.Run(Oozie, func(t *testing.T) { fn(t, OozieDir(t)) })
+}
+
+// Source names the source of the apps folder that Each passed: Gozie for
+// gozie's own, Oozie otherwise. Tests key what differs between the two (node
+// names, expected values) by it.
+func Source(apps string) string {
+	if apps == Dir() {
+		return Gozie
+	}
+	return Oozie
 }

@@ -9,22 +9,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gozie/gozie/internal/testreq"
 )
 
-// chromium finds Debian's headless browser. Under CI its absence fails the
-// test (make test installs it); elsewhere the test is skipped.
+// chromium finds Debian's headless browser (testreq: required under CI, where
+// make test installs it).
 func chromium(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("chromium is not installed (scripts/test-services.sh start installs it)")
-	}
-	t.Skip("chromium is not installed")
-	return ""
+	return testreq.Program(t, "chromium", "chromium", "chromium-browser", "google-chrome")
 }
 
 // browse runs headless Chromium on url with the extra flags and returns its

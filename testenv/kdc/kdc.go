@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testreq"
 	"github.com/jcmturner/gokrb5/v8/config"
 )
 
@@ -48,12 +49,7 @@ type KDC struct {
 func Start(t testing.TB) *KDC {
 	t.Helper()
 	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s not installed: make test installs krb5-kdc and krb5-admin-server", tool)
-			}
-			t.Skipf("%s not installed (Debian packages krb5-kdc, krb5-admin-server)", tool)
-		}
+		testreq.Program(t, "krb5-kdc and krb5-admin-server", tool)
 	}
 	dir := t.TempDir()
 	k := &KDC{Dir: dir, Krb5Conf: filepath.Join(dir, "krb5.conf")}
@@ -227,12 +223,7 @@ func Principal(name string) string { return name + "@" + Realm }
 // kinit is not installed, like Start.
 func (k *KDC) Kinit(t testing.TB, principal, keytab, ccache string) {
 	t.Helper()
-	if _, err := exec.LookPath("kinit"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("kinit not installed: make test installs krb5-user")
-		}
-		t.Skip("kinit not installed (Debian package krb5-user)")
-	}
+	testreq.Program(t, "krb5-user", "kinit")
 	k.run(t, "kinit", "-k", "-t", keytab, "-c", "FILE:"+ccache, principal)
 }
 

@@ -18,9 +18,6 @@ import (
 	"github.com/gozie/gozie/testenv/minihs2"
 )
 
-// exampleDir is Oozie's hive2 example app, next to the repository.
-var exampleDir = filepath.Join("..", "..", "..", "shared", "oozie-reference", "examples", "apps", "hive2")
-
 // startDFS starts a MiniDFS and returns a filesystem on it (bare paths).
 func startDFS(t *testing.T) hadoop.FileSystem {
 	t.Helper()
@@ -198,9 +195,11 @@ func errMessage(err error) string {
 	return ""
 }
 
-func readExample(t *testing.T, name string) string {
+// readExample reads the file name of the hive2 example app under apps
+// (testapps.Dir or testapps.Oozie).
+func readExample(t *testing.T, apps, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(exampleDir, name))
+	b, err := os.ReadFile(filepath.Join(apps, "hive2", name))
 	if err != nil {
 		t.Fatal(err)
 	}

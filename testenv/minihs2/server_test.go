@@ -6,13 +6,33 @@ import (
 	"testing"
 
 	"github.com/beltran/gohive/hiveserver"
+	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/testenv/minihs2"
 )
 
-// The Oozie hive2 example's script, with its parameters substituted as the
+// hive2Table is the table and column that a source's hive2 example script
+// creates, as a SELECT * then describes them.
+var hive2Table = map[string]struct{ table, column string }{
+	testapps.Gozie: {"gozie_numbers", "gozie_numbers.n"},
+	testapps.Oozie: {"test", "test.a"},
+}
+
+// The hive2 example's script (gozie's own, and Oozie's when
+// testapps.OozieEnv names it), with its parameters substituted as the
 // client does, over every transport gohive supports without Kerberos.
-func TestOozieExampleOverEveryTransport(t *testing.T) {
+func TestExampleScriptOverEveryTransport(t *testing.T) {
 	t.Parallel()
+	testapps.Each(t, func(t *testing.T, apps string) {
+		t.Parallel()
+		table := hive2Table[testapps.Source(apps)]
+		exampleOverEveryTransport(t, readExample(t, apps, "script.q"), table.table, table.column)
+	})
+}
+
+// exampleOverEveryTransport runs a hive2 example script, which must copy
+// the integers under ${INPUT} into ${OUTPUT} in three statements through
+// table, whose one column a SELECT * describes as column.
+func exampleOverEveryTransport(t *testing.T, example, table, column string) {
 	for _, tc := range []struct {
 		name      string
 		transport minihs2.Transport
@@ -31,7 +51,7 @@ func TestOozieExampleOverEveryTransport(t *testing.T) {
 			if err := fs.WriteFile(ctx, in+"/data.txt", []byte("1\n2\n3\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			script := strings.NewReplacer("${INPUT}", in, "${OUTPUT}", out).Replace(readExample(t, "script.q"))
+			script := strings.NewReplacer("${INPUT}", in, "${OUTPUT}", out).Replace(example)
 			conn := connect(t, s, tc.transport, tc.auth, "alice", nil)
 			stmts := statements(script)
 			if len(stmts) != 3 {
@@ -45,8 +65,8 @@ func TestOozieExampleOverEveryTransport(t *testing.T) {
 				t.Fatalf("output file: %q, %v", got, err)
 			}
 
-			cur := exec(t, conn, "SELECT * FROM test")
-			if d := cur.Description(); len(d) != 1 || d[0][0] != "test.a" || d[0][1] != "INT_TYPE" {
+			cur := exec(t, conn, "SELECT * FROM "+table)
+			if d := cur.Description(); len(d) != 1 || d[0][0] != column || d[0][1] != "INT_TYPE" {
 				t.Errorf("description %v", d)
 			}
 			if r := rows(t, cur); !slices.EqualFunc(r, [][]string{{"1"}, {"2"}, {"3"}}, slices.Equal) {

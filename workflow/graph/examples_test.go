@@ -12,14 +12,30 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/workflow"
 )
 
-// TestOozieExamples draws every workflow of Oozie's example apps in the
-// three formats, with and without kill nodes.
-func TestOozieExamples(t *testing.T) {
+// TestExamples draws every workflow of the example apps (gozie's own, and
+// Oozie's when testapps.OozieEnv names them) in the three formats, with and
+// without kill nodes.
+func TestExamples(t *testing.T) {
 	t.Parallel()
-	dir := referenceApps(t)
+	testapps.Each(t, func(t *testing.T, dir string) {
+		t.Parallel()
+		// gozie's seven workflow apps hold eight workflows; Oozie's tree
+		// holds more than ten.
+		min := 8
+		if dir != testapps.Dir() {
+			min = 10
+		}
+		drawExamples(t, dir, min)
+	})
+}
+
+// drawExamples draws every workflow*.xml under dir, of which there must be
+// at least min.
+func drawExamples(t *testing.T, dir string, min int) {
 	var files []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -33,8 +49,8 @@ func TestOozieExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) < 10 {
-		t.Fatalf("found only %d example workflows under %s", len(files), dir)
+	if len(files) < min {
+		t.Fatalf("found only %d example workflows under %s, want at least %d", len(files), dir, min)
 	}
 	for _, path := range files {
 		rel, _ := filepath.Rel(dir, path)

@@ -3,28 +3,12 @@ package graph
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
 )
-
-// referenceApps returns the directory of Oozie's example apps, which sits
-// beside the repository; the test is skipped without it.
-func referenceApps(t testing.TB) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "oozie-reference", "examples", "apps"))
-	if err != nil {
-		t.Fatalf("locating the Oozie examples: %v", err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("Oozie example apps not available: %v", err)
-	}
-	return dir
-}
 
 // wf wraps node XML in a uri:oozie:workflow:1.0 document that starts at
 // start.

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testreq"
 	_ "github.com/lib/pq" // the driver under test
 )
 
@@ -28,10 +29,7 @@ func URL(tb testing.TB) string {
 	tb.Helper()
 	u := os.Getenv(EnvVar)
 	if u == "" {
-		if os.Getenv("CI") != "" {
-			tb.Fatalf("%s is not set: PostgreSQL tests must run in CI (make test starts a server)", EnvVar)
-		}
-		tb.Skipf("%s not set; run `make test` to start a throwaway PostgreSQL", EnvVar)
+		testreq.Missing(tb, "PostgreSQL", EnvVar+" is not set; make test starts a throwaway server and sets it")
 	}
 	return u
 }
