@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,11 +60,16 @@ func inProcessServer(t *testing.T) *procEnv {
 	done := make(chan error, 1)
 	go func() { done <- d.Run(runCtx) }()
 	t.Cleanup(func() { cancel(); <-done })
-	cl, err := client.New(base, nil)
+	user := currentUser(t)
+	tr, err := client.NewAuthTransport(client.Auth{User: user}) // authorization refuses anonymous commands
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &procEnv{cluster: c, client: cl, dir: dir, user: currentUser(t)}
+	cl, err := client.New(base, &http.Client{Transport: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &procEnv{cluster: c, client: cl, dir: dir, user: user}
 }
 
 // testLog sends the server's log lines to the test log.
