@@ -183,7 +183,7 @@ func TestQuote(t *testing.T) {
 	}
 }
 
-// TestConcurrentEvaluation runs one template and the shared cache from many goroutines; run
+// TestConcurrentEvaluation runs one template and the common cache from many goroutines; run
 // with -race.
 func TestConcurrentEvaluation(t *testing.T) {
 	t.Parallel()

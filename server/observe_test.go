@@ -58,7 +58,7 @@ func TestMetricsSharedRegistry(t *testing.T) {
 	f.serve(t, http.MethodGet, "/oozie/versions")
 	body := f.serve(t, http.MethodGet, "/metrics").Body.String()
 	if !strings.Contains(body, `gozie_http_requests_total{code="200",method="GET",route="/oozie/versions"} 2`) {
-		t.Errorf("shared registry does not count both servers:\n%s", body)
+		t.Errorf("the common registry does not count both servers:\n%s", body)
 	}
 }
 

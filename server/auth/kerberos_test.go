@@ -137,7 +137,7 @@ func TestKerberos(t *testing.T) {
 func TestKerberosCookieOfSimpleScheme(t *testing.T) {
 	t.Parallel()
 	e := newKerberosEnv(t)
-	secret := []byte("shared-secret")
+	secret := []byte("one-secret-for-all")
 	simple := newServer(t, auth.Config{Secret: secret})
 	krb := newServer(t, auth.Config{Type: auth.TypeKerberos, KeytabFile: e.httpKeytab, Principal: "HTTP/localhost", Secret: secret})
 	r := get(t, simple.URL+whoamiPath, url.Values{auth.ParamUser: {"alice"}})
