@@ -18,6 +18,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/gozie/gozie/hadoop"
 )
 
 // Run is one run of one workflow action: everything an executor needs to
@@ -143,6 +145,19 @@ func (e *ExecError) Unwrap() error { return e.Err }
 // Errorf returns an *ExecError.
 func Errorf(kind ErrorKind, code, format string, args ...any) *ExecError {
 	return &ExecError{Kind: kind, Code: code, Err: fmt.Errorf(format, args...)}
+}
+
+// SchemeRefused returns the error of an action that named a filesystem the
+// server refuses (err is or wraps a *hadoop.SchemeError): Oozie's E0904,
+// ending the action in ERROR with the refusal's own message, the same
+// whatever is at the path. It returns nil for any other error. Executors
+// turn filesystem errors into action errors through it first.
+func SchemeRefused(err error) *ExecError {
+	var se *hadoop.SchemeError
+	if !errors.As(err, &se) {
+		return nil
+	}
+	return &ExecError{Kind: ActionError, Code: se.ErrorCode(), Err: se}
 }
 
 // KindOf returns err's kind; errors that are not *ExecError are transient

@@ -122,7 +122,7 @@ func ParseChange(value string, format coordinator.TimeFormat) (Change, error) {
 			if v == "" {
 				continue
 			}
-			t, err := format.Parse(v)
+			t, err := format.ParseStored(v)
 			if err != nil {
 				return Change{}, &Error{Code: CodeChangeValue, Where: "pausetime",
 					Msg: fmt.Sprintf("Invalid bundle job change value %s, is not a valid date", v), Err: err}
@@ -132,7 +132,7 @@ func ParseChange(value string, format coordinator.TimeFormat) (Change, error) {
 			if v == "" {
 				return Change{}, newError(CodeChangeValue, "endtime", "Invalid bundle job change value endtime, a date is required")
 			}
-			t, err := format.Parse(v)
+			t, err := format.ParseStored(v)
 			if err != nil {
 				return Change{}, &Error{Code: CodeChangeValue, Where: "endtime",
 					Msg: fmt.Sprintf("Invalid bundle job change value %s, is not a valid date", v), Err: err}

@@ -74,7 +74,7 @@ func Resolve(app *App, req Request) (*Job, error) {
 		return nil, err
 	}
 	if kick = strings.TrimSpace(kick); kick != "" {
-		if job.KickoffTime, err = req.Format.Parse(kick); err != nil {
+		if job.KickoffTime, err = req.Format.ParseStored(kick); err != nil {
 			return nil, &Error{Code: CodeAttributes, Where: "controls/kick-off-time",
 				Msg: fmt.Sprintf("Invalid bundle application attributes [kick-off-time], %q is not a date of the form %s",
 					kick, req.Format.Mask()), Err: err}

@@ -141,6 +141,8 @@ type Engine struct {
 	Lease time.Duration
 	// MaxSleep is the longest sleep without a wake-up.
 	MaxSleep time.Duration
+	// MaxAttempts is how many attempts of a trigger may fail before the engine gives up on it.
+	MaxAttempts int
 }
 
 // Coord holds coordinator defaults.
@@ -163,6 +165,8 @@ type Coord struct {
 	InputCheckMaxInterval time.Duration
 	// ActionsDefaultLength is the number of actions job info returns by default.
 	ActionsDefaultLength int
+	// MaxInstances bounds the dataset instances of one data-in or data-out, and of each range.
+	MaxInstances int
 }
 
 // Action holds workflow action defaults.
@@ -193,6 +197,9 @@ type HadoopSettings struct {
 	DefaultNameNode string
 	// DefaultResourceManager is used by actions that name none; empty means the configured RMs.
 	DefaultResourceManager string
+	// SupportedFilesystems are the schemes user-named paths may use ("hdfs"; "file" only when an
+	// administrator adds it; "*" for all).
+	SupportedFilesystems []string
 	// DefaultHiveJDBCURL is the HiveServer2 of hive actions whose configuration names none.
 	DefaultHiveJDBCURL string
 }

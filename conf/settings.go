@@ -190,6 +190,11 @@ var settings = []Setting{
 		"Longest the trigger loop sleeps without a wake-up, a fallback for missed notifications.",
 		func(s *Server) *time.Duration { return &s.Engine.MaxSleep }),
 
+	intv("gozie.engine.max-attempts", "10", 1,
+		"Attempts of one piece of work (a trigger) that may end without success, by an error or by the server "+
+			"dying while running it, before the engine gives up and removes it: a coordinator job or action it "+
+			"was for fails with the error, readable in its info (other work is logged), and the server goes on.",
+		func(s *Server) *int { return &s.Engine.MaxAttempts }),
 	// Coordinators.
 	dur("gozie.coord.materialization.window", "1h",
 		"How far ahead of now coordinator actions are materialized "+
@@ -220,6 +225,13 @@ var settings = []Setting{
 		"Longest delay between input checks (Oozie's fixed interval: "+
 			"oozie.service.coord.input.check.requeue.interval).",
 		func(s *Server) *time.Duration { return &s.Coord.InputCheckMaxInterval }),
+	intv("gozie.coord.max-instances", "10080", 1,
+		"Dataset instances one data-in or data-out of a coordinator action may name, and each range in it "+
+			"(start-instance to end-instance, coord:currentRange, coord:latestRange, coord:futureRange, "+
+			"coord:absoluteRange), and how many instances coord:latest looks back and coord:future ahead. "+
+			"The default is a week of one-minute instances; a submission over it is refused (E1010, naming "+
+			"the element). Oozie has no such bound.",
+		func(s *Server) *int { return &s.Coord.MaxInstances }),
 	intv("gozie.coord.actions.default-length", "1000", 1,
 		"Coordinator actions returned by job info when len is not given (Oozie: oozie.coord.actions.default.length).",
 		func(s *Server) *int { return &s.Coord.ActionsDefaultLength }),
@@ -258,6 +270,13 @@ var settings = []Setting{
 		"Name node for actions that name none (Oozie: oozie.actions.default.name-node); "+
 			"empty means fs.defaultFS.",
 		func(s *Server) *string { return &s.Hadoop.DefaultNameNode }, nil),
+	names("gozie.filesystems.supported", "hdfs",
+		"Filesystem schemes that the paths users name may use (application paths, datasets, fs actions, "+
+			"job-xml, file and archive, email attachments), comma-separated and case-insensitive; a path "+
+			"without a scheme is judged by its default filesystem's. file, the server's own disk, is refused "+
+			"unless listed here; * allows every scheme. Other schemes answer E0904 "+
+			"(Oozie: oozie.service.HadoopAccessorService.supported.filesystems, hdfs,hftp,webhdfs there).",
+		func(s *Server) *[]string { return &s.Hadoop.SupportedFilesystems }),
 	str("gozie.actions.default.resource-manager", "",
 		"Resource manager for actions that name none (Oozie: oozie.actions.default.job-tracker); "+
 			"empty means the Hadoop configuration's resource managers.",

@@ -45,9 +45,9 @@ func AddUnits(t time.Time, u Unit, n int, loc *time.Location) time.Time {
 	loc = orUTC(loc)
 	switch u {
 	case Minute:
-		return t.Add(time.Duration(n) * time.Minute)
+		return addSeconds(t, int64(n)*60)
 	case Hour:
-		return t.Add(time.Duration(n) * time.Hour)
+		return addSeconds(t, int64(n)*3600)
 	case Day, EndOfDay:
 		lt := t.In(loc)
 		return time.Date(lt.Year(), lt.Month(), lt.Day()+n, lt.Hour(), lt.Minute(), lt.Second(), lt.Nanosecond(), loc)
@@ -60,6 +60,16 @@ func AddUnits(t time.Time, u Unit, n int, loc *time.Location) time.Time {
 		return addMonths(t, 12*n, loc)
 	}
 	return t
+}
+
+// addSeconds adds s seconds to t. time.Duration overflows past 292 years, which an instance
+// offset such as coord:current(-3000000) on a one-minute dataset reaches; Unix seconds do not.
+func addSeconds(t time.Time, s int64) time.Time {
+	const maxDuration = int64(1<<63-1) / int64(time.Second)
+	if s > -maxDuration && s < maxDuration {
+		return t.Add(time.Duration(s) * time.Second)
+	}
+	return time.Unix(t.Unix()+s, int64(t.Nanosecond())).In(t.Location())
 }
 
 // addMonths adds n calendar months in loc, clamping the day of the month.

@@ -81,8 +81,8 @@ func ParseChange(value string, f TimeFormat) (Change, error) {
 		var err error
 		switch key {
 		case "endtime":
-			if c.EndTime, err = f.Parse(v); err != nil {
-				return bad("%s must be a valid date", v)
+			if c.EndTime, err = f.ParseStored(v); err != nil {
+				return bad("%s must be a valid date: %v", v, err)
 			}
 			c.HasEndTime = true
 		case "concurrency":
@@ -93,8 +93,8 @@ func ParseChange(value string, f TimeFormat) (Change, error) {
 		case "pausetime":
 			c.HasPauseTime = true
 			if v != "" {
-				if c.PauseTime, err = f.Parse(v); err != nil {
-					return bad("%s must be a valid date", v)
+				if c.PauseTime, err = f.ParseStored(v); err != nil {
+					return bad("%s must be a valid date: %v", v, err)
 				}
 			}
 		case "status":

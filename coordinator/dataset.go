@@ -121,15 +121,16 @@ func seriesIndex(start time.Time, u Unit, freq int, loc *time.Location, t time.T
 // corrects the guess by at most a few steps (daylight-saving days, month lengths).
 func estimateSteps(start time.Time, u Unit, freq int, loc *time.Location, t time.Time) int {
 	var units int
+	secs := int(t.Unix() - start.Unix()) // not t.Sub: a Duration saturates past 292 years
 	switch u {
 	case Minute:
-		units = int(t.Sub(start) / time.Minute)
+		units = secs / 60
 	case Hour:
-		units = int(t.Sub(start) / time.Hour)
+		units = secs / 3600
 	case Day, EndOfDay:
-		units = int(t.Sub(start) / (24 * time.Hour))
+		units = secs / (24 * 3600)
 	case Week, EndOfWeek:
-		units = int(t.Sub(start) / (7 * 24 * time.Hour))
+		units = secs / (7 * 24 * 3600)
 	case Month, EndOfMonth, Year:
 		a, b := start.In(loc), t.In(loc)
 		units = (b.Year()-a.Year())*12 + int(b.Month()) - int(a.Month())

@@ -28,12 +28,17 @@
 //	   │  └──► TIMEDOUT                 SUSPENDED
 //	   └──► SKIPPED
 //	WAITING | READY | SUBMITTED | RUNNING | SUSPENDED ──► KILLED   (kill)
+//	WAITING | READY | SUBMITTED | RUNNING | SUSPENDED ──► FAILED   (work given up on)
 //	FAILED | KILLED | TIMEDOUT ──► IGNORED                          (ignore)
 //	terminal ──► WAITING                                            (rerun)
 //
-// An action is materialized WAITING. CheckInputs moves it to READY when its dependencies
-// exist (or TIMEDOUT, SKIPPED, FAILED); StartReady moves READY actions to SUBMITTED within
-// the job's concurrency, and the workflow's status then drives the action.
+// An action is materialized WAITING, or SKIPPED when LAST_ONLY or NONE would skip it at
+// once (a job catching up). CheckInputs moves it to READY when its dependencies exist (or
+// TIMEDOUT, SKIPPED, FAILED); StartReady moves READY actions to SUBMITTED within the job's
+// concurrency, and the workflow's status then drives the action. WAITING and READY actions
+// are queued (Queued): at most throttle of them exist at once. An action whose trigger the
+// engine gave up on (it kept failing, or kept taking the server down) is FAILED with the
+// cause as its error.
 //
 // # Coordinator job statuses
 //
@@ -43,8 +48,12 @@
 //	PREPSUSPENDED  SUSPENDED
 //	PREPPAUSED
 //	FAILED | KILLED ──► IGNORED;  FAILED | KILLED | IGNORED ──► RUNNING (change status)
+//	not terminal ──► FAILED (a materialization error, or work the engine gave up on)
 //
-// Materialize moves PREP to RUNNING; RollupCoordinator computes the rest from the actions.
+// Materialize moves PREP to RUNNING; RollupCoordinator computes the rest from the actions,
+// but never brings a FAILED or KILLED job back (a kill kills its actions in batches; a
+// failed job's running actions go on). A job the engine failed keeps the error's code and
+// message.
 // Every RUNNING, SUSPENDED and PAUSED state has a *WITHERROR twin (some action failed, was
 // killed or timed out), hidden by default as in Oozie (Settings.HideErrorStates).
 package coordinator

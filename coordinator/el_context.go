@@ -109,6 +109,13 @@ type ELContext struct {
 	// LatestUsesCurrentTime is set (oozie.service.ELService.latest-el.use-current-time).
 	Now                   time.Time
 	LatestUsesCurrentTime bool
+	// MaxInstances bounds the instances of the event being resolved (Settings.MaxInstances;
+	// zero means DefaultMaxInstances). Every instance function counts what it names against it
+	// before expanding anything (see countInstances).
+	MaxInstances int
+
+	// instances counts the instances named so far in this context, for MaxInstances.
+	instances int64
 
 	// resolved and resolvedURIs report what the last coord:latest/future call found.
 	resolved     bool

@@ -57,10 +57,15 @@ func fnDataOut(env *el.Env, args []any) (any, error) {
 var errNoExists = errors.New("coord:latest and coord:future need an existence check")
 
 // latestRange resolves coord:latestRange(a, b) (a ≤ b ≤ 0): walking back from the current
-// instance at the actual time (or now) to the initial instance, the existing instances from
-// the b-th to the a-th newest one, newest first. Unresolved (and the call echoed) when the
-// a-th newest existing instance is not found.
+// instance at the actual time (or now) to the initial instance, but over at most
+// MaxInstances instances, the existing instances from the b-th to the a-th newest one,
+// newest first. Unresolved (and the call echoed) when the a-th newest existing instance is
+// not found.
 func (c *ELContext) latestRange(a, b int) (string, error) {
+	what := echoCall("latestRange", ", ", fmt.Sprint(a), fmt.Sprint(b))
+	if err := c.checkLookup(false, a, b, 0, what); err != nil {
+		return "", err
+	}
 	ds := c.Dataset
 	ref := c.Action.ActualTime
 	if c.LatestUsesCurrentTime {
@@ -73,7 +78,7 @@ func (c *ELContext) latestRange(a, b int) (string, error) {
 	}
 	var instances, uris []string
 	available := 0
-	for ; k >= 0; k-- {
+	for walked := int64(0); k >= 0 && walked < c.maxInstances(); k, walked = k-1, walked+1 {
 		inst := ds.Instance(k)
 		uri, found, err := c.instanceExists(inst)
 		if err != nil {
@@ -102,6 +107,10 @@ func (c *ELContext) latestRange(a, b int) (string, error) {
 // current instance at the nominal time over at most limit+1 instances, the a-th to b-th
 // existing ones, oldest first. Unresolved (and the call echoed) when the b-th is not found.
 func (c *ELContext) futureRange(a, b, limit int) (string, error) {
+	what := echoCall("futureRange", ", ", fmt.Sprint(a), fmt.Sprint(b), fmt.Sprint(limit))
+	if err := c.checkLookup(true, a, b, limit, what); err != nil {
+		return "", err
+	}
 	ds := c.Dataset
 	c.resolved, c.resolvedURIs = false, nil
 	k, ok := ds.CurrentIndex(c.Action.NominalTime)

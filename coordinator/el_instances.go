@@ -27,21 +27,25 @@ func datasetContext(env *el.Env) (*ELContext, error) {
 
 // currentRange returns instances a..b relative to the current instance at the nominal time,
 // newest first, joined by '#'. Instances before the initial one are dropped; "" when the
-// nominal time is before the initial instance.
-func (c *ELContext) currentRange(a, b int) string {
+// nominal time is before the initial instance. The span a..b counts against the instance
+// bound (what names the call) before anything is built.
+func (c *ELContext) currentRange(a, b int, what string) (string, error) {
+	if err := c.countInstances(span(a, b), what); err != nil {
+		return "", err
+	}
 	ds := c.Dataset
 	k, ok := ds.CurrentIndex(c.Action.NominalTime)
 	if !ok {
-		return ""
+		return "", nil
 	}
 	var out []string
 	for i := b; i >= a; i-- {
 		if k+i < 0 {
-			continue
+			break
 		}
 		out = append(out, c.Format.Format(ds.Instance(k+i)))
 	}
-	return strings.Join(out, instanceSeparator)
+	return strings.Join(out, instanceSeparator), nil
 }
 
 // offsetInstance returns the instance of coord:offset(n, unit): the current instance plus n
@@ -109,7 +113,7 @@ func (c *ELContext) absoluteRange(date string, end int) (string, error) {
 			"start-instance should be equal or earlier than the end-instance. startInstance is %s which is equivalent to current (%d) but end is specified as current (%d)",
 			date, s, end)
 	}
-	return c.currentRange(s, end), nil
+	return c.currentRange(s, end, fmt.Sprintf("absolute(%s) to current(%d)", date, end))
 }
 
 // endOfStart returns the start of the range of start-instance endOfMonths/Weeks/Days(n):
@@ -150,7 +154,7 @@ func fnCurrent(env *el.Env, args []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.currentRange(n, n), nil
+	return c.currentRange(n, n, echoCall("current", "", strconv.Itoa(n)))
 }
 
 // fnCurrentRange is coord:currentRange(a, b) in the action-create phase.
@@ -167,7 +171,7 @@ func fnCurrentRange(env *el.Env, args []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.currentRange(a, b), nil
+	return c.currentRange(a, b, echoCall("currentRange", ", ", strconv.Itoa(a), strconv.Itoa(b)))
 }
 
 // fnOffset is coord:offset(n, unit) in the action-create phase.

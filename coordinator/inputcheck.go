@@ -65,10 +65,12 @@ type InputCheckResult struct {
 //     existence checks themselves);
 //  5. all met: the workflow configuration is evaluated (an EL error fails the action) and the
 //     action is READY;
-//  6. otherwise it times out when (now − max(nominal, created)) in whole minutes exceeds the
+//  6. a coord:latest or coord:future over the instance bound (Settings.MaxInstances) fails
+//     the action: it could never resolve;
+//  7. otherwise it times out when (now − max(nominal, created)) in whole minutes exceeds the
 //     timeout, or waits for the next check.
 func CheckInputs(req InputCheckRequest) InputCheckResult {
-	c := inputChecker{req: req, s: req.Settings.normalized()}
+	c := inputChecker{req: req, s: req.Settings.WithDefaults()}
 	return c.run()
 }
 
@@ -146,6 +148,10 @@ func (c *inputChecker) run() InputCheckResult {
 		return res
 	}
 	res.Err = checkErr
+	if errors.Is(checkErr, ErrTooManyInstances) {
+		res.Status, res.Reason = store.CoordActionFailed, "the action's inputs name more dataset instances than allowed"
+		return res
+	}
 	if c.timedOut() {
 		res.Status = store.CoordActionTimedOut
 		res.Reason = "input dependencies not met within the timeout"
@@ -248,7 +254,7 @@ func (c *inputChecker) resolveLatestFuture() (bool, error) {
 func (c *inputChecker) resolveEvent(ev ResolvedEvent) ([]string, bool, error) {
 	ctx := &ELContext{Format: c.doc.Job.Format, User: c.doc.Job.User, Conf: c.doc.Job.Conf, Dataset: ev.Dataset,
 		Action: c.doc.actionContext(c.req.JobID), Exists: c.exist, Now: c.req.Now,
-		LatestUsesCurrentTime: c.s.LatestUsesCurrentTime}
+		LatestUsesCurrentTime: c.s.LatestUsesCurrentTime, MaxInstances: c.s.MaxInstances}
 	var uris []string
 	for _, u := range ev.Unresolved {
 		if _, err := ctx.EvalString(PhaseActionStart, u); err != nil {

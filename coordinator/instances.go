@@ -29,16 +29,19 @@ func (e ResolvedEvent) Dependencies() []string {
 	return out
 }
 
-// eventContext returns an EL context for resolving an event of the action.
-func (j *Job) eventContext(ds *Dataset, action *ActionContext) *ELContext {
-	return &ELContext{Format: j.Format, User: j.User, Conf: j.Conf, Dataset: ds, Action: action, Now: action.ActualTime}
+// eventContext returns an EL context for resolving an event of the action, with at most max
+// instances (Settings.MaxInstances).
+func (j *Job) eventContext(ds *Dataset, action *ActionContext, max int) *ELContext {
+	return &ELContext{Format: j.Format, User: j.User, Conf: j.Conf, Dataset: ds, Action: action, Now: action.ActualTime,
+		MaxInstances: max}
 }
 
-// resolveEvent materializes the instances of one event for an action.
+// resolveEvent materializes the instances of one event for an action, at most max of them
+// (Settings.MaxInstances; see countInstances).
 func (j *Job) resolveEvent(name, kind string, ds *Dataset, instances []string, isRange bool,
-	start, end string, action *ActionContext) (ResolvedEvent, error) {
+	start, end string, action *ActionContext, max int) (ResolvedEvent, error) {
 	where := kind + "[" + name + "]"
-	c := j.eventContext(ds, action)
+	c := j.eventContext(ds, action, max)
 	var pieces []string
 	for _, text := range instances {
 		v, err := c.EvalString(PhaseActionCreate, strings.TrimSpace(text))
@@ -112,13 +115,19 @@ func rangeInstances(c *ELContext, startText, endText string) ([]string, error) {
 		if sr.n > er.n {
 			return nil, newError(CodeInstance, "", "start-instance should be equal or earlier than the end-instance")
 		}
+		what := "start-instance " + sr.String() + " to end-instance " + er.String()
 		switch sr.kind {
 		case "current":
-			joined = c.currentRange(sr.n, er.n)
+			joined, err = c.currentRange(sr.n, er.n, what)
 		case "latest":
-			joined = "${coord:latestRange(" + strconv.Itoa(sr.n) + "," + strconv.Itoa(er.n) + ")}"
+			if err = c.checkLookup(false, sr.n, er.n, 0, what); err == nil {
+				joined = "${coord:latestRange(" + strconv.Itoa(sr.n) + "," + strconv.Itoa(er.n) + ")}"
+			}
 		default:
-			joined = "${coord:futureRange(" + strconv.Itoa(sr.n) + "," + strconv.Itoa(er.n) + ",'" + er.limit + "')}"
+			limit, _ := strconv.Atoi(strings.TrimSpace(er.limit))
+			if err = c.checkLookup(true, sr.n, er.n, limit, what); err == nil {
+				joined = "${coord:futureRange(" + strconv.Itoa(sr.n) + "," + strconv.Itoa(er.n) + ",'" + er.limit + "')}"
+			}
 		}
 	}
 	if err != nil {
@@ -153,8 +162,12 @@ func offsetRange(c *ELContext, sr, er instanceRef) ([]string, error) {
 	if ds.Instance(first).Before(rawStart) {
 		first++
 	}
+	last := ds.IndexAtOrBefore(rawEnd)
+	if err := c.countInstances(span(max(first, 0), last), "start-instance "+sr.String()+" to end-instance "+er.String()); err != nil {
+		return nil, err
+	}
 	var out []string
-	for k := ds.IndexAtOrBefore(rawEnd); k >= first && k >= 0; k-- {
+	for k := last; k >= first && k >= 0; k-- {
 		out = append(out, c.Format.Format(ds.Instance(k)))
 	}
 	return out, nil
@@ -260,17 +273,19 @@ func pullDependencies(ins []ResolvedEvent) string {
 // unresolvedSeparator separates resolved from unresolved dependencies.
 const unresolvedSeparator = "!!"
 
-// resolveEvents materializes every data-in and data-out of an action.
-func (j *Job) resolveEvents(action *ActionContext) (ins, outs []ResolvedEvent, err error) {
+// resolveEvents materializes every data-in and data-out of an action, each with at most max
+// instances (Settings.MaxInstances).
+func (j *Job) resolveEvents(action *ActionContext, max int) (ins, outs []ResolvedEvent, err error) {
 	for _, d := range j.DataIns {
-		ev, err := j.resolveEvent(d.Name, "data-in", d.Dataset, d.Instances, d.IsRange, d.StartInstance, d.EndInstance, action)
+		ev, err := j.resolveEvent(d.Name, "data-in", d.Dataset, d.Instances, d.IsRange, d.StartInstance, d.EndInstance,
+			action, max)
 		if err != nil {
 			return nil, nil, err
 		}
 		ins = append(ins, ev)
 	}
 	for _, d := range j.DataOuts {
-		ev, err := j.resolveEvent(d.Name, "data-out", d.Dataset, []string{d.Instance}, false, "", "", action)
+		ev, err := j.resolveEvent(d.Name, "data-out", d.Dataset, []string{d.Instance}, false, "", "", action, max)
 		if err != nil {
 			return nil, nil, err
 		}

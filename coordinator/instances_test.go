@@ -22,7 +22,7 @@ func rangeJob(t testing.TB, freq int, unit Unit, initial, tz, template, start, e
 // resolveURIs materializes the job's data-in at a nominal and actual time.
 func resolveURIs(t testing.TB, job *Job, nominal, actual string) (string, error) {
 	t.Helper()
-	ins, _, err := job.resolveEvents(job.actionContextFor(testJobID, 1, utc(t, nominal), utc(t, actual)))
+	ins, _, err := job.resolveEvents(job.actionContextFor(testJobID, 1, utc(t, nominal), utc(t, actual)), 0)
 	if err != nil {
 		return "", err
 	}
@@ -193,7 +193,7 @@ func TestEventKinds(t *testing.T) {
 		{Name: "F", Dataset: ds, IsRange: true, StartInstance: "${coord:future(0,5)}", EndInstance: "${coord:future(3,5)}"},
 		{Name: "I", Dataset: ds, Instances: []string{"${coord:current(0)}", "${coord:current(-100)}", "${coord:latest(-1)}", "${coord:current(-1)}"}},
 	}
-	ins, _, err := job.resolveEvents(job.actionContextFor(testJobID, 1, job.Start, job.Start))
+	ins, _, err := job.resolveEvents(job.actionContextFor(testJobID, 1, job.Start, job.Start), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestEventKinds(t *testing.T) {
 	}
 	// latest or future in a data-out is refused.
 	job.DataOuts = []DataOut{{Name: "O", Dataset: ds, Instance: "${coord:latest(0)}"}}
-	if _, _, err := job.resolveEvents(job.actionContextFor(testJobID, 1, job.Start, job.Start)); ErrorCode(err) != CodeNotPermitted {
+	if _, _, err := job.resolveEvents(job.actionContextFor(testJobID, 1, job.Start, job.Start), 0); ErrorCode(err) != CodeNotPermitted {
 		t.Errorf("latest in data-out: %v", err)
 	}
 }

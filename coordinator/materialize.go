@@ -16,18 +16,33 @@ type MaterializeRequest struct {
 	// Row is the job's current state: status, start, end, pause, last action number and
 	// time, next materialized time, done flag, throttle, timeout, execution and conf.
 	Row store.CoordJob
-	// Waiting is the number of the job's actions in WAITING status (the throttle counts them).
-	Waiting int
+	// Queued is the number of the job's actions materialized and not yet running, WAITING or
+	// READY: the throttle counts them (see Queued).
+	Queued int
 	// Now is the current time.
 	Now time.Time
 	// Settings are the server defaults (window, look-ahead, batch size, SLA horizon).
 	Settings Settings
 }
 
+// QueuedStatuses are the statuses Queued holds for, in the order a count lists them.
+var QueuedStatuses = []store.CoordActionStatus{store.CoordActionWaiting, store.CoordActionReady}
+
+// Queued reports whether an action in status s counts against its job's throttle: it is
+// materialized and not yet running, WAITING for its inputs or READY for a concurrency slot.
+// Oozie's throttle counts WAITING actions only, so a job whose inputs are all there (or
+// that has none) catches up without limit and piles up READY actions behind its
+// concurrency; counting both keeps every job to at most throttle actions ahead of its
+// running ones, however far back it starts.
+func Queued(s store.CoordActionStatus) bool {
+	return s == store.CoordActionWaiting || s == store.CoordActionReady
+}
+
 // NewAction is an action created by Materialize, ready to be inserted.
 type NewAction struct {
-	// Row is the action row: id, job id, number, WAITING, nominal and creation times, the
-	// action XML, the missing dependencies and the configuration.
+	// Row is the action row: id, job id, number, WAITING (or SKIPPED, see Materialize),
+	// nominal and creation times, the action XML, the missing dependencies and the
+	// configuration.
 	Row store.CoordAction
 	// Timeout is the action timeout in minutes, copied from the job.
 	Timeout int
@@ -49,8 +64,8 @@ type MaterializeResult struct {
 	// Ran reports whether materialization ran; Reason says why not.
 	Ran    bool
 	Reason string
-	// Throttled is set when the throttle (WAITING actions) stopped materialization early; the
-	// job can continue once actions leave WAITING.
+	// Throttled is set when the throttle stopped materialization early; the job can continue
+	// once one of its queued actions (WAITING or READY) leaves that state.
 	Throttled bool
 	// NextAt is the earliest time another pass can create actions (the next materialized time
 	// minus the look-ahead), zero when materialization is done.
@@ -66,8 +81,11 @@ type MaterializeResult struct {
 //   - the window runs from the next materialized time (or the start) for Settings.Window,
 //     extended to catch up when it lies in the past: to now for LAST_ONLY/NONE, to the end for
 //     cron, else up to throttle frequencies ahead; it never passes the end (exclusive);
-//   - at most throttle − Waiting actions are created (the batch size for a LAST_ONLY/NONE job
-//     whose window is in the past); nominal times are start + k×frequency in the job zone
+//   - the throttle holds every catch-up: at most throttle − Queued actions are created to
+//     wait (see Queued), so that a backfill advances as its actions start; an action that
+//     LAST_ONLY or NONE would skip as soon as it is checked (its window has passed, see
+//     skipReason) is created SKIPPED instead, outside the throttle, at most the batch size
+//     of them per pass; nominal times are start + k×frequency in the job zone
 //     (start moved to the end of its day, week or month for endOf* frequencies), or cron fire
 //     times in the processing zone with Oozie's daylight-saving correction for gaps of a day or
 //     more; no action at or after the pause time;
@@ -77,18 +95,19 @@ type MaterializeResult struct {
 // An error means the job must become FAILED and no action is kept; the returned row already
 // says so.
 func Materialize(req MaterializeRequest) (MaterializeResult, error) {
-	m := materializer{req: req, s: req.Settings.normalized(), row: req.Row}
+	m := materializer{req: req, s: req.Settings.WithDefaults(), row: req.Row}
 	return m.run(false)
 }
 
 // DryRun lists the actions a new job would materialize first: nominal times from the start
-// over one window (capped at the end), with their resolved URIs, without look-ahead or
-// catch-up (Oozie's -dryrun). Waiting actions do not exist yet, so the throttle is the limit.
+// over one window (capped at the end), with their resolved URIs, without look-ahead,
+// catch-up or skips (Oozie's -dryrun). Queued actions do not exist yet, so the throttle is
+// the limit.
 func DryRun(job *Job, jobID string, now time.Time, s Settings) ([]NewAction, error) {
 	row := job.Row()
 	row.ID = jobID
 	m := materializer{req: MaterializeRequest{Job: job, JobID: jobID, Row: row, Now: now, Settings: s},
-		s: s.normalized(), row: row}
+		s: s.WithDefaults(), row: row}
 	res, err := m.run(true)
 	return res.Actions, err
 }
@@ -138,6 +157,9 @@ func (m *materializer) run(dryRun bool) (MaterializeResult, error) {
 		failed := m.row
 		failed.Status = store.JobFailed
 		return MaterializeResult{Job: failed, Ran: true, Reason: err.Error()}, err
+	}
+	if next.After(store.MaxTime) {
+		next = m.row.EndTime // the next time is past every date the store holds: the job is done
 	}
 	job := m.row
 	job.LastActionNumber += len(actions)
@@ -226,20 +248,52 @@ func (m *materializer) catchUp(end time.Time) time.Time {
 	return last
 }
 
-// budget returns how many actions may be created (possibly zero or negative: none), whether
-// there is no limit at all, and whether the limit is the throttle.
-func (m *materializer) budget(dryRun bool) (limit int, unlimited, throttleBound bool) {
-	exec := Execution(m.row.ExecutionOrder)
-	// Oozie compares the window end with a clock read a little later than the one that set
-	// it to now, so a window ending now counts as past.
-	if (exec == LastOnly || exec == None) && !m.to.After(m.req.Now) {
-		return m.s.ActionBatchSize, m.s.ActionBatchSize < 0, false
-	}
-	waiting := m.req.Waiting
+// budget is what one pass may create: actions that will wait, counted by the throttle, and
+// actions created SKIPPED, counted by the batch size.
+type budget struct {
+	queued  int // throttle − Queued; none when ≤ 0
+	skipped int // the batch size; negative is unlimited
+	// throttled says that the throttle stopped the pass.
+	throttled bool
+}
+
+// newBudget returns the budget of a pass.
+func (m *materializer) newBudget(dryRun bool) *budget {
+	queued := m.req.Queued
 	if dryRun {
-		waiting = 0
+		queued = 0
 	}
-	return m.row.Throttle - waiting, false, true
+	return &budget{queued: m.row.Throttle - queued, skipped: m.s.ActionBatchSize}
+}
+
+// take spends one action of the budget, a skipped one or one that waits, and reports
+// whether there was one to spend.
+func (b *budget) take(skipped bool) bool {
+	switch {
+	case skipped && b.skipped == 0:
+		return false // the next pass goes on at once (NextAt is now)
+	case skipped:
+		if b.skipped > 0 {
+			b.skipped--
+		}
+		return true
+	case b.queued <= 0:
+		b.throttled = true
+		return false
+	}
+	b.queued--
+	return true
+}
+
+// skips reports whether action number k at a nominal time is created SKIPPED: LAST_ONLY or
+// NONE would skip it at its first check (skipReason), which a dry run never runs.
+func (m *materializer) skips(dryRun bool, k int, nominal time.Time) bool {
+	exec := Execution(m.row.ExecutionOrder)
+	if dryRun || (exec != LastOnly && exec != None) {
+		return false
+	}
+	a := store.CoordAction{ActionNumber: k, NominalTime: nominal}
+	return skipReason(m.req.Job, m.row, a, m.req.Now, m.s) != ""
 }
 
 // create walks the nominal times of the window and builds the actions. It returns the next
@@ -247,22 +301,17 @@ func (m *materializer) budget(dryRun bool) (limit int, unlimited, throttleBound 
 // time) and whether the throttle stopped it.
 func (m *materializer) create(dryRun bool) ([]NewAction, time.Time, bool, error) {
 	job, r := m.req.Job, m.row
-	limit, unlimited, throttleBound := m.budget(dryRun)
-	take := func() bool { // Oozie's "maxActionsToBeCreated-- > 0"
-		if unlimited {
-			return true
-		}
-		ok := limit > 0
-		limit--
-		return ok
-	}
+	b := m.newBudget(dryRun)
 	number := r.LastActionNumber
 	var actions []NewAction
-	add := func(nominal time.Time) error {
+	add := func(nominal time.Time, skipped bool) error {
 		number++
 		a, err := m.action(number, nominal)
 		if err != nil {
 			return err
+		}
+		if skipped {
+			a.Row.Status = store.CoordActionSkipped
 		}
 		actions = append(actions, a)
 		return nil
@@ -271,66 +320,61 @@ func (m *materializer) create(dryRun bool) ([]NewAction, time.Time, bool, error)
 
 	if job.Frequency.Unit != Cron {
 		eff := job.nominalTime(r.StartTime, number+1)
-		for eff.Before(m.to) && take() {
-			if paused(eff) {
+		for eff.Before(m.to) && !paused(eff) {
+			skipped := m.skips(dryRun, number+1, eff)
+			if !b.take(skipped) {
 				break
 			}
-			if err := add(eff); err != nil {
+			if err := add(eff, skipped); err != nil {
 				return nil, time.Time{}, false, err
 			}
 			eff = job.nominalTime(r.StartTime, number+1)
 		}
-		return actions, eff, throttleBound && limit < 0 && eff.Before(m.to), nil
+		return actions, eff, b.throttled, nil
 	}
 
 	loc := job.Format.Location()
 	eff := MoveToEnd(m.from, job.Frequency.EndOf, job.Location)
 	first := true
-	for eff.Before(m.to) && take() {
-		if paused(eff) {
-			break
+	for eff.Before(m.to) && !paused(eff) {
+		from := eff
+		if first && from.Equal(m.from) {
+			from = from.Add(-time.Minute)
 		}
-		if first && eff.Equal(m.from) {
-			eff = eff.Add(-time.Minute)
-		}
-		first = false
-		next, ok := job.Frequency.Cron.Next(eff, loc)
+		next, ok := job.Frequency.Cron.Next(from, loc)
 		if !ok {
 			eff = r.EndTime
 			break
 		}
-		prev := eff
-		eff = next
 		nominal := next
-		if next.Sub(prev) >= 24*time.Hour {
+		if next.Sub(from) >= 24*time.Hour {
 			nominal = next.Add(DSTOffset(job.Location, r.StartTime, next))
 		}
-		if !eff.Before(m.to) || paused(eff) {
+		if !next.Before(m.to) || paused(next) {
+			eff = next
 			break
 		}
-		if err := add(nominal); err != nil {
+		skipped := m.skips(dryRun, number+1, nominal)
+		if !b.take(skipped) {
+			if !first {
+				eff = next // the first fire time not created
+			}
+			break
+		}
+		first = false
+		eff = next
+		if err := add(nominal, skipped); err != nil {
 			return nil, time.Time{}, false, err
 		}
 	}
-	throttled := false
-	if eff.Before(m.to) && !take() {
-		throttled = throttleBound
-		if !first {
-			if next, ok := job.Frequency.Cron.Next(eff, loc); ok {
-				eff = next
-			} else {
-				eff = r.EndTime
-			}
-		}
-	}
-	return actions, eff, throttled, nil
+	return actions, eff, b.throttled, nil
 }
 
 // action materializes action number k at a nominal time.
 func (m *materializer) action(k int, nominal time.Time) (NewAction, error) {
 	job, now := m.req.Job, m.req.Now
 	ctx := job.actionContextFor(m.req.JobID, k, nominal, now)
-	ins, outs, err := job.resolveEvents(ctx)
+	ins, outs, err := job.resolveEvents(ctx, m.s.MaxInstances)
 	if err != nil {
 		return NewAction{}, err
 	}

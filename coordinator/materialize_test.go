@@ -215,13 +215,13 @@ func TestMaterializeLookAhead(t *testing.T) {
 		!res.Actions[0].Row.NominalTime.Equal(utc(t, "2020-06-01T13:00Z")) {
 		t.Fatalf("M24 next window: %v %+v", err, nominalTimes(res.Actions))
 	}
-	// Throttle: WAITING actions count against it.
+	// Throttle: queued (WAITING and READY) actions count against it.
 	job, row = newJob(t, jobSpec{freq: "5", unit: Minute, start: "2020-06-01T12:00Z", end: "2020-06-02T12:00Z", throttle: 12})
-	res, err = Materialize(MaterializeRequest{Job: job, JobID: testJobID, Row: row, Now: now, Waiting: 10, Settings: DefaultSettings()})
+	res, err = Materialize(MaterializeRequest{Job: job, JobID: testJobID, Row: row, Now: now, Queued: 10, Settings: DefaultSettings()})
 	if err != nil || len(res.Actions) != 2 || !res.Throttled {
 		t.Fatalf("throttle: %v %d actions throttled %v", err, len(res.Actions), res.Throttled)
 	}
-	res, err = Materialize(MaterializeRequest{Job: job, JobID: testJobID, Row: row, Now: now, Waiting: 15, Settings: DefaultSettings()})
+	res, err = Materialize(MaterializeRequest{Job: job, JobID: testJobID, Row: row, Now: now, Queued: 15, Settings: DefaultSettings()})
 	if err != nil || len(res.Actions) != 0 || !res.Throttled || !res.Job.NextMaterializedTime.Equal(row.StartTime) {
 		t.Fatalf("over throttle: %v %d actions throttled %v", err, len(res.Actions), res.Throttled)
 	}

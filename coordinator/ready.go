@@ -43,7 +43,7 @@ func StartReady(req StartRequest) StartDecision {
 	default:
 		return StartDecision{Reason: "coordinator job is not RUNNING but " + string(req.Row.Status)}
 	}
-	s := req.Settings.normalized()
+	s := req.Settings.WithDefaults()
 	ready := append([]store.CoordAction(nil), req.Ready...)
 	exec := Execution(req.Row.ExecutionOrder)
 	sort.SliceStable(ready, func(i, j int) bool {

@@ -17,9 +17,9 @@ type JobRollup struct {
 
 // RollupCoordinator computes a coordinator job's status from its actions (§1.9): terminal
 // when materialization is done (or the job FAILED/KILLED) and every action is SUCCEEDED,
-// FAILED, KILLED, TIMEDOUT or SKIPPED; otherwise paused, suspended (also bottom-up from
-// suspended actions) or running, with *WITHERROR when some action failed, was killed or
-// timed out. With hideErrorStates (Oozie's default backward support) the *WITHERROR states
+// FAILED, KILLED, TIMEDOUT or SKIPPED; a FAILED or KILLED job whose actions have not all
+// finished stays as it is; otherwise paused, suspended (also bottom-up from suspended
+// actions) or running, with *WITHERROR when some action failed, was killed or timed out. With hideErrorStates (Oozie's default backward support) the *WITHERROR states
 // become plain ones. A terminal job never becomes SUSPENDED; the current status is returned
 // when nothing applies.
 func RollupCoordinator(r JobRollup, hideErrorStates bool) store.JobStatus {
@@ -57,6 +57,11 @@ func RollupCoordinator(r JobRollup, hideErrorStates bool) store.JobStatus {
 		default:
 			next = store.JobDoneWithError
 		}
+	case r.Status == store.JobFailed || r.Status == store.JobKilled:
+		// Some actions have not finished: a kill still killing them in batches, or a job
+		// the engine failed whose running actions go on. The roll-up never brings the job
+		// back; only a change of its status does (ApplyChange).
+		next = r.Status
 	case r.Status == store.JobPaused || r.Status == store.JobPausedWithError:
 		next = pick(withError, store.JobPausedWithError, store.JobPaused)
 	case r.Status == store.JobSuspended || r.Status == store.JobSuspendedWithError:

@@ -47,6 +47,8 @@ func TestRollupCoordinator(t *testing.T) {
 		{"terminal job never suspended", JobRollup{Status: store.JobSucceeded, DoneMaterialization: true, Actions: []store.CoordActionStatus{SU, S}}, false, store.JobSucceeded},
 		{"prep stays", JobRollup{Status: store.JobPrep}, true, store.JobPrep},
 		{"failed job terminal", JobRollup{Status: store.JobFailed, Actions: []store.CoordActionStatus{S, K}}, true, store.JobDoneWithError},
+		{"killed job still killing", JobRollup{Status: store.JobKilled, DoneMaterialization: true, Actions: []store.CoordActionStatus{K, W}}, true, store.JobKilled},
+		{"failed job with running actions", JobRollup{Status: store.JobFailed, Actions: []store.CoordActionStatus{S, RU, SU}}, false, store.JobFailed},
 	}
 	for _, tc := range tests {
 		t.Run(tc.id, func(t *testing.T) {

@@ -25,7 +25,8 @@ type Settings struct {
 	MaxTimeout int
 	// DefaultConcurrency is used without <concurrency> (oozie.service.coord.default.concurrency, 1).
 	DefaultConcurrency int
-	// DefaultThrottle is used without <throttle> (oozie.service.coord.default.throttle, 12).
+	// DefaultThrottle is used without <throttle> (oozie.service.coord.default.throttle, 12):
+	// the most actions a job keeps queued, WAITING or READY (see Queued).
 	DefaultThrottle int
 	// MaxThrottle replaces throttles below 1 or above it: queue size × throttling factor
 	// (10000 × 0.05 = 500).
@@ -40,9 +41,9 @@ type Settings struct {
 	// Window is how much time one materialization covers
 	// (CoordMaterializeTriggerService.materialization.window, 3600 s).
 	Window time.Duration
-	// ActionBatchSize bounds the actions one materialization creates for a LAST_ONLY or NONE
-	// job catching up (CoordMaterializeTriggerService.action.batch.size, 10000); -1 is
-	// unlimited.
+	// ActionBatchSize bounds the SKIPPED actions one materialization creates for a LAST_ONLY
+	// or NONE job catching up (CoordMaterializeTriggerService.action.batch.size, 10000); -1
+	// is unlimited. The actions that wait are bounded by the throttle.
 	ActionBatchSize int
 	// NoneTolerance is how late a NONE action may start (oozie.coord.execution.none.tolerance,
 	// 1 minute).
@@ -61,7 +62,21 @@ type Settings struct {
 	// than this at materialization (oozie.sla.disable.alerts.older.than, 48 h); a job property
 	// of the same name overrides it.
 	SLADisableAlertsOlderThan time.Duration
+	// MaxInstances bounds the dataset instances of one data-in or data-out of an action, and
+	// of each range it names (start-instance..end-instance, coord:currentRange,
+	// coord:latestRange, coord:futureRange, coord:absoluteRange, offset ranges): a range is
+	// measured before it is expanded, so an oversized one costs nothing. It also bounds how
+	// far coord:latest looks back and how far coord:future looks ahead, in instances. Oozie
+	// has no such bound; gozie's default, DefaultMaxInstances, is a week of one-minute
+	// instances. A submission over it is refused (E1010), naming the element.
+	MaxInstances int
 }
+
+// DefaultMaxInstances is the default of Settings.MaxInstances: a week of one-minute
+// instances (7 × 24 × 60), more than any input a real pipeline declares (a year of hourly
+// data is 8,760) while keeping one action's instances, URIs and done-flag checks to a few
+// megabytes and a few thousand filesystem calls.
+const DefaultMaxInstances = 7 * 24 * 60
 
 // DefaultSettings returns Oozie's defaults, with gozie's one deliberate difference: no
 // five-minute minimum frequency.
@@ -79,11 +94,13 @@ func DefaultSettings() Settings {
 		InputCheckInterval:        60 * time.Second,
 		HideErrorStates:           true,
 		SLADisableAlertsOlderThan: 48 * time.Hour,
+		MaxInstances:              DefaultMaxInstances,
 	}
 }
 
-// normalized fills zero numeric fields with their defaults.
-func (s Settings) normalized() Settings {
+// WithDefaults returns s with its zero numeric fields set to their DefaultSettings value;
+// the booleans are taken as given.
+func (s Settings) WithDefaults() Settings {
 	d := DefaultSettings()
 	setInt := func(v *int, def int) {
 		if *v == 0 {
@@ -101,6 +118,7 @@ func (s Settings) normalized() Settings {
 	setInt(&s.DefaultThrottle, d.DefaultThrottle)
 	setInt(&s.MaxThrottle, d.MaxThrottle)
 	setInt(&s.ActionBatchSize, d.ActionBatchSize)
+	setInt(&s.MaxInstances, d.MaxInstances)
 	setDur(&s.LookupInterval, d.LookupInterval)
 	setDur(&s.Window, d.Window)
 	setDur(&s.NoneTolerance, d.NoneTolerance)

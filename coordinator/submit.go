@@ -1,9 +1,12 @@
 package coordinator
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gozie/gozie/store"
 )
 
 // SubmitRequest is what Submit needs besides the application.
@@ -34,7 +37,7 @@ var minInitialInstance = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 // E1004 for EL errors, E1021 for bad instance elements, E0738/E0739 for parameters, E1319 for
 // a schema 0.1 coordinator in a bundle.
 func Submit(app *App, req SubmitRequest) (*Job, error) {
-	s := &submitter{app: app, req: req, settings: req.Settings.normalized()}
+	s := &submitter{app: app, req: req, settings: req.Settings.WithDefaults()}
 	return s.run()
 }
 
@@ -65,7 +68,7 @@ func (s *submitter) run() (*Job, error) {
 	s.ctx = &ELContext{Format: s.req.Format, User: user, Conf: conf, Now: s.req.Now,
 		LatestUsesCurrentTime: s.settings.LatestUsesCurrentTime}
 	s.job = &Job{Namespace: app.Namespace, Conf: conf, User: user, Format: s.req.Format}
-	steps := []func() error{s.frequency, s.attributes, s.controls, s.events, s.action, s.validate}
+	steps := []func() error{s.frequency, s.attributes, s.controls, s.events, s.action, s.validate, s.instances}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err
@@ -146,7 +149,7 @@ func (s *submitter) parseDate(p Phase, name, where, text string) (time.Time, err
 	if err != nil {
 		return time.Time{}, err
 	}
-	t, err := s.req.Format.Parse(v)
+	t, err := s.req.Format.ParseStored(v)
 	if err != nil {
 		return time.Time{}, wrapError(CodeSubmit, where, err, "parameter [%s] = [%s] must be Date in %s format (%s)",
 			name, v, s.req.Format.Name(), s.req.Format.Mask())
@@ -274,6 +277,22 @@ func (s *submitter) intControl(name, text string, def int) (int, error) {
 		return 0, newError(CodeSubmit, where, "parameter [%s] = [%s] must be an integer", name, v)
 	}
 	return n, nil
+}
+
+// instances refuses a job whose first action's data-ins or data-outs name more dataset
+// instances than Settings.MaxInstances (E1010, naming the event): its events are resolved as
+// its materialization will resolve them, which measures every range before expanding it.
+// Other errors of that action are left to its materialization, as in Oozie.
+func (s *submitter) instances() error {
+	j := s.job
+	row := store.CoordJob{Status: store.JobPrep, StartTime: j.Start, EndTime: j.End, Throttle: 1,
+		ExecutionOrder: string(j.Execution), Timeout: j.Timeout}
+	m := materializer{req: MaterializeRequest{Job: s.job, Row: row, Now: s.req.Now, Settings: s.settings},
+		s: s.settings, row: row}
+	if _, err := m.run(true); errors.Is(err, ErrTooManyInstances) {
+		return err
+	}
+	return nil
 }
 
 // validate applies the checks Oozie makes once everything is resolved.

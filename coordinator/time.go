@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gozie/gozie/store"
 )
 
 // TimeFormat is Oozie's processing time zone together with its datetime mask. Every
@@ -172,6 +174,22 @@ func (f TimeFormat) Parse(s string) (time.Time, error) {
 		return fail("minute out of range")
 	}
 	return time.Date(y, time.Month(mo), d, h, mi, 0, 0, f.Location()), nil
+}
+
+// ParseStored is Parse for a datetime that a job keeps (a start, an end, a pause or kick-off
+// time): it must also lie in the range the store holds (store.MinTime to store.MaxTime, the
+// years 1000 to 9999; 0001-01-01T00:00Z would be stored as "not set"), so that it is refused at submission rather than failing, or turning into "not
+// set", when it is written.
+func (f TimeFormat) ParseStored(s string) (time.Time, error) {
+	t, err := f.Parse(s)
+	if err != nil {
+		return t, err
+	}
+	if t.Before(store.MinTime) || t.After(store.MaxTime) { // a parsed date is never "not set"
+		return time.Time{}, fmt.Errorf("[%s] is outside the dates gozie stores, %s to %s", strings.TrimSpace(s),
+			f.Format(store.MinTime), f.Format(store.MaxTime))
+	}
+	return t, nil
 }
 
 // daysIn returns the number of days of a month in the proleptic Gregorian calendar.

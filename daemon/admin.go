@@ -29,6 +29,7 @@ func adminSources(st store.Store, clk clock.Clock) server.AdminSources {
 			Attempts: t.Attempts, LastError: t.LastError}
 		if t.LeaseOwner != "" {
 			q.Lease = t.LeaseOwner + " until " + t.LeaseExpires.UTC().Format(time.RFC3339Nano)
+			q.Attempts-- // the claim running now is counted already; the dump shows those that ended
 		}
 		return q
 	}

@@ -32,7 +32,9 @@ func TestKerberizedServer(t *testing.T) {
 			"gozie.http.authentication.type":               "kerberos",
 			"gozie.http.authentication.kerberos.keytab":    k.Keytab(t, "http.keytab", "HTTP/localhost"),
 			"gozie.http.authentication.kerberos.principal": "HTTP/localhost@" + kdc.Realm,
-			"gozie.http.proxyusers":                        "hue:hosts=127.0.0.1;groups=*"}})
+			"gozie.http.proxyusers":                        "hue:hosts=127.0.0.1;groups=*",
+			// The app is on the server's disk, which only an administrator opens.
+			"gozie.filesystems.supported": "hdfs,file"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,9 @@ func serve(t *testing.T, flags map[string]string) *served {
 	t.Helper()
 	dir := t.TempDir()
 	all := map[string]string{"gozie.db.url": "sqlite:" + filepath.Join(dir, "gozie.db"), "gozie.data.dir": dir,
-		"gozie.purge.enabled": "false"}
+		"gozie.purge.enabled": "false",
+		// The apps folder is on the server's disk, which only an administrator opens.
+		"gozie.filesystems.supported": "hdfs,file"}
 	for k, v := range flags {
 		all[k] = v
 	}

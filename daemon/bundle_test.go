@@ -21,7 +21,9 @@ func TestBundleWiring(t *testing.T) {
 	dir := t.TempDir()
 	cfg, err := conf.Load(conf.Sources{ConfigDir: dir, LookupEnv: func(string) (string, bool) { return "", false },
 		Flags: map[string]string{"gozie.db.url": "sqlite:" + filepath.Join(dir, "gozie.db"), "gozie.data.dir": dir,
-			"gozie.purge.enabled": "false"}})
+			"gozie.purge.enabled": "false",
+			// The apps are on the server's disk, which only an administrator opens.
+			"gozie.filesystems.supported": "hdfs,file"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,8 +67,12 @@ type Daemon struct {
 	Store  store.Store
 	Engine *engine.Engine
 	REST   *server.Server
-	// FS reaches the cluster's filesystems (and file://) by URI.
+	// FS reaches the cluster's filesystems (and file://) by URI, for the
+	// server's own use.
 	FS *hadoop.Resolver
+	// UserFS is FS seen through gozie.filesystems.supported: everything that
+	// acts on paths users name (applications, datasets, actions) gets it.
+	UserFS *hadoop.Restricted
 	// Workflows runs workflow jobs.
 	Workflows *runner.Runner
 	// Coordinators runs coordinator jobs.
@@ -108,28 +112,38 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	host, _ := os.Hostname()
 	d := &Daemon{opts: opts, log: log, Store: st, Metrics: reg}
 	d.Engine = engine.New(engine.Config{
-		Store:    st,
-		Clock:    opts.Clock,
-		Logger:   log.With("component", "engine"),
-		Owner:    fmt.Sprintf("%s-%d-%d", host, os.Getpid(), time.Now().UnixNano()%1e6),
-		Lease:    cfg.Engine.Lease,
-		Workers:  cfg.Engine.Workers,
-		MaxSleep: cfg.Engine.MaxSleep,
-		Metrics:  engine.NewMetrics(reg),
+		Store:       st,
+		Clock:       opts.Clock,
+		Logger:      log.With("component", "engine"),
+		Owner:       fmt.Sprintf("%s-%d-%d", host, os.Getpid(), time.Now().UnixNano()%1e6),
+		Lease:       cfg.Engine.Lease,
+		Workers:     cfg.Engine.Workers,
+		MaxSleep:    cfg.Engine.MaxSleep,
+		Metrics:     engine.NewMetrics(reg),
+		MaxAttempts: cfg.Engine.MaxAttempts,
 	})
 	hconf, err := hadoop.LoadHadoopConf()
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("reading Hadoop configuration: %w", err)
 	}
+	// HDFS: the server's user is the real user of every call, which acts
+	// for the job's user (hadoop.AsUser, set where work is done for a
+	// job); a call that names no user fails rather than act as the server.
 	d.FS, err = hadoop.NewResolver(hadoop.ResolverConfig{Conf: hconf, DefaultFS: cfg.Hadoop.DefaultNameNode,
-		User: cfg.UserName, Now: opts.Clock.Now})
+		User: cfg.UserName, RequireUser: true, Now: opts.Clock.Now})
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("filesystems: %w", err)
 	}
+	schemes, err := hadoop.NewSchemePolicy(cfg.Hadoop.SupportedFilesystems, d.FS.DefaultFS())
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("gozie.filesystems.supported: %w", err)
+	}
+	d.UserFS = schemes.Restrict(d.FS)
 	if opts.Executors == nil {
-		if opts.Executors, err = executors(cfg, d.FS, opts.Clock, log, opts.LauncherBinary); err != nil {
+		if opts.Executors, err = executors(cfg, d.UserFS, opts.Clock, log, opts.LauncherBinary); err != nil {
 			st.Close()
 			return nil, err
 		}
@@ -151,7 +165,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		onWorkflowChange = d.SLA.WorkflowChanged
 	}
 	d.Workflows, err = runner.New(runner.Config{
-		Store: st, Clock: opts.Clock, Logger: log.With("component", "workflow"), FS: d.FS,
+		Store: st, Clock: opts.Clock, Logger: log.With("component", "workflow"), FS: d.UserFS,
 		Executors: opts.Executors, IDs: ids.NewGenerator(cfg.SystemID, opts.Clock.Now()),
 		CallbackBaseURL: cfg.CallbackBaseURL, Options: wopts, SubstituteDepth: cfg.SubstituteDepth,
 		PollInterval: cfg.Action.CheckInterval, RetryInterval: cfg.Action.RetryInterval, Metrics: reg,
@@ -180,7 +194,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		return nil, fmt.Errorf("processing time zone: %w", err)
 	}
 	d.Coordinators, err = coordrun.New(coordrun.Config{
-		Store: st, Clock: opts.Clock, Logger: log.With("component", "coordinator"), FS: d.FS,
+		Store: st, Clock: opts.Clock, Logger: log.With("component", "coordinator"), FS: d.UserFS,
 		IDs: ids.NewGenerator(cfg.SystemID, opts.Clock.Now()), Workflows: d.Workflows, Format: format,
 		SubstituteDepth: cfg.SubstituteDepth, InputCheckMinInterval: cfg.Coord.InputCheckMinInterval,
 		InputCheckMaxInterval: cfg.Coord.InputCheckMaxInterval,
@@ -192,6 +206,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 			CheckMaximumFrequency: cfg.Coord.CheckMaximumFrequency,
 			Window:                cfg.Coord.MaterializationWindow,
 			HideErrorStates:       true,
+			MaxInstances:          cfg.Coord.MaxInstances,
 		},
 		// Bundles follow their coordinators (see below).
 		OnJobChange: func(ctx context.Context, x store.Tx, job store.CoordJob) error {
@@ -208,7 +223,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	// bundle submits its coordinators through the coordinator engine and
 	// follows them through its OnJobChange above.
 	d.Bundles, err = bundlerun.New(bundlerun.Config{
-		Store: st, Clock: opts.Clock, Logger: log.With("component", "bundle"), FS: d.FS,
+		Store: st, Clock: opts.Clock, Logger: log.With("component", "bundle"), FS: d.UserFS,
 		IDs: ids.NewGenerator(cfg.SystemID, opts.Clock.Now()), Coordinators: d.Coordinators, Format: format,
 		SubstituteDepth: cfg.SubstituteDepth,
 	})
@@ -240,7 +255,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		},
 	})
 	if err := jobs.Register(d.REST, jobs.Deps{Store: st, Workflows: d.Workflows, Coordinators: d.Coordinators, Bundles: d.Bundles, Clock: opts.Clock,
-		Logger: log.With("component", "jobs"), FS: d.FS, WorkflowOptions: wopts, SubstituteDepth: cfg.SubstituteDepth,
+		Logger: log.With("component", "jobs"), FS: d.UserFS, WorkflowOptions: wopts, SubstituteDepth: cfg.SubstituteDepth,
 		SLA: slaControl(d.SLA)}); err != nil {
 		st.Close()
 		return nil, err

@@ -27,8 +27,9 @@ import (
 // action's HiveServer2 or the server's default); fs and email run in the
 // server; hive2 runs its statements on HiveServer2 from the server. The
 // sub-workflow executor needs the workflow runner, so subWorkflows adds it
-// once the runner exists.
-func executors(cfg *conf.Server, fs *hadoop.Resolver, clk clock.Clock, log *slog.Logger, binary string) (actions.Registry, error) {
+// once the runner exists. Every executor acts on paths users name, so fs is
+// the filesystems seen through gozie.filesystems.supported.
+func executors(cfg *conf.Server, fs *hadoop.Restricted, clk clock.Clock, log *slog.Logger, binary string) (actions.Registry, error) {
 	dir := cfg.Hadoop.ConfDir
 	if dir == "" {
 		dir = conf.HadoopConfDir(os.LookupEnv)
@@ -41,6 +42,9 @@ func executors(cfg *conf.Server, fs *hadoop.Resolver, clk clock.Clock, log *slog
 	reg := actions.Registry{}
 	for _, typ := range []string{launcher.TypeShell, launcher.TypeJava, launcher.TypeHive, launcher.TypeMapReduce} {
 		reg[typ] = rmroute.NewRouter(resolve, func(web []string) (actions.Executor, error) {
+			// The server authenticates as itself; requests made for a job
+			// carry doAs=<job user> (hadoop.AsUser), so the application is
+			// the job user's.
 			yc, err := yarn.NewClient(yarn.Config{Addresses: web, Auth: yarn.PseudoAuth{User: cfg.UserName},
 				Logger: log.With("component", "yarn")})
 			if err != nil {

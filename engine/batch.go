@@ -154,9 +154,9 @@ func (e *Engine) settleBatch(ctx context.Context, runs []*Run, herr error, log *
 		case errors.Is(err, store.ErrLeaseLost):
 			log.Warn("lease lost while running; another engine has the trigger", "entity_id", r.Trigger.EntityID, "err", err)
 		default:
-			retry := e.cfg.Clock.Now().Add(e.cfg.Backoff(r.Trigger.Attempts + 1))
+			retry := e.cfg.Clock.Now().Add(e.cfg.Backoff(r.Trigger.Attempts))
 			log.Warn("trigger handler failed; will retry", "entity_id", r.Trigger.EntityID, "err", err,
-				"attempt", r.Trigger.Attempts+1, "retry_at", retry)
+				"attempt", r.Trigger.Attempts, "retry_at", retry)
 			todo = append(todo, outcome{r: r, err: err, retry: retry})
 		}
 	}

@@ -12,14 +12,24 @@
 //
 // Life of one trigger:
 //
-//	scheduled ──claim (lease)──► running ──Finish/nil──► released (next due) or deleted
-//	                               │  └──error/panic──► failed: attempts+1, due after backoff
-//	                               └──lease expired (server died)──► claimable by any engine
+//	scheduled ──claim (lease, attempts+1)──► running ──Finish/nil──► released (next due,
+//	   ▲                                        │  │                  attempts 0) or deleted
+//	   │                                        │  └──error/panic──► failed: due after backoff
+//	   └──────── lease expired (server died) ◄──┘
+//	claimed with attempts > MaxAttempts ──► given up: its entity ended (GiveUp), deleted
+//
+// Every claim counts an attempt and only a success clears the count, so a
+// trigger whose handler keeps failing, or keeps taking its server down
+// (a crash loop on restart), is given up on after MaxAttempts attempts: the
+// kind's GiveUp handler ends its job or action with a visible error and the
+// trigger goes, and the server goes on with the rest of its work.
 //
 // A kind registered with HandleBatch is claimed many triggers at a time,
 // and its handler gets them all at once in one worker slot, so that it can
 // finish them in one transaction (FinishBatch); each trigger keeps its own
-// lease, outcome and metrics. See batch.go.
+// lease, outcome and metrics; one that failed before, or whose server died
+// holding it, runs alone, so that a poison trigger never uses up the
+// attempts of the others. See batch.go.
 package engine
 
 import (
@@ -63,6 +73,10 @@ type Config struct {
 	// Backoff is the delay before retry number attempt (1-based) of a failed
 	// handler. Default: 1s doubling to at most 5m, with 20% jitter.
 	Backoff func(attempt int) time.Duration
+	// MaxAttempts is how many claims of a trigger may end without success
+	// (a handler error, or its server dying) before the engine gives up on
+	// it (see HandleGiveUp). Default DefaultMaxAttempts.
+	MaxAttempts int
 	// Metrics receives observations; default none.
 	Metrics *Metrics
 }
@@ -72,6 +86,7 @@ type Engine struct {
 	cfg      Config
 	handlers map[string]Handler
 	batches  map[string]*batchKind
+	giveUps  map[string]GiveUp
 	wake     chan struct{}
 	slots    chan struct{}
 	freed    chan struct{}
@@ -109,10 +124,14 @@ func New(cfg Config) *Engine {
 	if cfg.Backoff == nil {
 		cfg.Backoff = DefaultBackoff
 	}
+	if cfg.MaxAttempts <= 0 {
+		cfg.MaxAttempts = DefaultMaxAttempts
+	}
 	return &Engine{
 		cfg:      cfg,
 		handlers: map[string]Handler{},
 		batches:  map[string]*batchKind{},
+		giveUps:  map[string]GiveUp{},
 		wake:     make(chan struct{}, 1),
 		slots:    make(chan struct{}, cfg.Workers),
 		freed:    make(chan struct{}, 1),
@@ -282,7 +301,13 @@ func (e *Engine) claimAndRun(ctx, work context.Context, free int, singles []stri
 	var order []*batchKind
 	for _, t := range ts {
 		e.cfg.Metrics.claimed(t.Kind, now.Sub(t.DueAt))
-		if b := byKind[t.Kind]; b != nil {
+		if b := byKind[t.Kind]; b != nil && !e.exhausted(t) {
+			if suspect(t) {
+				e.slots <- struct{}{}
+				e.running.Add(1)
+				go e.runBatch(work, b, []store.Trigger{t}, now)
+				continue
+			}
 			if groups == nil {
 				groups = map[*batchKind][]store.Trigger{}
 			}
@@ -308,8 +333,18 @@ func (e *Engine) claimAndRun(ctx, work context.Context, free int, singles []stri
 			extra := e.claim(ctx, now, want, []string{b.kind})
 			for _, t := range extra {
 				e.cfg.Metrics.claimed(t.Kind, now.Sub(t.DueAt))
+				if e.exhausted(t) || suspect(t) { // on their own, as above
+					e.slots <- struct{}{}
+					e.running.Add(1)
+					if e.exhausted(t) {
+						go e.run(work, t, now)
+					} else {
+						go e.runBatch(work, b, []store.Trigger{t}, now)
+					}
+					continue
+				}
+				g = append(g, t)
 			}
-			g = append(g, extra...)
 			more = more || len(extra) == want
 		}
 		e.slots <- struct{}{}
@@ -376,6 +411,10 @@ func (e *Engine) run(ctx context.Context, t store.Trigger, claimedAt time.Time) 
 	defer e.running.Done()
 	defer e.release()
 	log := e.cfg.Logger.With("trigger", t.Kind, "entity_id", t.EntityID)
+	if e.exhausted(t) {
+		e.giveUp(ctx, t, log)
+		return
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := &Run{Trigger: t, Now: claimedAt, e: e}
@@ -403,8 +442,8 @@ func (e *Engine) run(ctx context.Context, t store.Trigger, claimedAt time.Time) 
 	case errors.Is(err, store.ErrLeaseLost):
 		log.Warn("lease lost while running; another engine has the trigger", "err", err)
 	default:
-		retry := e.cfg.Clock.Now().Add(e.cfg.Backoff(t.Attempts + 1))
-		log.Warn("trigger handler failed; will retry", "err", err, "attempt", t.Attempts+1, "retry_at", retry)
+		retry := e.cfg.Clock.Now().Add(e.cfg.Backoff(t.Attempts))
+		log.Warn("trigger handler failed; will retry", "err", err, "attempt", t.Attempts, "retry_at", retry)
 		if err := e.cfg.Store.Tx(rctx, func(x store.Tx) error { return x.Fail(rctx, t, retry, err.Error()) }); err != nil {
 			e.logReleaseErr(log, err)
 		}

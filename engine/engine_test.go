@@ -204,7 +204,10 @@ func TestHandlerErrorRetriesWithBackoff(t *testing.T) {
 		at := t0
 		for try := 1; try <= 3; try++ {
 			<-called
-			waitFor(t, "the failure to be recorded", func() bool { tr, err := trigger(); return err == nil && tr.Attempts == try })
+			waitFor(t, "the failure to be recorded", func() bool {
+				tr, err := trigger()
+				return err == nil && tr.Attempts == try && tr.LeaseOwner == ""
+			})
 			tr, _ := trigger()
 			want := at.Add(time.Duration(try) * 10 * time.Second)
 			if !tr.DueAt.Equal(want) || tr.LeaseOwner != "" {

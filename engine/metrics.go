@@ -30,7 +30,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"kind"}),
 		outcomes: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gozie_triggers_total",
-			Help: "Triggers handled, by kind and outcome (ok, error).",
+			Help: "Triggers handled, by kind and outcome (ok, error, gave_up: its attempts used up).",
 		}, []string{"kind", "outcome"}),
 		claimErrors: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "gozie_trigger_claim_errors_total",
@@ -66,6 +66,13 @@ func (m *Metrics) handled(kind string, err error, d time.Duration) {
 	}
 	m.outcomes.WithLabelValues(kind, outcome).Inc()
 	m.duration.WithLabelValues(kind).Observe(d.Seconds())
+}
+
+func (m *Metrics) gaveUp(kind string) {
+	if m == nil {
+		return
+	}
+	m.outcomes.WithLabelValues(kind, "gave_up").Inc()
 }
 
 func (m *Metrics) claimError() {

@@ -6,10 +6,29 @@
 //     LocalFS (file://), and Resolver, which routes full URIs
 //     (hdfs://nn:port/p, hdfs://nameservice/p, file:///p, bare /p on the
 //     default filesystem) to the right one and caches one HDFS client per
-//     (NameNode addresses, user).
+//     (NameNode addresses, effective user), at most MaxClients idle.
+//   - SchemePolicy, the one judge of which filesystem schemes the paths users
+//     name may use (gozie.filesystems.supported: hdfs by default, so never the
+//     server's own disk), case-insensitive, a path without a scheme judged by
+//     its default filesystem's; and Restricted, the FileSystem view that
+//     applies it before anything is touched, refusing with Oozie's E0904
+//     (*SchemeError). The server gives Restricted to everything that acts on
+//     user-named paths and keeps the Resolver for its own internals.
 //   - Token storage files ("HDTS", as Hadoop's Credentials writes them, in
 //     the Writable layout (version 0) and the protobuf layout (version 1)),
 //     which YARN hands to containers through HADOOP_TOKEN_FILE_LOCATION.
+//
+// Identity: work done for a job carries the job's user in its context
+// (AsUser). A Resolver then reaches HDFS for that user through Hadoop's
+// proxy-user mechanism: the connection context names the job's user as the
+// effective user and the server's (ResolverConfig.User) as the real one, as
+// Hadoop's own client does for a proxy UGI (ProtoUtil.makeIpcConnectionContext),
+// and the NameNode decides by its hadoop.proxyuser.<server user>.* rules;
+// yarn.Client sends doAs likewise. colinmarc/hdfs names one user only, so the
+// Resolver's clients rewrite the context in flight (nnConn) and keep the
+// NameNode's refusal messages (RemoteException) that colinmarc drops.
+// ResolverConfig.RequireUser makes a call that names no user an error
+// (ErrNoUser) instead of acting as the server.
 //
 // Sub-packages: ipc (Hadoop IPC client and server with SIMPLE, TOKEN and
 // KERBEROS authentication) and hadooppb (the protocol messages).

@@ -66,5 +66,14 @@ type FileSystem interface {
 	Glob(ctx context.Context, pattern string) ([]string, error)
 }
 
+// Chowner is implemented by filesystems that can change who owns a path
+// (HDFS, LocalFS and Resolver): Hadoop's FileSystem.setOwner, for the fs
+// action's chgrp.
+type Chowner interface {
+	// Chown sets the owner, the group, or both; an empty name keeps that
+	// part.
+	Chown(ctx context.Context, path, owner, group string) error
+}
+
 // ErrIsDirectory reports a file operation on a directory.
 var ErrIsDirectory = errors.New("is a directory")

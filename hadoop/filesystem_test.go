@@ -26,7 +26,9 @@ func clock() time.Time { return fixedNow }
 
 func startDFS(t *testing.T) *minidfs.MiniDFS {
 	t.Helper()
-	m, err := minidfs.Start(context.Background(), minidfs.Options{Root: t.TempDir(), BlockSize: 64 << 10})
+	// gozie started the NameNode: its superuser passes every permission
+	// check (the checks have their own tests).
+	m, err := minidfs.Start(context.Background(), minidfs.Options{Root: t.TempDir(), BlockSize: 64 << 10, Superuser: "gozie"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,12 +57,24 @@ func fileSystems(t *testing.T) []fsCase {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { res.Close() })
+	hdfsOnly, err := hadoop.NewSchemePolicy([]string{"hdfs"}, m.URI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	withFile, err := hadoop.NewSchemePolicy([]string{"hdfs", "file"}, m.URI())
+	if err != nil {
+		t.Fatal(err)
+	}
 	return []fsCase{
 		{"local", &hadoop.LocalFS{Now: clock}, t.TempDir()},
 		{"hdfs", hadoop.NewHDFS(c, clock), "/hdfs-direct"},
 		{"resolver-hdfs-uri", res, m.URI() + "/via-uri"},
 		{"resolver-bare-path", res, "/via-default"},
 		{"resolver-file-uri", res, "file://" + t.TempDir()},
+		// The restricted view passes what its policy allows through unchanged.
+		{"restricted-hdfs-uri", hdfsOnly.Restrict(res), m.URI() + "/restricted"},
+		{"restricted-bare-path", hdfsOnly.Restrict(res), "/restricted-default"},
+		{"restricted-file-allowed", withFile.Restrict(res), "file://" + t.TempDir()},
 	}
 }
 
@@ -296,7 +310,7 @@ func TestResolverHANameservice(t *testing.T) {
 	root := t.TempDir()
 	var nns []*minidfs.MiniDFS
 	for range 2 {
-		m, err := minidfs.Start(context.Background(), minidfs.Options{Root: root})
+		m, err := minidfs.Start(context.Background(), minidfs.Options{Root: root, Superuser: "gozie"})
 		if err != nil {
 			t.Fatal(err)
 		}

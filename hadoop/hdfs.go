@@ -25,6 +25,13 @@ type HDFS struct {
 	client *hdfs.Client
 	now    func() time.Time
 
+	// With rec set (clients a Resolver made, whose connections are
+	// nnConns), refusals carry the NameNode's message: opMu keeps one
+	// operation at a time on the client so that the refusal rec holds
+	// after a failed operation is that operation's.
+	opMu sync.Mutex
+	rec  *refusals
+
 	// colinmarc's ServerDefaults caches its answer without a lock, so the
 	// first concurrent calls race; the answer is fetched once here.
 	defaultsMu sync.Mutex
@@ -44,6 +51,35 @@ func NewHDFS(client *hdfs.Client, now func() time.Time) *HDFS {
 // Client returns the underlying colinmarc client.
 func (h *HDFS) Client() *hdfs.Client { return h.client }
 
+// do runs one operation of the colinmarc client. A refusal
+// (fs.ErrPermission) gets back the NameNode's exception and message, which
+// colinmarc drops: "mkdir /user/alice/x:
+// org.apache.hadoop.security.AccessControlException: Permission denied:
+// user=bob, access=WRITE, …".
+func (h *HDFS) do(op func() error) error {
+	if h.rec == nil {
+		return op()
+	}
+	h.opMu.Lock()
+	defer h.opMu.Unlock()
+	h.rec.take()
+	err := op()
+	if err == nil || !errors.Is(err, fs.ErrPermission) {
+		return err
+	}
+	re := h.rec.take()
+	if re == nil {
+		return err
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		out := *pe
+		out.Err = re
+		return &out
+	}
+	return fmt.Errorf("%w: %w", err, re)
+}
+
 func hdfsInfo(fi fs.FileInfo) FileInfo {
 	info := FileInfo{Name: fi.Name(), ModTime: fi.ModTime(), IsDir: fi.IsDir(), Mode: fi.Mode()}
 	if !fi.IsDir() {
@@ -60,7 +96,11 @@ func (h *HDFS) Stat(ctx context.Context, p string) (FileInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return FileInfo{}, err
 	}
-	fi, err := h.client.Stat(p)
+	var fi fs.FileInfo
+	err := h.do(func() (err error) {
+		fi, err = h.client.Stat(p)
+		return err
+	})
 	if err != nil {
 		return FileInfo{}, err
 	}
@@ -72,7 +112,11 @@ func (h *HDFS) ReadDir(ctx context.Context, p string) ([]FileInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	fis, err := h.client.ReadDir(p)
+	var fis []fs.FileInfo
+	err := h.do(func() (err error) {
+		fis, err = h.client.ReadDir(p)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +133,7 @@ func (h *HDFS) MkdirAll(ctx context.Context, p string, perm fs.FileMode) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return h.client.MkdirAll(p, perm)
+	return h.do(func() error { return h.client.MkdirAll(p, perm) })
 }
 
 // WriteFile implements FileSystem.
@@ -114,19 +158,24 @@ func (h *HDFS) create(ctx context.Context, p string, perm fs.FileMode) (*hdfsWri
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if fi, err := h.client.Stat(p); err == nil && fi.IsDir() {
-		return nil, &fs.PathError{Op: "create", Path: p, Err: ErrIsDirectory}
-	}
-	// Like Hadoop's FileSystem.create, make the missing parents.
-	if err := h.client.MkdirAll(path.Dir(p), 0o755); err != nil {
-		return nil, err
-	}
 	defaults, err := h.serverDefaults()
 	if err != nil {
 		return nil, fmt.Errorf("creating %s: server defaults: %w", p, err)
 	}
 	tmp := path.Join(path.Dir(p), path.Base(tempName(p)))
-	fw, err := h.client.CreateFile(tmp, defaults.Replication, defaults.BlockSize, perm)
+	var fw *hdfs.FileWriter
+	err = h.do(func() error {
+		if fi, err := h.client.Stat(p); err == nil && fi.IsDir() {
+			return &fs.PathError{Op: "create", Path: p, Err: ErrIsDirectory}
+		}
+		// Like Hadoop's FileSystem.create, make the missing parents.
+		if err := h.client.MkdirAll(path.Dir(p), 0o755); err != nil {
+			return err
+		}
+		var err error
+		fw, err = h.client.CreateFile(tmp, defaults.Replication, defaults.BlockSize, perm)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +237,7 @@ func (w *hdfsWriter) Close() error {
 		w.h.client.Remove(w.tmp)
 		return fmt.Errorf("writing %s: an earlier write failed", w.final)
 	}
-	if err := w.h.client.Rename(w.tmp, w.final); err != nil {
+	if err := w.h.do(func() error { return w.h.client.Rename(w.tmp, w.final) }); err != nil {
 		w.h.client.Remove(w.tmp)
 		return err
 	}
@@ -200,7 +249,11 @@ func (h *HDFS) Open(ctx context.Context, p string) (io.ReadCloser, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	r, err := h.client.Open(p)
+	var r *hdfs.FileReader
+	err := h.do(func() (err error) {
+		r, err = h.client.Open(p)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +264,26 @@ func (h *HDFS) Open(ctx context.Context, p string) (io.ReadCloser, error) {
 	if d, ok := ctx.Deadline(); ok {
 		r.SetDeadline(d)
 	}
-	return r, nil
+	return &hdfsReader{FileReader: r, path: p}, nil
+}
+
+// hdfsReader is a colinmarc reader whose refusals read as the NameNode
+// gave them: colinmarc asks for the blocks at the first read and returns
+// the NameNode's exception raw.
+type hdfsReader struct {
+	*hdfs.FileReader
+	path string
+}
+
+func (r *hdfsReader) Read(b []byte) (int, error) {
+	n, err := r.FileReader.Read(b)
+	var e hdfs.Error
+	if errors.As(err, &e) {
+		if re := (&RemoteException{Class: e.Exception(), Message: firstLine(e.Message())}); re.refusal() {
+			return n, &fs.PathError{Op: "open", Path: r.path, Err: re}
+		}
+	}
+	return n, err
 }
 
 // ReadFile implements FileSystem.
@@ -233,7 +305,7 @@ func (h *HDFS) Rename(ctx context.Context, from, to string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return h.client.Rename(from, to)
+	return h.do(func() error { return h.client.Rename(from, to) })
 }
 
 // Remove implements FileSystem.
@@ -241,7 +313,7 @@ func (h *HDFS) Remove(ctx context.Context, p string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return h.client.Remove(p)
+	return h.do(func() error { return h.client.Remove(p) })
 }
 
 // RemoveAll implements FileSystem.
@@ -252,7 +324,7 @@ func (h *HDFS) RemoveAll(ctx context.Context, p string) error {
 	if path.Clean(p) == "/" {
 		return &fs.PathError{Op: "removeall", Path: p, Err: fs.ErrPermission}
 	}
-	return h.client.RemoveAll(p)
+	return h.do(func() error { return h.client.RemoveAll(p) })
 }
 
 // Chmod implements FileSystem.
@@ -260,7 +332,16 @@ func (h *HDFS) Chmod(ctx context.Context, p string, perm fs.FileMode) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return h.client.Chmod(p, perm)
+	return h.do(func() error { return h.client.Chmod(p, perm) })
+}
+
+// Chown implements Owner: it sets the owner, the group, or both (an empty
+// name keeps that part), as Hadoop's FileSystem.setOwner does.
+func (h *HDFS) Chown(ctx context.Context, p, owner, group string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return h.do(func() error { return h.client.Chown(p, owner, group) })
 }
 
 // Touchz implements FileSystem. colinmarc sends times in whole seconds, so
@@ -269,20 +350,22 @@ func (h *HDFS) Touchz(ctx context.Context, p string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	fi, err := h.client.Stat(p)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return h.client.CreateEmptyFile(p)
-	case err != nil:
-		return err
-	case fi.IsDir():
-		return &fs.PathError{Op: "touchz", Path: p, Err: ErrIsDirectory}
-	}
-	atime := fi.ModTime()
-	if hfi, ok := fi.(*hdfs.FileInfo); ok {
-		atime = hfi.AccessTime()
-	}
-	return h.client.Chtimes(p, atime, h.now())
+	return h.do(func() error {
+		fi, err := h.client.Stat(p)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return h.client.CreateEmptyFile(p)
+		case err != nil:
+			return err
+		case fi.IsDir():
+			return &fs.PathError{Op: "touchz", Path: p, Err: ErrIsDirectory}
+		}
+		atime := fi.ModTime()
+		if hfi, ok := fi.(*hdfs.FileInfo); ok {
+			atime = hfi.AccessTime()
+		}
+		return h.client.Chtimes(p, atime, h.now())
+	})
 }
 
 // Glob implements FileSystem.

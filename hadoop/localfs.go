@@ -9,8 +9,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"time"
 )
 
@@ -219,6 +221,34 @@ func (l *LocalFS) Chmod(ctx context.Context, path string, perm fs.FileMode) erro
 		return err
 	}
 	return os.Chmod(path, perm)
+}
+
+// Chown implements Chowner with the local user and group names; an empty
+// name keeps that part.
+func (l *LocalFS) Chown(ctx context.Context, path, owner, group string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	uid, gid := -1, -1
+	if owner != "" {
+		u, err := user.Lookup(owner)
+		if err != nil {
+			return &fs.PathError{Op: "chown", Path: path, Err: err}
+		}
+		if uid, err = strconv.Atoi(u.Uid); err != nil {
+			return &fs.PathError{Op: "chown", Path: path, Err: fmt.Errorf("user id %q", u.Uid)}
+		}
+	}
+	if group != "" {
+		g, err := user.LookupGroup(group)
+		if err != nil {
+			return &fs.PathError{Op: "chown", Path: path, Err: err}
+		}
+		if gid, err = strconv.Atoi(g.Gid); err != nil {
+			return &fs.PathError{Op: "chown", Path: path, Err: fmt.Errorf("group id %q", g.Gid)}
+		}
+	}
+	return os.Lchown(path, uid, gid)
 }
 
 // Touchz implements FileSystem.

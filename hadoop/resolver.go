@@ -1,6 +1,7 @@
 package hadoop
 
 import (
+	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -22,7 +23,15 @@ import (
 // names a host without a port (and the host is not an HA nameservice).
 const DefaultNameNodePort = "8020"
 
-// ErrUnsupportedScheme reports a URI whose scheme has no FileSystem.
+// DefaultMaxClients is ResolverConfig.MaxClients' default.
+const DefaultMaxClients = 64
+
+// ErrNoUser reports an hdfs:// call without an effective user on a
+// Resolver with RequireUser.
+var ErrNoUser = errors.New("no effective user: the call does not say whose work it does")
+
+// ErrUnsupportedScheme reports a URI whose scheme has no FileSystem or is
+// refused by a SchemePolicy; the error returned is a *SchemeError.
 var ErrUnsupportedScheme = errors.New("hadoop: unsupported filesystem scheme")
 
 // ResolverConfig configures a Resolver.
@@ -34,9 +43,21 @@ type ResolverConfig struct {
 	// Conf holds the merged Hadoop *-site.xml properties, used for HA
 	// nameservices and client options (see LoadHadoopConf).
 	Conf hadoopconf.HadoopConf
-	// User is the HDFS user for SIMPLE authentication; default the current
-	// OS user.
+	// User is the HDFS user for SIMPLE authentication: the identity of
+	// calls made for no one else, and the real user of proxy connections
+	// (calls made for the effective user of their context, see AsUser);
+	// default the current OS user.
 	User string
+	// RequireUser refuses hdfs:// calls whose context names no effective
+	// user instead of running them as User, with an error matching
+	// ErrNoUser. A server acting for jobs sets it: a code path that forgot
+	// whose work it does then fails in tests, rather than acting as the
+	// server on a cluster.
+	RequireUser bool
+	// MaxClients bounds the HDFS clients kept for reuse (one per NameNode
+	// set and effective user); idle clients of other users than User beyond
+	// it are closed, least recently used first. Default DefaultMaxClients.
+	MaxClients int
 	// Kerberos, if set, is a logged-in Kerberos client used for every
 	// NameNode (SASL GSSAPI); NameNodePrincipal then names the service,
 	// e.g. "nn/_HOST" (default from dfs.namenode.kerberos.principal).
@@ -49,18 +70,31 @@ type ResolverConfig struct {
 // Resolver picks a FileSystem by URI scheme and authority, and is itself a
 // FileSystem over full URIs: "hdfs://nn:8020/p", "hdfs://nameservice/p",
 // "hdfs:///p" (the default NameNode), "file:///p", and bare "/p" (on the
-// default filesystem). It keeps one HDFS client per (NameNode addresses,
-// user) and closes them in Close.
+// default filesystem).
+//
+// Every hdfs:// call acts for the effective user of its context (AsUser)
+// through Hadoop's proxy-user mechanism: the connection context names that
+// user as the effective one and User as the real one, and the NameNode
+// checks its hadoop.proxyuser.<User>.* rules. Calls without an effective
+// user act as User. The Resolver keeps one HDFS client per (NameNode
+// addresses, effective user), at most MaxClients of them idle, and closes
+// them in Close.
 type Resolver struct {
 	cfg   ResolverConfig
 	local *LocalFS
 
 	mu      sync.Mutex
-	clients map[string]*HDFS
+	clients map[string]*hdfsEntry
+	idle    *list.List // idle entries of other users, most recent first
+	others  int        // entries of other users than cfg.User
 	closed  bool
 }
 
-var _ FileSystem = (*Resolver)(nil)
+var (
+	_ FileSystem    = (*Resolver)(nil)
+	_ SchemeChecker = (*Resolver)(nil)
+	_ Chowner       = (*Resolver)(nil)
+)
 
 // LoadHadoopConf reads core-site.xml, hdfs-site.xml and mapred-site.xml
 // from $HADOOP_CONF_DIR (or $HADOOP_HOME/conf); it returns an empty
@@ -101,7 +135,10 @@ func NewResolver(cfg ResolverConfig) (*Resolver, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	r := &Resolver{cfg: cfg, local: &LocalFS{Now: cfg.Now}, clients: map[string]*HDFS{}}
+	if cfg.MaxClients <= 0 {
+		cfg.MaxClients = DefaultMaxClients
+	}
+	r := &Resolver{cfg: cfg, local: &LocalFS{Now: cfg.Now}, clients: map[string]*hdfsEntry{}, idle: list.New()}
 	if _, err := r.parse(cfg.DefaultFS); err != nil {
 		return nil, fmt.Errorf("hadoop: default filesystem: %w", err)
 	}
@@ -130,10 +167,11 @@ func (r *Resolver) parse(uri string) (location, error) {
 	if strings.HasPrefix(uri, "/") {
 		return r.parse(strings.TrimSuffix(r.cfg.DefaultFS, "/") + uri)
 	}
-	scheme, rest, ok := strings.Cut(uri, ":")
-	if !ok || scheme == "" || strings.Contains(scheme, "/") {
+	scheme := Scheme(uri)
+	if scheme == "" {
 		return location{}, fmt.Errorf("hadoop: path %q is relative", uri)
 	}
+	_, rest, _ := strings.Cut(uri, ":")
 	var authority, p string
 	if after, found := strings.CutPrefix(rest, "//"); found {
 		authority, p = after, ""
@@ -149,7 +187,7 @@ func (r *Resolver) parse(uri string) (location, error) {
 	if !strings.HasPrefix(p, "/") {
 		return location{}, fmt.Errorf("hadoop: bad path %q", uri)
 	}
-	switch strings.ToLower(scheme) {
+	switch scheme {
 	case "file":
 		if authority != "" && authority != "localhost" {
 			return location{}, fmt.Errorf("hadoop: file URI %q names a remote host", uri)
@@ -168,27 +206,45 @@ func (r *Resolver) parse(uri string) (location, error) {
 		}
 		return location{scheme: "hdfs", authority: authority, path: p}, nil
 	}
-	return location{}, fmt.Errorf("%w: %q", ErrUnsupportedScheme, uri)
+	return location{}, &SchemeError{Scheme: scheme, URI: uri}
 }
 
-// Resolve returns the FileSystem for uri and the path on it.
+// DefaultFS returns the filesystem of paths without a scheme, e.g.
+// "hdfs://mycluster" or "file:///".
+func (r *Resolver) DefaultFS() string { return r.cfg.DefaultFS }
+
+// CheckScheme implements SchemeChecker: a *SchemeError for a scheme the
+// Resolver has no FileSystem for (anything but hdfs and file).
+func (r *Resolver) CheckScheme(uri string) error {
+	scheme := Scheme(uri)
+	if scheme == "" {
+		scheme = Scheme(r.cfg.DefaultFS)
+	}
+	switch scheme {
+	case "hdfs", "file":
+		return nil
+	}
+	return &SchemeError{Scheme: scheme, URI: uri}
+}
+
+// Resolve returns the FileSystem for uri and the path on it, acting as the
+// Resolver's own user (User), never for another: calls made for a job's
+// user go through the Resolver's own methods with a context from AsUser.
+// The FileSystem stays usable until Close.
 func (r *Resolver) Resolve(uri string) (FileSystem, string, error) {
 	loc, err := r.parse(uri)
 	if err != nil {
 		return nil, "", err
 	}
-	fsys, err := r.fileSystem(loc)
+	if loc.scheme == "file" {
+		return r.local, loc.path, nil
+	}
+	h, release, err := r.hdfsFor(loc.authority, "")
 	if err != nil {
 		return nil, "", err
 	}
-	return fsys, loc.path, nil
-}
-
-func (r *Resolver) fileSystem(loc location) (FileSystem, error) {
-	if loc.scheme == "file" {
-		return r.local, nil
-	}
-	return r.hdfsFor(loc.authority)
+	release() // the Resolver's own clients are kept until Close
+	return h, loc.path, nil
 }
 
 // NameNodes returns the NameNode RPC addresses of an hdfs:// authority:
@@ -223,115 +279,289 @@ func NameNodes(conf hadoopconf.HadoopConf, authority string) ([]string, error) {
 	return []string{net.JoinHostPort(authority, DefaultNameNodePort)}, nil
 }
 
-// hdfsFor returns the cached client for a NameNode authority.
-func (r *Resolver) hdfsFor(authority string) (*HDFS, error) {
+// hdfsEntry is one cached HDFS client and the operations using it.
+type hdfsEntry struct {
+	key  string
+	h    *HDFS
+	self bool // the Resolver's own user: kept until Close
+	refs int  // operations (and open readers and writers) using it
+	idle *list.Element
+	gone bool // evicted or closed while in use: closed on the last release
+}
+
+// hdfsFor returns the client for a NameNode authority acting for user (""
+// or User: the Resolver's own identity), held until release is called.
+// Clients are cached per (NameNode addresses, user); idle clients of other
+// users beyond MaxClients are closed, least recently used first.
+func (r *Resolver) hdfsFor(authority, user string) (h *HDFS, release func(), err error) {
 	addrs, err := NameNodes(r.cfg.Conf, authority)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	self := user == "" || user == r.cfg.User
+	if self {
+		user = r.cfg.User
 	}
 	sorted := append([]string(nil), addrs...)
 	sort.Strings(sorted)
-	key := strings.Join(sorted, ",") + "|" + r.cfg.User
+	key := strings.Join(sorted, ",") + "|" + user
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
-		return nil, errors.New("hadoop: resolver is closed")
+		return nil, nil, errors.New("hadoop: resolver is closed")
 	}
-	if h, ok := r.clients[key]; ok {
-		return h, nil
+	e, ok := r.clients[key]
+	if !ok {
+		// Under mu: a NameNode slow to answer delays other first calls,
+		// never a call on a client already made.
+		h, err := r.connect(authority, addrs, user, self)
+		if err != nil {
+			return nil, nil, err
+		}
+		e = &hdfsEntry{key: key, h: h, self: self}
+		r.clients[key] = e
+		if !self {
+			r.others++
+		}
 	}
+	if e.idle != nil {
+		r.idle.Remove(e.idle)
+		e.idle = nil
+	}
+	e.refs++
+	r.evictLocked()
+	var once sync.Once
+	return e.h, func() { once.Do(func() { r.release(e) }) }, nil
+}
+
+// connect opens a client for user; callers hold mu. A client acting for
+// another user than the Resolver's own is a proxy: its connection context
+// names the effective user and (SIMPLE) the Resolver's user as the real
+// one. Its first call (the server defaults, which writers need anyway)
+// makes a NameNode that refuses the proxy say so here.
+func (r *Resolver) connect(authority string, addrs []string, user string, self bool) (*HDFS, error) {
 	opts := hdfs.ClientOptionsFromConf(r.cfg.Conf)
 	opts.Addresses = addrs
-	opts.User = r.cfg.User
+	opts.User = user
 	opts.KerberosClient = r.cfg.Kerberos
 	if r.cfg.Kerberos != nil {
 		opts.KerberosServicePrincipleName = r.cfg.NameNodePrincipal
+	}
+	effective, realUser := "", ""
+	if !self {
+		effective = user
+		if r.cfg.Kerberos == nil {
+			realUser = r.cfg.User
+			opts.User = realUser
+		}
+	}
+	rec := &refusals{}
+	dialer := &net.Dialer{}
+	opts.NamenodeDialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dialer.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return newNNConn(c, effective, realUser, rec), nil
 	}
 	c, err := hdfs.NewClient(opts)
 	if err != nil {
 		return nil, fmt.Errorf("hadoop: connecting to hdfs://%s: %w", authority, err)
 	}
 	h := NewHDFS(c, r.cfg.Now)
-	r.clients[key] = h
+	h.rec = rec
+	if !self {
+		if _, err := h.serverDefaults(); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("hadoop: connecting to hdfs://%s as %s: %w", authority, user, err)
+		}
+	}
 	return h, nil
 }
 
-// Close closes every cached HDFS client.
+// release ends one use of e.
+func (r *Resolver) release(e *hdfsEntry) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e.refs--
+	if e.refs > 0 {
+		return
+	}
+	if e.gone {
+		e.h.client.Close()
+		return
+	}
+	if !e.self {
+		e.idle = r.idle.PushFront(e)
+		r.evictLocked()
+	}
+}
+
+// evictLocked closes idle clients of other users while there are more
+// than MaxClients of them; callers hold mu.
+func (r *Resolver) evictLocked() {
+	for r.others > r.cfg.MaxClients {
+		last := r.idle.Back()
+		if last == nil {
+			return
+		}
+		e := r.idle.Remove(last).(*hdfsEntry)
+		e.idle = nil
+		delete(r.clients, e.key)
+		r.others--
+		e.h.client.Close()
+	}
+}
+
+// Close closes every cached HDFS client (one still in use closes when its
+// operation ends).
 func (r *Resolver) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed = true
 	var errs []error
-	for k, h := range r.clients {
-		if err := h.client.Close(); err != nil {
+	for k, e := range r.clients {
+		delete(r.clients, k)
+		if e.idle != nil {
+			r.idle.Remove(e.idle)
+			e.idle = nil
+		}
+		if e.refs > 0 {
+			e.gone = true
+			continue
+		}
+		if err := e.h.client.Close(); err != nil {
 			errs = append(errs, err)
 		}
-		delete(r.clients, k)
 	}
 	return errors.Join(errs...)
 }
 
-// Stat implements FileSystem.
-func (r *Resolver) Stat(ctx context.Context, uri string) (FileInfo, error) {
-	fsys, p, err := r.Resolve(uri)
-	if err != nil {
-		return FileInfo{}, err
+// acquire returns the filesystem of loc for ctx's effective user and the
+// function that ends its use.
+func (r *Resolver) acquire(ctx context.Context, loc location) (FileSystem, func(), error) {
+	if loc.scheme == "file" {
+		return r.local, func() {}, nil
 	}
-	return fsys.Stat(ctx, p)
+	user := EffectiveUser(ctx)
+	if user == "" && r.cfg.RequireUser {
+		return nil, nil, fmt.Errorf("hadoop: hdfs://%s%s: %w", loc.authority, loc.path, ErrNoUser)
+	}
+	h, release, err := r.hdfsFor(loc.authority, user)
+	if err != nil {
+		return nil, nil, err
+	}
+	return h, release, nil
+}
+
+// on runs op on uri's filesystem for ctx's effective user.
+func (r *Resolver) on(ctx context.Context, uri string, op func(fsys FileSystem, p string) error) error {
+	loc, err := r.parse(uri)
+	if err != nil {
+		return err
+	}
+	fsys, release, err := r.acquire(ctx, loc)
+	if err != nil {
+		return err
+	}
+	defer release()
+	return op(fsys, loc.path)
+}
+
+// Stat implements FileSystem.
+func (r *Resolver) Stat(ctx context.Context, uri string) (fi FileInfo, err error) {
+	err = r.on(ctx, uri, func(fsys FileSystem, p string) error {
+		fi, err = fsys.Stat(ctx, p)
+		return err
+	})
+	return fi, err
 }
 
 // ReadDir implements FileSystem.
-func (r *Resolver) ReadDir(ctx context.Context, uri string) ([]FileInfo, error) {
-	fsys, p, err := r.Resolve(uri)
-	if err != nil {
-		return nil, err
-	}
-	return fsys.ReadDir(ctx, p)
+func (r *Resolver) ReadDir(ctx context.Context, uri string) (fis []FileInfo, err error) {
+	err = r.on(ctx, uri, func(fsys FileSystem, p string) error {
+		fis, err = fsys.ReadDir(ctx, p)
+		return err
+	})
+	return fis, err
 }
 
 // MkdirAll implements FileSystem.
 func (r *Resolver) MkdirAll(ctx context.Context, uri string, perm fs.FileMode) error {
-	fsys, p, err := r.Resolve(uri)
-	if err != nil {
-		return err
-	}
-	return fsys.MkdirAll(ctx, p, perm)
+	return r.on(ctx, uri, func(fsys FileSystem, p string) error { return fsys.MkdirAll(ctx, p, perm) })
 }
 
 // WriteFile implements FileSystem.
 func (r *Resolver) WriteFile(ctx context.Context, uri string, data []byte, perm fs.FileMode) error {
-	fsys, p, err := r.Resolve(uri)
-	if err != nil {
-		return err
-	}
-	return fsys.WriteFile(ctx, p, data, perm)
+	return r.on(ctx, uri, func(fsys FileSystem, p string) error { return fsys.WriteFile(ctx, p, data, perm) })
 }
 
-// Create implements FileSystem.
+// Create implements FileSystem. The client stays in use until the writer
+// is closed.
 func (r *Resolver) Create(ctx context.Context, uri string) (io.WriteCloser, error) {
-	fsys, p, err := r.Resolve(uri)
+	loc, err := r.parse(uri)
 	if err != nil {
 		return nil, err
 	}
-	return fsys.Create(ctx, p)
+	fsys, release, err := r.acquire(ctx, loc)
+	if err != nil {
+		return nil, err
+	}
+	w, err := fsys.Create(ctx, loc.path)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	return &releasingWriter{WriteCloser: w, release: release}, nil
 }
 
-// Open implements FileSystem.
+// Open implements FileSystem. The client stays in use until the reader is
+// closed.
 func (r *Resolver) Open(ctx context.Context, uri string) (io.ReadCloser, error) {
-	fsys, p, err := r.Resolve(uri)
+	loc, err := r.parse(uri)
 	if err != nil {
 		return nil, err
 	}
-	return fsys.Open(ctx, p)
+	fsys, release, err := r.acquire(ctx, loc)
+	if err != nil {
+		return nil, err
+	}
+	rc, err := fsys.Open(ctx, loc.path)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	return &releasingReader{ReadCloser: rc, release: release}, nil
+}
+
+// releasingWriter and releasingReader end their client's use on Close.
+type releasingWriter struct {
+	io.WriteCloser
+	release func()
+}
+
+func (w *releasingWriter) Close() error {
+	defer w.release()
+	return w.WriteCloser.Close()
+}
+
+type releasingReader struct {
+	io.ReadCloser
+	release func()
+}
+
+func (rr *releasingReader) Close() error {
+	defer rr.release()
+	return rr.ReadCloser.Close()
 }
 
 // ReadFile implements FileSystem.
-func (r *Resolver) ReadFile(ctx context.Context, uri string) ([]byte, error) {
-	fsys, p, err := r.Resolve(uri)
-	if err != nil {
-		return nil, err
-	}
-	return fsys.ReadFile(ctx, p)
+func (r *Resolver) ReadFile(ctx context.Context, uri string) (b []byte, err error) {
+	err = r.on(ctx, uri, func(fsys FileSystem, p string) error {
+		b, err = fsys.ReadFile(ctx, p)
+		return err
+	})
+	return b, err
 }
 
 // Rename implements FileSystem. Both URIs must be on the same filesystem.
@@ -347,47 +577,43 @@ func (r *Resolver) Rename(ctx context.Context, from, to string) error {
 	if fl.scheme != tl.scheme || fl.authority != tl.authority {
 		return fmt.Errorf("hadoop: cannot rename %s to %s: different filesystems", from, to)
 	}
-	fsys, err := r.fileSystem(fl)
+	fsys, release, err := r.acquire(ctx, fl)
 	if err != nil {
 		return err
 	}
+	defer release()
 	return fsys.Rename(ctx, fl.path, tl.path)
 }
 
 // Remove implements FileSystem.
 func (r *Resolver) Remove(ctx context.Context, uri string) error {
-	fsys, p, err := r.Resolve(uri)
-	if err != nil {
-		return err
-	}
-	return fsys.Remove(ctx, p)
+	return r.on(ctx, uri, func(fsys FileSystem, p string) error { return fsys.Remove(ctx, p) })
 }
 
 // RemoveAll implements FileSystem.
 func (r *Resolver) RemoveAll(ctx context.Context, uri string) error {
-	fsys, p, err := r.Resolve(uri)
-	if err != nil {
-		return err
-	}
-	return fsys.RemoveAll(ctx, p)
+	return r.on(ctx, uri, func(fsys FileSystem, p string) error { return fsys.RemoveAll(ctx, p) })
 }
 
 // Chmod implements FileSystem.
 func (r *Resolver) Chmod(ctx context.Context, uri string, perm fs.FileMode) error {
-	fsys, p, err := r.Resolve(uri)
-	if err != nil {
-		return err
-	}
-	return fsys.Chmod(ctx, p, perm)
+	return r.on(ctx, uri, func(fsys FileSystem, p string) error { return fsys.Chmod(ctx, p, perm) })
+}
+
+// Chown implements Chowner.
+func (r *Resolver) Chown(ctx context.Context, uri, owner, group string) error {
+	return r.on(ctx, uri, func(fsys FileSystem, p string) error {
+		c, ok := fsys.(Chowner)
+		if !ok {
+			return fmt.Errorf("hadoop: %s: changing owners is not supported", uri)
+		}
+		return c.Chown(ctx, p, owner, group)
+	})
 }
 
 // Touchz implements FileSystem.
 func (r *Resolver) Touchz(ctx context.Context, uri string) error {
-	fsys, p, err := r.Resolve(uri)
-	if err != nil {
-		return err
-	}
-	return fsys.Touchz(ctx, p)
+	return r.on(ctx, uri, func(fsys FileSystem, p string) error { return fsys.Touchz(ctx, p) })
 }
 
 // Glob implements FileSystem. Matches keep the pattern's spelling: a bare
@@ -397,10 +623,11 @@ func (r *Resolver) Glob(ctx context.Context, pattern string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	fsys, err := r.fileSystem(loc)
+	fsys, release, err := r.acquire(ctx, loc)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	matches, err := fsys.Glob(ctx, loc.path)
 	if err != nil {
 		return nil, err

@@ -3,7 +3,25 @@ package store
 import "time"
 
 // Times in rows are UTC with millisecond precision; the zero time.Time means
-// "not set" and is stored as NULL.
+// "not set" and is stored as NULL. Other times must lie between MinTime and
+// MaxTime (see TimeInRange); a backend refuses to write any other.
+
+// MinTime and MaxTime bound the times a row may hold: the years 1000 to 9999,
+// which every backend stores (SQLite as Unix milliseconds, PostgreSQL as
+// timestamptz), Oozie's four-digit masks print, and SQL's DATE and MySQL's
+// DATETIME (Oozie's own columns) hold. The zero time (year 1, "not set") is
+// outside, so that a user's 0001-01-01T00:00Z can never be mistaken for it.
+var (
+	MinTime = time.Date(1000, time.January, 1, 0, 0, 0, 0, time.UTC)
+	MaxTime = time.Date(9999, time.December, 31, 23, 59, 59, 999_000_000, time.UTC)
+)
+
+// TimeInRange reports whether t is a time a row may hold: the zero time ("not
+// set") or a time from MinTime to MaxTime. Times a user gives (a coordinator's
+// start and end, a bundle's kick-off) are checked with it at submission.
+func TimeInRange(t time.Time) bool {
+	return t.IsZero() || (!t.Before(MinTime) && !t.After(MaxTime))
+}
 
 // Version is a row's optimistic-lock counter. Every update must name the
 // version it read; the store increments it, so two writers that read the same
@@ -84,7 +102,7 @@ type CoordJob struct {
 	TimeZone             string
 	Concurrency          int
 	Timeout              int // minutes
-	Throttle             int // max WAITING actions (mat_throttling)
+	Throttle             int // max queued (WAITING or READY) actions, see coordinator.Queued (mat_throttling)
 	ExecutionOrder       string
 	StartTime            time.Time
 	EndTime              time.Time
@@ -95,6 +113,8 @@ type CoordJob struct {
 	DoneMaterialization  bool
 	Pending              bool // some action has a command to its workflow in flight (kept by the roll-up)
 	SuspendedTime        time.Time
+	ErrorCode            string // why the engine FAILED the job (materialization, work given up on)
+	ErrorMessage         string
 	CreatedTime          time.Time
 	LastModified         time.Time
 	Version              Version
@@ -208,7 +228,7 @@ type Trigger struct {
 	EntityID     string
 	Payload      string
 	DueAt        time.Time
-	Attempts     int
+	Attempts     int // claims since the last Release, this one included (failed, or whose holder died)
 	LastError    string
 	LeaseOwner   string
 	LeaseExpires time.Time

@@ -36,7 +36,10 @@ type Store interface {
 	// delivered after the commit.
 	Tx(ctx context.Context, fn func(Tx) error) error
 	// ClaimTriggers leases up to req.Limit due, unleased (or lease-expired)
-	// triggers to req.Owner in one statement, oldest due first.
+	// triggers to req.Owner in one statement, oldest due first, and counts
+	// the attempt: each claimed trigger's Attempts is one more than before,
+	// so a claim whose holder died (a crash, an out-of-memory kill) is
+	// counted too.
 	ClaimTriggers(ctx context.Context, req ClaimRequest) ([]Trigger, error)
 	// Wakeups delivers a value whenever a committed transaction scheduled a
 	// trigger; on PostgreSQL also for transactions of other servers. The
@@ -86,8 +89,9 @@ type Triggers interface {
 	// deleted when both are zero (or it was cancelled without a later
 	// Schedule). Attempts and the last error are cleared.
 	Release(ctx context.Context, t Trigger, next time.Time) error
-	// Fail ends the claim t after a handler error: attempts+1, the error
-	// recorded, due again at retryAt (or earlier if scheduled meanwhile).
+	// Fail ends the claim t after a handler error: the error recorded, the
+	// attempt (counted by the claim) kept, due again at retryAt (or earlier
+	// if scheduled meanwhile).
 	Fail(ctx context.Context, t Trigger, retryAt time.Time, reason string) error
 	// RenewLease extends the claim t to until.
 	RenewLease(ctx context.Context, t Trigger, until time.Time) error

@@ -72,24 +72,48 @@ func NewAMClientFromEnv(ctx context.Context) (*AMClient, error) {
 }
 
 // NewAMClient connects to the scheduler at schedulerAddr (host:port,
-// yarn.resourcemanager.scheduler.address) with the attempt's AMRM token.
+// yarn.resourcemanager.scheduler.address) with the attempt's AMRM token,
+// accepting the default protection (authentication) only.
 func NewAMClient(ctx context.Context, schedulerAddr string, token hadoop.Token) (*AMClient, error) {
-	if schedulerAddr == "" {
+	return DialAM(ctx, AMConfig{SchedulerAddr: schedulerAddr, Token: token})
+}
+
+// AMConfig says how an ApplicationMaster reaches the scheduler.
+type AMConfig struct {
+	// SchedulerAddr is the scheduler's host:port
+	// (yarn.resourcemanager.scheduler.address).
+	SchedulerAddr string
+	// Token is the attempt's AMRM token.
+	Token hadoop.Token
+	// Protection is the cluster's hadoop.rpc.protection, the levels the AM
+	// accepts, most preferred first (ipc.ParseProtection reads the value).
+	// Empty means authentication, Hadoop's default; a scheduler that
+	// requires integrity or privacy refuses such an AM.
+	Protection []ipc.Protection
+}
+
+// DialAM connects to the scheduler as cfg says.
+func DialAM(ctx context.Context, cfg AMConfig) (*AMClient, error) {
+	if cfg.SchedulerAddr == "" {
 		return nil, errors.New("connecting to the scheduler: no address")
 	}
-	if len(token.Identifier) == 0 || len(token.Password) == 0 {
+	if len(cfg.Token.Identifier) == 0 || len(cfg.Token.Password) == 0 {
 		return nil, errors.New("connecting to the scheduler: empty AMRM token")
 	}
 	conn, err := ipc.Dial(ctx, ipc.ClientOptions{
-		Addr:     schedulerAddr,
-		Protocol: ipc.ApplicationMasterProtocol,
-		Token:    token.IPC(),
+		Addr:       cfg.SchedulerAddr,
+		Protocol:   ipc.ApplicationMasterProtocol,
+		Token:      cfg.Token.IPC(),
+		Protection: cfg.Protection,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("connecting to the scheduler at %s: %w", schedulerAddr, err)
+		return nil, fmt.Errorf("connecting to the scheduler at %s: %w", cfg.SchedulerAddr, err)
 	}
 	return &AMClient{conn: conn}, nil
 }
+
+// Protection reports the protection level the connection negotiated.
+func (c *AMClient) Protection() ipc.Protection { return c.conn.Protection() }
 
 // Register registers the AM; host is where it runs and trackingURL its web UI
 // (may be empty).

@@ -13,6 +13,13 @@ type Authenticator interface {
 	Authenticate(req *http.Request) error
 }
 
+// Identity is implemented by an [Authenticator] that knows the (short) name of
+// the user it authenticates; the [Client] then sends no doAs for requests
+// made for that user.
+type Identity interface {
+	AuthenticatedUser() string
+}
+
 // PseudoAuth is Hadoop's simple (pseudo) authentication: the user name goes in
 // the user.name query parameter of every request. RMs without authentication
 // ignore the parameter, so it is always safe to send.
@@ -31,6 +38,9 @@ func (a PseudoAuth) Authenticate(req *http.Request) error {
 	req.URL.RawQuery = q.Encode()
 	return nil
 }
+
+// AuthenticatedUser implements [Identity].
+func (a PseudoAuth) AuthenticatedUser() string { return a.User }
 
 // AuthenticatorFunc adapts a function to [Authenticator].
 type AuthenticatorFunc func(req *http.Request) error

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/gozie/gozie/hadoop"
 )
 
 // Defaults of [Config].
@@ -227,11 +229,11 @@ type permanentError struct{ err error }
 
 func (e *permanentError) Error() string { return e.err.Error() }
 
-// once sends r to one RM.
+// once sends r to one RM, for the effective user of ctx (see doAs).
 func (c *Client) once(ctx context.Context, base *url.URL, r request, payload []byte) (*response, error) {
 	u := *base
 	u.Path = base.Path + r.path
-	u.RawQuery = r.query.Encode()
+	u.RawQuery = c.doAs(ctx, r.query).Encode()
 	var body io.Reader
 	if payload != nil {
 		body = bytes.NewReader(payload)
@@ -259,6 +261,29 @@ func (c *Client) once(ctx context.Context, base *url.URL, r request, payload []b
 		return nil, fmt.Errorf("reading answer of %s %s: %w", r.method, redact(&u), err)
 	}
 	return &response{status: resp.StatusCode, header: resp.Header, body: b, url: redact(&u)}, nil
+}
+
+// doAs adds Hadoop's doAs parameter to a request made for a user
+// (hadoop.AsUser): the RM then acts for that user, if its proxy-user rules
+// (hadoop.proxyuser.<authenticated user>.*) let the authenticated user do
+// so, as it does for Oozie. It is independent of how the request
+// authenticates: with simple authentication the request carries
+// user.name=<server>&doAs=<user>, with SPNEGO the ticket names the server. A
+// request for the authenticated user itself carries none.
+func (c *Client) doAs(ctx context.Context, q url.Values) url.Values {
+	u := hadoop.EffectiveUser(ctx)
+	if u == "" {
+		return q
+	}
+	if id, ok := c.auth.(Identity); ok && id.AuthenticatedUser() == u {
+		return q
+	}
+	out := make(url.Values, len(q)+1)
+	for k, v := range q {
+		out[k] = v
+	}
+	out.Set("doAs", u)
+	return out
 }
 
 // redact drops the query (it may hold user.name or delegation tokens).

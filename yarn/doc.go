@@ -10,7 +10,11 @@
 //     errors, 5xx) with exponential backoff and jitter bounded by the context,
 //     and decodes the RM's RemoteException JSON into a [*RemoteError].
 //     Authentication is pluggable through [Authenticator]; [PseudoAuth] adds
-//     the user.name parameter of Hadoop's simple authentication.
+//     the user.name parameter of Hadoop's simple authentication. A request
+//     made for a user (a context from hadoop.AsUser) also carries doAs=<user>,
+//     whatever the authentication, so that the RM acts for that user under its
+//     proxy-user rules: the server submits, looks up and kills a job's
+//     applications as the job's user.
 //   - The application, attempt and container id types ([ApplicationID],
 //     [AttemptID], [ContainerID]) with YARN's textual forms, and [ActionTag],
 //     the deterministic application tag that makes launches idempotent: the

@@ -82,7 +82,9 @@ type Config struct {
 	Timeout time.Duration
 	// Attachments allows <attachment>.
 	Attachments bool
-	// FS reads attachments by full URI; nil refuses them.
+	// FS reads attachments by full URI; nil refuses them. The server gives a
+	// *hadoop.Restricted, so that only the schemes of
+	// gozie.filesystems.supported are reached (E0904 otherwise).
 	FS hadoop.FileSystem
 	// Clock dates the messages; nil means the system clock.
 	Clock clock.Clock
@@ -125,6 +127,7 @@ func New(cfg Config) (*Executor, error) {
 
 // Start sends the message; the run is done when it returns.
 func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
+	ctx = hadoop.AsUser(ctx, run.User) // attachments are read as the job's user
 	body, err := workflow.ParseBody(run.Body)
 	if err != nil {
 		return actions.Status{}, actions.Errorf(actions.ActionFailed, codeBadAction, "%s: reading the action: %w", run.ActionID, err)
@@ -298,21 +301,30 @@ func (e *Executor) attachments(ctx context.Context, run *actions.Run, list strin
 			continue
 		}
 		uri := p
-		if !strings.Contains(p, "://") {
+		if hadoop.Scheme(p) == "" {
 			if !strings.HasPrefix(p, "/") {
 				return nil, actions.Errorf(actions.ActionError, CodeAttachment,
 					"Encountered an error when attaching a file. A given file name is not valid: %s", p)
 			}
 			uri = root(run) + p
 		}
-		if strings.HasPrefix(uri, "file:") {
-			return nil, actions.Errorf(actions.ActionError, CodeAttachment,
-				"Encountered an error when attaching a file. A local file cannot be attached: %s", p)
-		}
 		if e.cfg.FS == nil {
 			return nil, actions.Errorf(actions.ActionError, CodeAttachment, "Encountered an error when attaching a file: no filesystem")
 		}
+		// A filesystem the server refuses (gozie.filesystems.supported) is
+		// E0904 whatever is there; a local file is never attached, even
+		// where file is allowed (Oozie's rule).
+		if refused := actions.SchemeRefused(hadoop.CheckScheme(e.cfg.FS, uri)); refused != nil {
+			return nil, refused
+		}
+		if hadoop.Scheme(uri) == "file" {
+			return nil, actions.Errorf(actions.ActionError, CodeAttachment,
+				"Encountered an error when attaching a file. A local file cannot be attached: %s", p)
+		}
 		data, err := e.cfg.FS.ReadFile(ctx, uri)
+		if refused := actions.SchemeRefused(err); refused != nil {
+			return nil, refused
+		}
 		if err != nil {
 			return nil, actions.Errorf(actions.ActionError, CodeAttachment, "Encountered an error when attaching a file %s: %v", uri, err)
 		}

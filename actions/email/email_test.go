@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
 	"net/mail"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -159,6 +162,9 @@ func TestAttachments(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dfs.Close() })
+	if err := dfs.CreateHome("alice"); err != nil { // as the cluster's administrator does
+		t.Fatal(err)
+	}
 	fs, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: dfs.URI(), User: "alice"})
 	if err != nil {
 		t.Fatal(err)
@@ -208,5 +214,62 @@ func TestAttachments(t *testing.T) {
 	}
 	if d := s2.Messages()[0].Data; strings.Contains(d, "multipart") || !strings.Contains(d, "attachments of this message were left out") {
 		t.Errorf("message without attachments:\n%s", d)
+	}
+}
+
+// TestServerDiskRefused: with the server's default filesystems (hdfs only),
+// an attachment on the server's own disk, in any spelling, fails the action
+// with E0904 and the refusal's message, the same for a file that exists and
+// one that does not, and nothing is sent. Where an administrator allows file,
+// a local file is still never attached (Oozie's EM008).
+func TestServerDiskRefused(t *testing.T) {
+	t.Parallel()
+	res, err := hadoop.NewResolver(hadoop.ResolverConfig{User: "alice"}) // default file:///
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { res.Close() })
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte("s3cret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	restricted := func(schemes ...string) func(*email.Config) {
+		return func(c *email.Config) {
+			p, err := hadoop.NewSchemePolicy(schemes, res.DefaultFS())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.FS = p.Restrict(res)
+		}
+	}
+	s := sink(t, smtpsink.Options{})
+	attach := func(a string) *actions.Run {
+		return run(`<email xmlns="uri:oozie:email-action:0.2"><to>a@example.com</to><subject>s</subject><body>b</body>` +
+			`<attachment>` + a + `</attachment></email>`)
+	}
+	e := executor(t, s, restricted("hdfs"))
+	for _, uri := range []string{"FILE://" + secret, "file://" + secret, "File:" + secret, "file:///does/not/exist"} {
+		_, err := e.Start(ctxT(t), attach(uri))
+		var ee *actions.ExecError
+		if !errors.As(err, &ee) || ee.Code != "E0904" || ee.Kind != actions.ActionError {
+			t.Errorf("attachment %s: %v, want an action error E0904", uri, err)
+			continue
+		}
+		if want := "Scheme [file] not supported in uri [" + uri + "]"; ee.Err.Error() != want {
+			t.Errorf("attachment %s: message %q, want %q", uri, ee.Err, want)
+		}
+	}
+	// A bare path on a file: name node is on the server's disk too.
+	r := attach(secret)
+	r.NameNode = "file:///"
+	if _, err := e.Start(ctxT(t), r); !strings.Contains(fmt.Sprint(err), "E0904") {
+		t.Errorf("bare attachment on a file: name node: %v, want E0904", err)
+	}
+	withFile := executor(t, s, restricted("hdfs", "file"))
+	if _, err := withFile.Start(ctxT(t), attach("FILE://"+secret)); !strings.Contains(fmt.Sprint(err), "EM008") {
+		t.Errorf("local attachment with file allowed: %v, want EM008", err)
+	}
+	if n := len(s.Messages()); n != 0 {
+		t.Errorf("%d messages sent", n)
 	}
 }

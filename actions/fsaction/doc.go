@@ -1,12 +1,16 @@
 // Package fsaction is the executor of Oozie's fs action: delete, mkdir,
-// move, chmod, touchz, chgrp and setrep on HDFS (or the local filesystem),
+// move, chmod, touchz, chgrp and setrep on HDFS (or, where allowed, the
+// local filesystem),
 // run synchronously in the server through hadoop.FileSystem.
 //
 // Paths follow Oozie's rules (FsActionExecutor):
 //
 //   - Without a <name-node>, every path must be fully qualified
 //     (hdfs://nn:8020/p): no scheme is FS001, a scheme the server does not
-//     support is E0904.
+//     support is E0904. Which schemes are supported is the executor's
+//     filesystem's to say (hadoop.CheckScheme): in the server, those of
+//     gozie.filesystems.supported, so file, the server's own disk, is
+//     refused unless an administrator adds it.
 //   - With a <name-node>, absolute paths without a scheme or authority are put
 //     on it; relative paths are FS011.
 //   - delete, move (source), chmod and chgrp take Hadoop globs; a glob

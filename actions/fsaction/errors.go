@@ -28,7 +28,6 @@ const (
 	codeManySources   = "FS012" // move: several sources, one target name
 	codeTooMany       = "FS013" // a glob matched more than the limit
 	codeAccess        = "FS014" // AccessControlException
-	codeBadScheme     = "E0904" // a scheme the server does not support
 	codeBadXML        = "E0700" // the action XML cannot be read
 	// Codes Oozie derives from the Java exception's class name.
 	codeException   = "Exception"
@@ -56,6 +55,9 @@ func opFailed(err error, code, format string, args ...any) error {
 	var ee *actions.ExecError
 	if errors.As(err, &ee) {
 		return err
+	}
+	if refused := actions.SchemeRefused(err); refused != nil {
+		return refused // E0904, as the path checks answer it
 	}
 	msg := fmt.Sprintf(format, args...)
 	switch {

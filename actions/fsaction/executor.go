@@ -17,22 +17,17 @@ import (
 // DefaultGlobMax is Oozie's oozie.action.fs.glob.max.
 const DefaultGlobMax = 50000
 
-// DefaultSchemes are the filesystems fs actions may name: Oozie's default
-// list (oozie.service.HadoopAccessorService.supported.filesystems) has hdfs;
-// gozie adds file for local use.
-var DefaultSchemes = []string{"hdfs", "file"}
-
 // recoveryMarker is the directory, in the run's action directory, that
 // tells a second run of Start that the first one began.
 const recoveryMarker = "fs-recovery"
 
 // Config configures an Executor.
 type Config struct {
-	// FS reaches every filesystem by full URI (a *hadoop.Resolver; chgrp
-	// needs its Resolve method). Required.
+	// FS reaches every filesystem by full URI (chgrp needs
+	// hadoop.Chowner). Which schemes paths may use is FS's to say
+	// (hadoop.CheckScheme): the server gives a *hadoop.Restricted, so that
+	// only the schemes of gozie.filesystems.supported are reached. Required.
 	FS hadoop.FileSystem
-	// Schemes are the URI schemes paths may use; nil means DefaultSchemes.
-	Schemes []string
 	// GlobMax bounds the matches of one glob; zero means DefaultGlobMax.
 	GlobMax int
 	// Clock names trash entries that collide; nil means the system clock.
@@ -53,9 +48,6 @@ func New(cfg Config) (*Executor, error) {
 	if cfg.FS == nil {
 		return nil, errors.New("fsaction: Config.FS is required")
 	}
-	if cfg.Schemes == nil {
-		cfg.Schemes = DefaultSchemes
-	}
 	if cfg.GlobMax <= 0 {
 		cfg.GlobMax = DefaultGlobMax
 	}
@@ -74,6 +66,7 @@ func New(cfg Config) (*Executor, error) {
 // an unreachable filesystem is transient and retried). Operations that ran
 // before a failure are not undone, as in Oozie.
 func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
+	ctx = hadoop.AsUser(ctx, run.User) // every operation acts for the job's user
 	body, err := workflow.ParseBody(run.Body)
 	if err != nil {
 		return actions.Status{}, actions.Errorf(actions.ActionFailed, codeBadXML, "reading the action XML of %s: %w", run.ActionID, err)
@@ -82,7 +75,7 @@ func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status,
 	if !ok {
 		return actions.Status{}, actions.Errorf(actions.ActionFailed, codeBadXML, "action %s is not an fs action", run.ActionID)
 	}
-	ops, err := plan(fsBody, e.cfg.Schemes, run.User)
+	ops, err := plan(fsBody, func(uri string) error { return hadoop.CheckScheme(e.cfg.FS, uri) }, run.User)
 	if err != nil {
 		return actions.Status{}, err
 	}

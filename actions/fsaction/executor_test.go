@@ -34,7 +34,9 @@ type env struct {
 
 func setup(t *testing.T, adjust func(*fsaction.Config)) *env {
 	t.Helper()
-	dfs, err := minidfs.Start(context.Background(), minidfs.Options{Root: t.TempDir()})
+	// testUser started the NameNode, so the fixtures go anywhere;
+	// TestPermissionDenied runs as another user.
+	dfs, err := minidfs.Start(context.Background(), minidfs.Options{Root: t.TempDir(), Superuser: testUser})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,10 +369,79 @@ func TestLocalFilesystem(t *testing.T) {
 			t.Errorf("%s mode %v, %v", p, fi.Mode(), err)
 		}
 	}
-	// Schemes can be restricted to Oozie's own list.
-	hdfsOnly := setup(t, func(c *fsaction.Config) { c.Schemes = []string{"hdfs"} })
-	if code := hdfsOnly.start(t, hdfsOnly.run("", `<mkdir path="`+u+`/x"/>`)); code != "E0904" {
-		t.Errorf("file: with hdfs only: code %q, want E0904", code)
+}
+
+// restrict makes the executor's filesystem the server's view of it: only
+// schemes are reached (gozie.filesystems.supported).
+func restrict(schemes ...string) func(*fsaction.Config) {
+	return func(c *fsaction.Config) {
+		res := c.FS.(*hadoop.Resolver)
+		p, err := hadoop.NewSchemePolicy(schemes, res.DefaultFS())
+		if err != nil {
+			panic(err)
+		}
+		c.FS = p.Restrict(res)
+	}
+}
+
+// TestServerDiskRefused: with the server's default (hdfs only), an fs action
+// naming the server's own disk, in any spelling, fails with E0904 and the
+// refusal's message, before any operation runs and without touching the disk.
+func TestServerDiskRefused(t *testing.T) {
+	t.Parallel()
+	e := setup(t, restrict("hdfs"))
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "secret")
+	if err := os.WriteFile(secret, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, nameNode, ops, uri string
+	}{
+		{"chmod", "", `<chmod path="file://` + secret + `" permissions="777"/>`, "file://" + secret},
+		{"delete", "", `<delete path="file://` + secret + `"/>`, "file://" + secret},
+		{"delete in capitals", "", `<delete path="FILE://` + secret + `"/>`, "FILE://" + secret},
+		{"touchz", "", `<touchz path="file://` + dir + `/new"/>`, "file://" + dir + "/new"},
+		{"mkdir of a missing path", "", `<mkdir path="file:///does/not/exist"/>`, "file:///does/not/exist"},
+		{"move", "", `<move source="file://` + secret + `" target="` + dir + `/moved"/>`, "file://" + secret},
+		{"chgrp", "", `<chgrp path="file://` + secret + `" group="nogroup"/>`, "file://" + secret},
+		{"a file name node", "file:///", `<delete path="` + secret + `"/>`, "file:///"},
+		{"after an hdfs path", e.nn, `<mkdir path="/first"/><delete path="File:` + secret + `"/>`, "File:" + secret},
+	}
+	for _, tt := range tests {
+		_, err := e.exec.Start(ctxT(t), e.run(tt.nameNode, tt.ops))
+		var ee *actions.ExecError
+		if !errors.As(err, &ee) || ee.Kind != actions.ActionError || ee.Code != "E0904" {
+			t.Errorf("%s: %v, want an ERROR E0904", tt.name, err)
+			continue
+		}
+		if want := "Scheme [file] not supported in uri [" + tt.uri + "]"; ee.Err.Error() != want {
+			t.Errorf("%s: message %q, want %q", tt.name, ee.Err, want)
+		}
+	}
+	if fi, err := os.Stat(secret); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the server's file was touched: %v, %v", fi, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the server's folder changed: %v", entries)
+	}
+	if e.exists(t, "/first") {
+		t.Error("an operation ran before the refused path")
+	}
+	// An action directory on the server's disk (a file: name node of the
+	// workflow) is refused the same way.
+	run := e.run(e.nn, `<mkdir path="/x"/>`)
+	run.ActionDir = "file://" + dir + "/action"
+	if code := e.start(t, run); code != "E0904" {
+		t.Errorf("action directory on file: code %q, want E0904", code)
+	}
+	// Configured by an administrator, file is reached.
+	withFile := setup(t, restrict("hdfs", "file"))
+	if code := withFile.start(t, withFile.run("", `<touchz path="FILE://`+dir+`/touched"/>`)); code != "" {
+		t.Errorf("file configured: code %q", code)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "touched")); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -389,5 +460,53 @@ func TestUnreachableNameNodeIsTransient(t *testing.T) {
 	var ee *actions.ExecError
 	if !errors.As(err, &ee) || ee.Kind != actions.Transient || ee.Code != "JA009" {
 		t.Fatalf("Start against a stopped NameNode: %v, want a transient JA009", err)
+	}
+}
+
+// TestPermissionDenied: the server acts for the job's user (gozie proxying
+// for bob); bob's fs action cannot write into alice's home and fails with
+// FS014 and the NameNode's own message, and what it makes in his home is
+// his.
+func TestPermissionDenied(t *testing.T) {
+	t.Parallel()
+	dfs, err := minidfs.Start(context.Background(), minidfs.Options{Root: t.TempDir(), Superuser: "hdfs",
+		Conf: map[string]string{"hadoop.proxyuser.gozie.hosts": "127.0.0.1", "hadoop.proxyuser.gozie.users": "bob"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dfs.Close() })
+	for _, u := range []string{"alice", "bob"} {
+		if err := dfs.CreateHome(u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: dfs.URI(), User: "gozie", RequireUser: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	e, err := fsaction.New(fsaction.Config{FS: r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := hadoop.AsUser(ctxT(t), "bob")
+	run := &actions.Run{ActionID: "0000002-fs-W@fs", JobID: "0000002-fs-W", Node: "fs", Type: "fs", User: "bob",
+		Body: `<fs xmlns="uri:oozie:workflow:0.5"><mkdir path="` + dfs.URI() + `/user/alice/stolen"/></fs>`}
+	_, err = e.Start(ctx, run)
+	var ee *actions.ExecError
+	if !errors.As(err, &ee) || ee.Code != "FS014" || ee.Kind != actions.ActionError {
+		t.Fatalf("mkdir in alice's home = %v, want FS014", err)
+	}
+	want := `org.apache.hadoop.security.AccessControlException: Permission denied: user=bob, access=WRITE, inode="/user/alice":alice:supergroup:drwxr-xr-x`
+	if !strings.Contains(ee.Error(), want) {
+		t.Errorf("error %q lacks %q", ee.Error(), want)
+	}
+	run.Body = `<fs xmlns="uri:oozie:workflow:0.5"><mkdir path="` + dfs.URI() + `/user/bob/out"/></fs>`
+	if _, err := e.Start(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := r.Stat(ctx, dfs.URI()+"/user/bob/out")
+	if err != nil || fi.Owner != "bob" {
+		t.Errorf("bob's directory: owner %q, %v", fi.Owner, err)
 	}
 }

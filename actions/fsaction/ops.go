@@ -261,36 +261,20 @@ func (r *runner) walk(ctx context.Context, p string, dirFiles, recursive, isRoot
 	return nil
 }
 
-// chgrp changes the group of one path, leaving the owner.
+// chgrp changes the group of one path, leaving the owner, as the job's
+// user (Hadoop's setOwner: the owner or a superuser may, and only to a
+// group the user is in).
 func (r *runner) chgrp(ctx context.Context, p, group string) error {
-	res, ok := r.fs().(interface {
-		Resolve(string) (hadoop.FileSystem, string, error)
-	})
+	c, ok := r.fs().(hadoop.Chowner)
 	if !ok {
 		return actions.Errorf(actions.ActionError, codeUnsupported, "chgrp is not supported on this filesystem")
 	}
-	fsys, local, err := res.Resolve(p)
-	if err != nil {
-		return err
+	err := c.Chown(ctx, p, "", group)
+	var unknown user.UnknownGroupError
+	if errors.As(err, &unknown) {
+		return actions.Errorf(actions.ActionError, codeException, "chgrp, path [%s]: %w", p, err)
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	switch f := fsys.(type) {
-	case *hadoop.HDFS:
-		return f.Client().Chown(local, "", group)
-	case *hadoop.LocalFS:
-		g, err := user.LookupGroup(group)
-		if err != nil {
-			return actions.Errorf(actions.ActionError, codeException, "chgrp, path [%s]: %w", p, err)
-		}
-		gid, err := strconv.Atoi(g.Gid)
-		if err != nil {
-			return actions.Errorf(actions.ActionError, codeException, "chgrp, path [%s]: group id %q", p, g.Gid)
-		}
-		return os.Lchown(local, -1, gid)
-	}
-	return actions.Errorf(actions.ActionError, codeUnsupported, "chgrp is not supported on %s", p)
+	return err
 }
 
 // touchz creates an empty file, or touches an existing empty one; a

@@ -2,7 +2,6 @@ package fsaction
 
 import (
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/gozie/gozie/actions"
@@ -66,17 +65,22 @@ func (u uri) String() string {
 // resolver applies Oozie's path rules to the paths of one fs action.
 type resolver struct {
 	nameNode *uri // the action's <name-node>, nil when it names none
-	schemes  []string
+	// checkScheme judges a scheme (hadoop.CheckScheme on the executor's
+	// filesystem).
+	checkScheme func(uri string) error
 }
 
 // validate is Oozie's check of a path that must be fully qualified: a
-// scheme (FS001) that the server supports (E0904).
+// scheme (FS001) that the server supports (E0904, judged by the filesystem).
 func (r *resolver) validate(raw string, u uri) error {
 	if u.scheme == "" {
 		return actions.Errorf(actions.ActionError, codeMissingScheme, "Missing scheme in path [%s]", raw)
 	}
-	if !slices.Contains(r.schemes, u.scheme) {
-		return actions.Errorf(actions.ActionError, codeBadScheme, "Scheme [%s] not supported in uri [%s]", u.scheme, raw)
+	if err := r.checkScheme(raw); err != nil {
+		if ee := actions.SchemeRefused(err); ee != nil {
+			return ee
+		}
+		return actions.Errorf(actions.ActionError, codeException, "path [%s]: %w", raw, err)
 	}
 	return nil
 }

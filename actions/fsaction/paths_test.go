@@ -6,8 +6,19 @@ import (
 	"testing"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/workflow"
 )
+
+// checkSchemes returns the scheme check of a server allowing schemes.
+func checkSchemes(t *testing.T, schemes ...string) func(string) error {
+	t.Helper()
+	p, err := hadoop.NewSchemePolicy(schemes, "hdfs://nn:8020")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Check
+}
 
 func codeOf(err error) string {
 	var ee *actions.ExecError
@@ -44,8 +55,11 @@ func TestParseURI(t *testing.T) {
 func TestResolverFull(t *testing.T) {
 	t.Parallel()
 	nn := parseURI("hdfs://nn:8020")
-	with := &resolver{nameNode: &nn, schemes: DefaultSchemes}
-	without := &resolver{schemes: DefaultSchemes}
+	check := checkSchemes(t, "hdfs", "file")
+	with := &resolver{nameNode: &nn, checkScheme: check}
+	without := &resolver{checkScheme: check}
+	hdfsOnly := &resolver{checkScheme: checkSchemes(t, "hdfs")}
+	hdfsOnlyNN := &resolver{nameNode: &nn, checkScheme: checkSchemes(t, "hdfs")}
 	tests := []struct {
 		name string
 		r    *resolver
@@ -65,6 +79,10 @@ func TestResolverFull(t *testing.T) {
 		{"other unsupported", with, "webhdfs://nn2/x", "", "E0904"},
 		{"file stays local", with, "file:///tmp/x", "file:///tmp/x", ""},
 		{"blanks trimmed", with, "  /a  ", "hdfs://nn:8020/a", ""},
+		{"file not configured", hdfsOnly, "file:///etc/passwd", "", "E0904"},
+		{"FILE not configured", hdfsOnly, "FILE:///etc/passwd", "", "E0904"},
+		{"file not configured, with a name node", hdfsOnlyNN, "file:///etc", "", "E0904"},
+		{"hdfs with hdfs only", hdfsOnly, "hdfs://nn2/x", "hdfs://nn2/x", ""},
 	}
 	for _, tt := range tests {
 		got, err := tt.r.full(tt.in)
@@ -155,7 +173,7 @@ func TestPlanChecksEveryPathFirst(t *testing.T) {
 		{"chgrp without group", ops(workflow.FSOp{Op: "chgrp", Path: "hdfs://nn/a"}), "Exception"},
 	}
 	for _, tt := range tests {
-		if _, err := plan(tt.body, DefaultSchemes, "alice"); codeOf(err) != tt.code {
+		if _, err := plan(tt.body, checkSchemes(t, "hdfs", "file"), "alice"); codeOf(err) != tt.code {
 			t.Errorf("%s: plan error %v, want %s", tt.name, err, tt.code)
 		}
 	}
@@ -164,7 +182,7 @@ func TestPlanChecksEveryPathFirst(t *testing.T) {
 		{Op: "delete", Path: "/b", SkipTrash: "false"},
 		{Op: "setrep", Path: "/c"}, // no factor: skipped, as in Oozie
 		{Op: "move", Source: "/d", Target: "/e"},
-	}}, DefaultSchemes, "alice")
+	}}, checkSchemes(t, "hdfs", "file"), "alice")
 	if err != nil {
 		t.Fatal(err)
 	}

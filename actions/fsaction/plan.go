@@ -26,8 +26,9 @@ type op struct {
 // plan checks every operation's paths and arguments before any of them
 // runs, so that a bad path fails the action with nothing done (the order of
 // work Oozie's documentation promises; its code checks as it goes).
-func plan(body *workflow.FS, schemes []string, user string) ([]op, error) {
-	r := &resolver{schemes: schemes}
+// checkScheme judges a fully qualified path's scheme (hadoop.CheckScheme).
+func plan(body *workflow.FS, checkScheme func(uri string) error, user string) ([]op, error) {
+	r := &resolver{checkScheme: checkScheme}
 	if nn := strings.TrimSpace(body.NameNode); nn != "" {
 		u := parseURI(nn)
 		if err := r.validate(nn, u); err != nil {
@@ -70,7 +71,7 @@ func plan(body *workflow.FS, schemes []string, user string) ([]op, error) {
 				continue // Oozie does nothing without a factor
 			}
 			// Oozie checks setrep paths without the name node.
-			p.path, err = (&resolver{schemes: schemes}).full(o.Path)
+			p.path, err = (&resolver{checkScheme: checkScheme}).full(o.Path)
 			if err == nil {
 				n, perr := strconv.ParseInt(strings.TrimSpace(o.ReplicationFactor), 10, 16)
 				if perr != nil || n <= 0 {

@@ -29,11 +29,14 @@ type benchEnv struct {
 
 func newBenchEnv(b *testing.B) *benchEnv {
 	b.Helper()
-	dfs, err := minidfs.Start(context.Background(), minidfs.Options{Root: b.TempDir()})
+	dfs, err := minidfs.Start(context.Background(), minidfs.Options{Root: b.TempDir(), Conf: minidfs.ProxyUserConf(osUser(b))})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { dfs.Close() })
+	if err := dfs.CreateHome("bench"); err != nil {
+		b.Fatal(err)
+	}
 	fs, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: dfs.URI()})
 	if err != nil {
 		b.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/hadoop"
 )
 
 // Executor runs hive2 actions on HiveServer2. See the package
@@ -39,14 +40,17 @@ func New(cfg Config) (*Executor, error) {
 // open and the record written; the statements run in the background.
 // An unreachable HiveServer2 is a transient JA009 error, so the runner
 // retries with backoff.
+//
+// Everything the executor does on the filesystem acts for run.User, in the
+// call as in the run's own goroutine, which outlives the call.
 func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
-	return e.ensure(ctx, run)
+	return e.ensure(hadoop.AsUser(ctx, run.User), run)
 }
 
 // Check reports the run. A run whose owner is gone (a crash, here or on
 // another server) is resumed by the executor that checks it.
 func (e *Executor) Check(ctx context.Context, run *actions.Run) (actions.Status, error) {
-	return e.ensure(ctx, run)
+	return e.ensure(hadoop.AsUser(ctx, run.User), run)
 }
 
 // Kill stops the run. A run of this executor is cancelled at once: the
@@ -58,6 +62,7 @@ func (e *Executor) Kill(ctx context.Context, run *actions.Run) error {
 	if run.ActionDir == "" {
 		return actions.Errorf(actions.ActionFailed, CodeBadAction, "%s: a hive2 run needs an action directory", run.ActionID)
 	}
+	ctx = hadoop.AsUser(ctx, run.User)
 	if err := e.cfg.FS.WriteFile(ctx, filePath(run.ActionDir, KillFile), nil, 0o644); err != nil {
 		return actions.Errorf(actions.Transient, CodeIO, "requesting the kill of %s: %v", run.ActionID, err)
 	}
@@ -152,6 +157,9 @@ func (e *Executor) ensure(ctx context.Context, run *actions.Run) (actions.Status
 	}()
 
 	st, found, err := e.readState(ctx, run.ActionDir)
+	if refused := actions.SchemeRefused(err); refused != nil {
+		return actions.Status{}, refused // an action directory on a refused filesystem
+	}
 	if err != nil {
 		return actions.Status{}, actions.Errorf(actions.Transient, CodeIO, "%s: %v", run.ActionID, err)
 	}

@@ -1,6 +1,8 @@
 package hive2_test
 
 import (
+	"errors"
+	"html"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/actions/hive2"
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/testenv/localcluster"
 	"github.com/gozie/gozie/testenv/minihs2"
@@ -45,14 +48,18 @@ func TestExampleEndToEnd(t *testing.T) {
 	})
 }
 
-// exampleEndToEnd runs the hive2 example app in dir.
+// exampleEndToEnd runs the hive2 example app in dir, as alice.
 func exampleEndToEnd(t *testing.T, dir string, want hive2Example) {
-	ctx := ctxT(t)
-	c, err := localcluster.Start(ctx, localcluster.Options{Dir: t.TempDir()})
+	ctx := hadoop.AsUser(ctxT(t), "alice")
+	// The test's resolver is the server's, acting for alice.
+	c, err := localcluster.Start(ctx, localcluster.Options{Dir: t.TempDir(), ProxyUsers: []string{osUser(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
+	if err := c.DFS.CreateHome("alice"); err != nil {
+		t.Fatal(err)
+	}
 	hs2 := startHS2(t, minihs2.Options{FS: c.FS, YARN: c.YARN.WebURL()})
 	nn := c.Properties()["nameNode"]
 	e := &env{fs: c.FS, nn: nn, hs2: hs2}
@@ -502,18 +509,18 @@ func TestStartErrors(t *testing.T) {
 func TestPrepareAndScriptFromAppDir(t *testing.T) {
 	t.Parallel()
 	e := setup(t, minihs2.Options{})
-	ctx := ctxT(t)
+	ctx := hadoop.AsUser(ctxT(t), "alice") // the fixtures are the run's user's
 	run := e.newRun("p", "")
 	if err := e.fs.WriteFile(ctx, run.AppPath+"/sql/job.q", []byte("-- the job\nCREATE TABLE p (a INT);\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"/tmp/p/out-1/x", "/tmp/p/out-2/y", "/tmp/p/keep/z"} {
+	for _, f := range []string{"/user/alice/p/out-1/x", "/user/alice/p/out-2/y", "/user/alice/p/keep/z"} {
 		if err := e.fs.WriteFile(ctx, e.nn+f, nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	run.Body = `<hive2 xmlns="uri:oozie:hive2-action:0.2"><prepare><delete path="` + e.nn + `/tmp/p/out-*"/>` +
-		`<mkdir path="` + e.nn + `/tmp/p/new"/></prepare><jdbc-url>` + e.hs2.JDBCURL("") + `</jdbc-url><script>sql/job.q</script></hive2>`
+	run.Body = `<hive2 xmlns="uri:oozie:hive2-action:0.2"><prepare><delete path="` + e.nn + `/user/alice/p/out-*"/>` +
+		`<mkdir path="` + e.nn + `/user/alice/p/new"/></prepare><jdbc-url>` + e.hs2.JDBCURL("") + `</jdbc-url><script>sql/job.q</script></hive2>`
 	ex := newExecutor(t, testConfig(e.fs))
 	if _, err := ex.Start(ctx, run); err != nil {
 		t.Fatal(err)
@@ -521,7 +528,7 @@ func TestPrepareAndScriptFromAppDir(t *testing.T) {
 	if st := waitDone(t, ex, run); st.Outcome != actions.OK {
 		t.Fatalf("run ended %+v", st)
 	}
-	entries, err := e.fs.ReadDir(ctx, e.nn+"/tmp/p")
+	entries, err := e.fs.ReadDir(ctx, e.nn+"/user/alice/p")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -534,5 +541,49 @@ func TestPrepareAndScriptFromAppDir(t *testing.T) {
 	}
 	if got := texts(e.hs2); !slices.Equal(got, []string{"CREATE TABLE p (a INT)"}) {
 		t.Errorf("statements %q", got)
+	}
+}
+
+// TestServerDiskRefused: with the server's default filesystems (hdfs only),
+// a script, a prepare path or an action directory on the server's own disk,
+// in any spelling, ends the action in ERROR with E0904 and the refusal's
+// message, before any statement runs.
+func TestServerDiskRefused(t *testing.T) {
+	t.Parallel()
+	e := setup(t, minihs2.Options{})
+	policy, err := hadoop.NewSchemePolicy([]string{"hdfs"}, e.nn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := newExecutor(t, testConfig(policy.Restrict(e.fs)))
+	url := html.EscapeString(e.hs2.JDBCURL(""))
+	tests := []struct {
+		name, body, uri string
+		actionDir       string
+	}{
+		{"script", body(e.hs2.JDBCURL(""), "<script>FILE:///etc/passwd</script>"), "FILE:///etc/passwd", ""},
+		{"script without slashes", body(e.hs2.JDBCURL(""), "<script>file:/etc/passwd</script>"), "file:/etc/passwd", ""},
+		{"prepare", `<hive2 xmlns="uri:oozie:hive2-action:0.2"><prepare><delete path="file:///tmp/gozie-never"/></prepare>` +
+			`<jdbc-url>` + url + `</jdbc-url>` + query("SELECT 1") + `</hive2>`, "file:///tmp/gozie-never", ""},
+		{"action directory", body(e.hs2.JDBCURL(""), query("SELECT 1")), "file:///tmp/gozie-sys/x/" + hive2.StateFile,
+			"file:///tmp/gozie-sys/x"},
+	}
+	for _, tc := range tests {
+		run := e.newRun(strings.ReplaceAll(tc.name, " ", "-"), tc.body)
+		if tc.actionDir != "" {
+			run.ActionDir = tc.actionDir
+		}
+		_, err := ex.Start(ctxT(t), run)
+		var ee *actions.ExecError
+		if !errors.As(err, &ee) || ee.Kind != actions.ActionError || ee.Code != "E0904" {
+			t.Errorf("%s: Start error %v, want an ERROR E0904", tc.name, err)
+			continue
+		}
+		if want := "Scheme [file] not supported in uri [" + tc.uri + "]"; ee.Err.Error() != want {
+			t.Errorf("%s: message %q, want %q", tc.name, ee.Err, want)
+		}
+	}
+	if len(e.hs2.Statements()) != 0 {
+		t.Errorf("statements ran: %q", texts(e.hs2))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"html"
+	"os/user"
 	"strings"
 	"testing"
 	"time"
@@ -25,11 +26,16 @@ type env struct {
 
 func setup(t *testing.T, opts minihs2.Options) *env {
 	t.Helper()
-	dfs, err := minidfs.Start(context.Background(), minidfs.Options{Root: t.TempDir()})
+	// The resolver is the server's (this process's user), acting for the
+	// runs' user, alice, whose home the cluster's administrator made.
+	dfs, err := minidfs.Start(context.Background(), minidfs.Options{Root: t.TempDir(), Conf: minidfs.ProxyUserConf(osUser(t))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dfs.Close() })
+	if err := dfs.CreateHome("alice"); err != nil {
+		t.Fatal(err)
+	}
 	fs, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: dfs.URI()})
 	if err != nil {
 		t.Fatal(err)
@@ -37,6 +43,16 @@ func setup(t *testing.T, opts minihs2.Options) *env {
 	t.Cleanup(func() { fs.Close() })
 	opts.FS = fs
 	return &env{fs: fs, nn: dfs.URI(), hs2: startHS2(t, opts)}
+}
+
+// osUser is the user the tests run as, the server's.
+func osUser(tb testing.TB) string {
+	tb.Helper()
+	u, err := user.Current()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return u.Username
 }
 
 func startHS2(t *testing.T, opts minihs2.Options) *minihs2.Server {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/hadoop"
 )
 
 // activeRun is a run whose statements this executor is executing. One
@@ -81,7 +82,7 @@ func (r *activeRun) save() error {
 	if isClosed(r.lost) {
 		return errLostOwnership
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), r.e.cfg.SocketTimeout)
+	ctx, cancel := context.WithTimeout(r.background(), r.e.cfg.SocketTimeout)
 	defer cancel()
 	if content, changed := r.log.snapshot(); changed {
 		if err := r.e.cfg.FS.WriteFile(ctx, LogPath(r.run.ActionDir), content, 0o644); err != nil {
@@ -97,6 +98,12 @@ func (r *activeRun) save() error {
 	r.st.ChildIDs = mergeIDs(r.st.ChildIDs, r.log.childApps())
 	r.st.Heartbeat = r.e.cfg.Clock.Now()
 	return r.e.writeState(ctx, r.run.ActionDir, r.st)
+}
+
+// background is the context of the run's own filesystem work, which
+// outlives the call that started it: it acts for the job's user.
+func (r *activeRun) background() context.Context {
+	return hadoop.AsUser(context.Background(), r.run.User)
 }
 
 var errLostOwnership = errors.New("another executor took the run over")
@@ -121,7 +128,7 @@ func (r *activeRun) heartbeats() {
 			return
 		case <-t.C():
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), r.e.cfg.HeartbeatInterval)
+		ctx, cancel := context.WithTimeout(r.background(), r.e.cfg.HeartbeatInterval)
 		if cur, found, err := r.e.readState(ctx, r.run.ActionDir); err == nil && found && cur.Owner != r.e.cfg.InstanceID {
 			r.e.log.Warn("hive2: another executor took the run over", "action_id", r.run.ActionID, "owner", cur.Owner)
 			r.markLost()

@@ -135,11 +135,12 @@ func addTag(list, tag string) string {
 }
 
 // scriptURI resolves the script element against the application directory:
-// full URIs stay, absolute paths go on the application's filesystem, and
-// relative paths are relative to the application directory.
+// full URIs (a scheme, as Hadoop's Path reads it) stay, absolute paths go on
+// the application's filesystem, and relative paths are relative to the
+// application directory.
 func scriptURI(appPath, script string) string {
 	switch {
-	case strings.Contains(script, "://"):
+	case hadoop.Scheme(script) != "":
 		return script
 	case strings.HasPrefix(script, "/"):
 		if i := strings.Index(appPath, "://"); i >= 0 {
@@ -204,6 +205,9 @@ func (e *Executor) statements(ctx context.Context, j *job) ([]string, error) {
 	text := j.query
 	if j.script != "" {
 		b, err := e.cfg.FS.ReadFile(ctx, j.script)
+		if refused := actions.SchemeRefused(err); refused != nil {
+			return nil, refused
+		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, actions.Errorf(actions.ActionError, CodeScriptMissing, "script [%s] does not exist", j.script)
@@ -226,6 +230,9 @@ func (e *Executor) runPrepare(ctx context.Context, p *workflow.Prepare) error {
 		return nil
 	}
 	fail := func(op, path string, err error) error {
+		if refused := actions.SchemeRefused(err); refused != nil {
+			return refused
+		}
 		if errors.Is(err, hadoop.ErrBadPattern) || errors.Is(err, fs.ErrPermission) {
 			return actions.Errorf(actions.ActionError, CodePrepare, "prepare %s [%s]: %v", op, path, err)
 		}

@@ -54,8 +54,11 @@ type Config struct {
 	Type string
 	// YARN is the ResourceManager client. Required.
 	YARN *yarn.Client
-	// FS reaches the cluster's filesystems by full URI (a *hadoop.Resolver):
-	// staging, the action directory, the workflow application. Required.
+	// FS reaches the cluster's filesystems by full URI: the workflow
+	// application, its job-xml, file and archive entries, the action
+	// directory and the staged launcher, all of them on filesystems the
+	// workflow names. The server gives a *hadoop.Restricted, so that only the
+	// schemes of gozie.filesystems.supported are reached. Required.
 	FS hadoop.FileSystem
 	// Binary is the local gozie binary staged as the launcher; empty means
 	// the running executable.

@@ -32,9 +32,13 @@ const (
 )
 
 // fsError classifies a filesystem failure during op as Oozie does: a
-// missing file ends the action in ERROR (JA008), a refused access needs a
-// person (JA002), anything else is retried (JA009).
+// refused filesystem (a job-xml, file or archive on the server's own disk)
+// ends the action in ERROR (E0904), as does a missing file (JA008); a
+// refused access needs a person (JA002), anything else is retried (JA009).
 func fsError(err error, format string, args ...any) error {
+	if refused := actions.SchemeRefused(err); refused != nil {
+		return refused
+	}
 	args = append(args, err)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

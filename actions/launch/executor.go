@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/yarn"
 	"github.com/gozie/gozie/yarn/launcher"
 )
@@ -41,6 +42,7 @@ func New(cfg Config) (*Executor, error) {
 // carrying the run's tag, or a result file in the run's action directory (an
 // application the RM has forgotten), is reported instead of a second launch.
 func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
+	ctx = hadoop.AsUser(ctx, run.User) // staging, submission, lookups: the job's user
 	if run.Tag == "" || run.ActionDir == "" {
 		return actions.Status{}, actions.Errorf(actions.NonTransient, codeIO, "action %s: a launch needs the run's tag and action directory", run.ActionID)
 	}
@@ -134,6 +136,7 @@ func (e *Executor) stage(ctx context.Context, run *actions.Run, p *plan) (yarn.A
 // ended the outcome from the result file. An application the RM no longer
 // knows is judged by the result file alone (JA017 when there is none).
 func (e *Executor) Check(ctx context.Context, run *actions.Run) (actions.Status, error) {
+	ctx = hadoop.AsUser(ctx, run.User)
 	id, err := yarn.ParseApplicationID(run.ExternalID)
 	if err != nil {
 		rep, ok, ferr := e.findApp(ctx, run.Tag)
@@ -182,6 +185,7 @@ func (e *Executor) forgotten(ctx context.Context, run *actions.Run, appID string
 // (those carrying the child tag). Killing ended or unknown applications is
 // not an error.
 func (e *Executor) Kill(ctx context.Context, run *actions.Run) error {
+	ctx = hadoop.AsUser(ctx, run.User)
 	var ids []yarn.ApplicationID
 	if id, err := yarn.ParseApplicationID(run.ExternalID); err == nil {
 		ids = append(ids, id)

@@ -3,7 +3,6 @@ package launch_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -67,25 +66,6 @@ type cluster struct {
 	jobSeq    atomic.Int64
 }
 
-// hdfsStorage lets the NodeManager localize from MiniDFS, so that sizes and
-// timestamps are the ones the executor saw.
-type hdfsStorage struct{ fs *hadoop.Resolver }
-
-func (s hdfsStorage) Stat(ctx context.Context, uri string) (int64, int64, error) {
-	fi, err := s.fs.Stat(ctx, uri)
-	if err != nil {
-		return 0, 0, err
-	}
-	if fi.IsDir {
-		return 0, 0, fmt.Errorf("%s is a directory", uri)
-	}
-	return fi.Size, fi.ModTime.UnixMilli(), nil
-}
-
-func (s hdfsStorage) Open(ctx context.Context, uri string) (io.ReadCloser, error) {
-	return s.fs.Open(ctx, uri)
-}
-
 // countingTransport counts list queries on their way to the RM.
 type countingTransport struct{ c *cluster }
 
@@ -100,7 +80,9 @@ func setup(t *testing.T) *cluster {
 	t.Helper()
 	ctx := ctxT(t)
 	c := &cluster{}
-	dfs, err := minidfs.Start(ctx, minidfs.Options{Root: t.TempDir()})
+	// testUser started the NameNode: the fixtures go anywhere (permissions
+	// have their own tests in testenv/minidfs, hadoop and e2e).
+	dfs, err := minidfs.Start(ctx, minidfs.Options{Root: t.TempDir(), Superuser: testUser})
 	if err != nil {
 		t.Fatalf("minidfs: %v", err)
 	}
@@ -111,7 +93,11 @@ func setup(t *testing.T) *cluster {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.fs.Close() })
-	c.rm, err = miniyarn.Start(ctx, miniyarn.Options{WorkDir: t.TempDir(), Storage: hdfsStorage{c.fs}})
+	// The NodeManager localizes from MiniDFS as the application's user, so
+	// that sizes, timestamps and permissions are the ones the executor saw.
+	storage := &miniyarn.HDFSStorage{DefaultFS: dfs.URI()}
+	t.Cleanup(func() { storage.Close() })
+	c.rm, err = miniyarn.Start(ctx, miniyarn.Options{WorkDir: t.TempDir(), Storage: storage})
 	if err != nil {
 		t.Fatalf("miniyarn: %v", err)
 	}

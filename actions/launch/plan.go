@@ -11,6 +11,7 @@ import (
 
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn/launcher"
 )
@@ -173,11 +174,12 @@ func fsRoot(nameNode, actionDir string) (string, error) {
 	return "", fmt.Errorf("neither the name node %q nor the action directory %q is a full URI", nameNode, actionDir)
 }
 
-// qualify makes p a full URI: as is when it has a scheme, on root when it is
-// absolute, below base otherwise.
+// qualify makes p a full URI: as is when it has a scheme (read as Hadoop's
+// Path reads it, so "file:/x" is a local file), on root when it is absolute,
+// below base otherwise.
 func qualify(p, root, base string) string {
 	switch {
-	case strings.Contains(p, "://"):
+	case hadoop.Scheme(p) != "":
 		return p
 	case strings.HasPrefix(p, "/"):
 		return root + p

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/actions/launch"
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/yarn"
 	"github.com/gozie/gozie/yarn/launcher"
 )
@@ -499,5 +501,57 @@ func TestFailedCallbackDoesNotFailTheAction(t *testing.T) {
 	}
 	if st.Outcome != actions.OK || st.Data != "k=v\n" {
 		t.Errorf("status %+v, want OK despite the unreachable callback", st)
+	}
+}
+
+// TestServerDiskRefused: with the server's default filesystems (hdfs only),
+// a job-xml, file or archive on the server's own disk, in any spelling, and
+// an application or action directory there, fail the action with E0904 and
+// the refusal's message before anything is read or submitted.
+func TestServerDiskRefused(t *testing.T) {
+	t.Parallel()
+	c := setup(t)
+	c.put(t, "/app/ok.sh", "#!/bin/sh\n")
+	secret := filepath.Join(t.TempDir(), "secret-site.xml")
+	if err := os.WriteFile(secret, []byte("<configuration><property><name>db.password</name><value>s3cret</value></property></configuration>"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	policy, err := hadoop.NewSchemePolicy([]string{"hdfs"}, c.fs.DefaultFS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := c.executor(t, "shell", func(cfg *launch.Config) { cfg.FS = policy.Restrict(c.fs) })
+	tests := []struct {
+		name, body, uri string
+		adjust          func(*actions.Run)
+	}{
+		{"job-xml", shellBody(`<job-xml>file://` + secret + `</job-xml><exec>ok.sh</exec>`), "file://" + secret, nil},
+		{"job-xml in capitals", shellBody(`<job-xml>FILE://` + secret + `</job-xml><exec>ok.sh</exec>`), "FILE://" + secret, nil},
+		{"file", shellBody(`<exec>ok.sh</exec><file>file://` + secret + `#s.xml</file>`), "file://" + secret, nil},
+		{"archive", shellBody(`<exec>ok.sh</exec><archive>FILE://` + secret + `#s</archive>`), "FILE://" + secret, nil},
+		{"file: without slashes", shellBody(`<exec>ok.sh</exec><file>File:` + secret + `#s.xml</file>`), "File:" + secret, nil},
+		{"a missing file", shellBody(`<exec>ok.sh</exec><file>file:///does/not/exist</file>`), "file:///does/not/exist", nil},
+		{"application", shellBody(`<exec>ok.sh</exec>`), "file:///etc",
+			func(r *actions.Run) { r.AppPath = "file:///etc" }},
+		{"action directory", shellBody(`<exec>ok.sh</exec>`), "file:///tmp/gozie-sys/x/result.json",
+			func(r *actions.Run) { r.ActionDir = "file:///tmp/gozie-sys/x" }},
+	}
+	for _, tt := range tests {
+		run := c.run(t, "shell", "refused", "/app", tt.body)
+		if tt.adjust != nil {
+			tt.adjust(run)
+		}
+		_, err := e.Start(ctxT(t), run)
+		var ee *actions.ExecError
+		if !errors.As(err, &ee) || ee.Kind != actions.ActionError || ee.Code != "E0904" {
+			t.Errorf("%s: Start error %v, want an ERROR E0904", tt.name, err)
+			continue
+		}
+		if want := "Scheme [file] not supported in uri [" + tt.uri + "]"; ee.Err.Error() != want {
+			t.Errorf("%s: message %q, want %q", tt.name, ee.Err, want)
+		}
+	}
+	if n := len(c.rm.Apps()); n != 0 {
+		t.Errorf("%d applications submitted for refused actions", n)
 	}
 }

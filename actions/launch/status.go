@@ -154,6 +154,9 @@ func (e *Executor) readResult(ctx context.Context, run *actions.Run) (*launcher.
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	if refused := actions.SchemeRefused(err); refused != nil {
+		return nil, refused // an action directory on a refused filesystem
+	}
 	if err != nil {
 		return nil, actions.Errorf(actions.Transient, codeIO, "reading %s: %w", uri, err)
 	}

@@ -2,8 +2,10 @@ package subwf_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -19,6 +21,7 @@ import (
 	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/sqlite"
+	"github.com/gozie/gozie/testenv/minidfs"
 	"github.com/gozie/gozie/workflow/runner"
 )
 
@@ -424,5 +427,89 @@ func TestSubmissionFailures(t *testing.T) {
 				t.Errorf("action %+v, want ERROR %s", a, tc.code)
 			}
 		})
+	}
+}
+
+// TestChildOnTheServerDiskIsRefused: with the server's default filesystems
+// (hdfs only), a sub-workflow whose app-path is on the server's own disk, in
+// any spelling, ends its action in ERROR with E0904, whether the path exists
+// or not.
+func TestChildOnTheServerDiskIsRefused(t *testing.T) {
+	t.Parallel()
+	me, err := user.Current()
+	if err != nil {
+		t.Skipf("no current operating-system user: %v", err)
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "gozie.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	dfs, err := minidfs.Start(ctx, minidfs.Options{Root: t.TempDir(), CreateHomes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dfs.Close() })
+	res, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: dfs.URI()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { res.Close() })
+	policy, err := hadoop.NewSchemePolicy([]string{"hdfs"}, res.DefaultFS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
+	reg := actions.Registry{}
+	r, err := runner.New(runner.Config{Store: st, FS: policy.Restrict(res), Logger: log, IDs: ids.NewGenerator("gozie-test", time.Now()),
+		Executors: reg, CallbackBaseURL: "http://localhost/oozie/callback", CheckInterval: 20 * time.Millisecond,
+		RetryInterval: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := subwf.New(subwf.Config{Workflows: r, Store: st, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg[runner.SubWorkflowType] = sub
+	eng := engine.New(engine.Config{Store: st, Logger: log, Backoff: func(int) time.Duration { return 10 * time.Millisecond }})
+	r.Register(eng)
+	if err := eng.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(eng.Stop)
+	w := &world{store: st, runner: r}
+
+	local := filepath.Join(t.TempDir(), "child")
+	if err := os.MkdirAll(local, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(local, "workflow.xml"), []byte(mkdirChild), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, child := range []string{"file://" + local, "FILE://" + local, "file:///does/not/exist"} {
+		name := fmt.Sprintf("parent-%d", i)
+		app := filepath.Join(dfs.Root(), "user", me.Username, name)
+		if err := os.MkdirAll(app, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		xml := strings.Replace(parent("x", false), "${apps}/x", child, 1)
+		if err := os.WriteFile(filepath.Join(app, "workflow.xml"), []byte(xml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		id, err := r.Submit(ctx, conf.NewProperties("user.name", me.Username, "oozie.wf.application.path",
+			dfs.URI()+"/user/"+me.Username+"/"+name, "apps", "unused"), runner.SubmitOptions{Start: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.waitStatus(t, id, store.WorkflowKilled)
+		_, acts := w.job(t, id)
+		a := acts["sub"]
+		want := "Scheme [file] not supported in uri [" + child + "]"
+		if a.Status != store.ActionError || a.ErrorCode != "E0904" || !strings.Contains(a.ErrorMessage, want) {
+			t.Errorf("child at %s: action %s %s %q, want ERROR E0904 %q", child, a.Status, a.ErrorCode, a.ErrorMessage, want)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/coordinator/coordrun"
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/store"
 )
@@ -60,6 +61,7 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties) (*Prepared
 	if user == "" {
 		return nil, errorf(CodeMissingProperty, "Missing configuration property [%s]", PropUser)
 	}
+	ctx = hadoop.AsUser(ctx, user) // the app is read as the user
 	if v, _ := props.Get(PropAppPath); v == "" {
 		return nil, errorf(CodeInvalidParam, "Invalid parameter [%s]", PropAppPath)
 	}
@@ -159,6 +161,11 @@ func (r *Runner) DryRun(ctx context.Context, props *conf.Properties) (string, er
 // readApp reads the bundle definition and bundle-config-default.xml. A path that is a
 // directory holds bundle.xml; any other names the definition itself.
 func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, raw []byte, defaults *conf.Properties, err error) {
+	// A filesystem the server refuses is E0904 before anything is looked at,
+	// so that the answer says nothing about what is there.
+	if err := hadoop.CheckScheme(r.cfg.FS, appPath); err != nil {
+		return "", nil, nil, err
+	}
 	p := strings.TrimSuffix(appPath, "/")
 	fi, err := r.cfg.FS.Stat(ctx, p)
 	switch {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/user"
 	"path/filepath"
 
 	"github.com/gozie/gozie/testenv/localcluster"
@@ -16,11 +17,17 @@ import (
 func runMiniCluster(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("minicluster", flag.ContinueOnError)
 	dir := fs.String("data-dir", "./gozie-data", "directory for the cluster: dfs/ is the HDFS root")
+	self := ""
+	if u, err := user.Current(); err == nil {
+		self = u.Username
+	}
+	proxy := fs.String("proxy-user", self, "the user allowed to act for every user from this host "+
+		"(hadoop.proxyuser.<user>.*): the user gozie server runs as")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	c, err := startLocalCluster(ctx, *dir, log)
+	c, err := startLocalCluster(ctx, *dir, *proxy, log)
 	if err != nil {
 		log.Error("minicluster failed to start", "err", err)
 		return 1
@@ -35,9 +42,9 @@ func runMiniCluster(ctx context.Context, args []string) int {
 }
 
 // startLocalCluster starts a local cluster in dir, with this binary serving
-// the cluster tools of its containers, and writes its
-// local-cluster.properties.
-func startLocalCluster(ctx context.Context, dir string, log *slog.Logger) (*localcluster.Cluster, error) {
+// the cluster tools of its containers and proxyUser (the gozie server's user)
+// allowed to act for every user, and writes its local-cluster.properties.
+func startLocalCluster(ctx context.Context, dir, proxyUser string, log *slog.Logger) (*localcluster.Cluster, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("finding the gozie binary for the cluster tools: %w", err)
@@ -45,8 +52,12 @@ func startLocalCluster(ctx context.Context, dir string, log *slog.Logger) (*loca
 	if dir, err = filepath.Abs(dir); err != nil {
 		return nil, err
 	}
+	var proxies []string
+	if proxyUser != "" {
+		proxies = []string{proxyUser}
+	}
 	c, err := localcluster.Start(ctx, localcluster.Options{Dir: dir, Env: containerEnv(), ToolsBinary: self,
-		Logger: log.With("component", "minicluster")})
+		ProxyUsers: proxies, Logger: log.With("component", "minicluster")})
 	if err != nil {
 		return nil, err
 	}

@@ -74,7 +74,9 @@ func runServer(ctx context.Context, args []string) int {
 	log := newLogger(cfg.Log)
 	slog.SetDefault(log)
 	if *local {
-		c, err := startLocalCluster(ctx, cfg.DataDir, log)
+		// The server acts for the jobs' users through the cluster's
+		// proxy-user rules, which let its own user do so.
+		c, err := startLocalCluster(ctx, cfg.DataDir, cfg.UserName, log)
 		if err != nil {
 			log.Error("local cluster failed to start", "err", err)
 			return 1

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/store"
 )
 
@@ -104,7 +105,10 @@ func (r *Runner) ResumeTx(ctx context.Context, x store.Tx, id string) error {
 // Kill kills a job: it becomes KILLED and materializes nothing more, every
 // action that has not finished is KILLED, and the workflows of those that
 // run are killed. Killing a finished job does nothing (Oozie's E1020 is only
-// logged).
+// logged). The command's transaction kills the first killBatchSize actions; a
+// job with more has the rest killed by coord-kill (see handleKill), a batch
+// per transaction, so that neither the command nor any one transaction
+// grows with the job.
 func (r *Runner) Kill(ctx context.Context, id string) error {
 	return r.tx(ctx, func(x store.Tx) error { return r.KillTx(ctx, x, id) })
 }
@@ -125,12 +129,14 @@ func (r *Runner) KillTx(ctx context.Context, x store.Tx, id string) error {
 	if err := x.UpdateCoordJob(ctx, &job, before); err != nil {
 		return err
 	}
-	live, _, err := x.ListCoordActions(ctx, store.CoordActionFilter{JobID: id, Statuses: liveStatuses})
+	more, err := r.killBatch(ctx, x, &job)
 	if err != nil {
 		return err
 	}
-	if _, err := r.killActions(ctx, x, &job, live); err != nil {
-		return err
+	if more {
+		if err := x.Schedule(ctx, KindKill, id, now, ""); err != nil {
+			return err
+		}
 	}
 	for _, kind := range []string{KindMaterialize, KindTimeout, KindStart} {
 		if err := x.Unschedule(ctx, kind, id); err != nil {
@@ -141,6 +147,52 @@ func (r *Runner) KillTx(ctx context.Context, x store.Tx, id string) error {
 		return err
 	}
 	return r.jobChanged(ctx, x, before, job)
+}
+
+// killBatchSize is how many actions one transaction of a kill kills: it bounds
+// the rows (action XML included) a kill holds in memory and the length of
+// its transactions, whatever the size of the job.
+const killBatchSize = 100
+
+// hookKillBatch is the test hook's point after each batch of a kill, inside
+// its transaction.
+const hookKillBatch = "kill:batch"
+
+// killBatch kills up to killBatchSize of the job's unfinished actions, oldest
+// first, and reports whether some may be left. The caller holds the job's
+// lock.
+func (r *Runner) killBatch(ctx context.Context, x store.Tx, job *store.CoordJob) (more bool, err error) {
+	live, _, err := x.ListCoordActions(ctx, store.CoordActionFilter{JobID: job.ID, Statuses: liveStatuses,
+		Limit: killBatchSize})
+	if err != nil {
+		return false, err
+	}
+	if _, err := r.killActions(ctx, x, job, live); err != nil {
+		return false, err
+	}
+	r.hook(hookKillBatch)
+	return len(live) == killBatchSize, nil
+}
+
+// handleKill kills the next batch of a KILLED job's unfinished actions
+// (coord-kill, scheduled by Kill for a job with more than killBatchSize of
+// them), and stays due until none is left. A job that is no longer KILLED
+// (a status change to RUNNING) keeps the actions it has.
+func (r *Runner) handleKill(ctx context.Context, run *engine.Run) error {
+	return r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
+		job, err := lockJob(ctx, x, run.Trigger.EntityID)
+		if ErrorCode(err) == CodeJobNotFound {
+			return nil
+		}
+		if err != nil || job.Status != store.JobKilled {
+			return err
+		}
+		more, err := r.killBatch(ctx, x, &job)
+		if err != nil || !more {
+			return err
+		}
+		return reschedule(ctx, x, run, r.now())
+	})
 }
 
 // liveStatuses are the statuses of actions that have not finished.

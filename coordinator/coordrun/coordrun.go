@@ -25,6 +25,7 @@ const (
 	KindStart       = "coord-start"        // entity: job id
 	KindStatus      = "coord-status"       // entity: job id
 	KindWorkflow    = "coord-workflow-cmd" // entity: action id
+	KindKill        = "coord-kill"         // entity: job id
 )
 
 // Config configures a Runner. Zero values take the documented defaults.
@@ -112,43 +113,20 @@ func New(cfg Config) (*Runner, error) {
 	return &Runner{
 		cfg:  cfg,
 		log:  cfg.Logger,
-		set:  withDefaults(cfg.Settings),
+		set:  cfg.Settings.WithDefaults(),
 		jobs: newJobCache(cfg.JobCacheSize),
 		sem:  make(chan struct{}, cfg.MaxConcurrentChecks),
 	}, nil
 }
 
-// withDefaults fills zero fields of s from coordinator.DefaultSettings. The
-// booleans are taken as given.
-func withDefaults(s coordinator.Settings) coordinator.Settings {
-	d := coordinator.DefaultSettings()
-	pick := func(v *int, def int) {
-		if *v == 0 {
-			*v = def
-		}
-	}
-	pickDur := func(v *time.Duration, def time.Duration) {
-		if *v == 0 {
-			*v = def
-		}
-	}
-	pick(&s.DefaultTimeout, d.DefaultTimeout)
-	pick(&s.MaxTimeout, d.MaxTimeout)
-	pick(&s.DefaultConcurrency, d.DefaultConcurrency)
-	pick(&s.DefaultThrottle, d.DefaultThrottle)
-	pick(&s.MaxThrottle, d.MaxThrottle)
-	pick(&s.ActionBatchSize, d.ActionBatchSize)
-	pickDur(&s.LookupInterval, d.LookupInterval)
-	pickDur(&s.Window, d.Window)
-	pickDur(&s.NoneTolerance, d.NoneTolerance)
-	pickDur(&s.InputCheckInterval, d.InputCheckInterval)
-	pickDur(&s.SLADisableAlertsOlderThan, d.SLADisableAlertsOlderThan)
-	return s
-}
-
-// Register registers the coordinator engine's trigger handlers on e;
-// materialization is handled in batches (see handleMaterializeBatch).
+// Register registers the coordinator engine's trigger handlers on e, and
+// what ends a job or action whose trigger the engine gives up on (see
+// giveUps); materialization is handled in batches (see
+// handleMaterializeBatch).
 func (r *Runner) Register(e *engine.Engine) {
+	for kind, g := range r.giveUps() {
+		e.HandleGiveUp(kind, g)
+	}
 	for kind, h := range r.handlers() {
 		if kind == KindMaterialize {
 			e.HandleBatch(kind, materializeBatch, r.handleMaterializeBatch)
@@ -167,6 +145,7 @@ func (r *Runner) handlers() map[string]engine.Handler {
 		KindStart:       r.handleStart,
 		KindStatus:      r.handleStatus,
 		KindWorkflow:    r.handleWorkflowCommand,
+		KindKill:        r.handleKill,
 	}
 }
 

@@ -13,7 +13,8 @@
 //
 //	coord-materialize   job     due at the next materialization minus the look-ahead
 //	                            (never found by a periodic scan); a throttled job has
-//	                            none until an action leaves WAITING
+//	                            none until an action leaves the queue (WAITING or
+//	                            READY: throttle actions at most, catch-up included)
 //	coord-input-check   action  a WAITING action's dependencies, with a delay growing
 //	                            from 1s to 60s, at once on Notify and at its timeout;
 //	                            an action without dependencies is checked inside its
@@ -27,6 +28,8 @@
 //	                            change it depends on
 //	coord-workflow-cmd  action  kill, suspend, resume or rerun the action's workflow so
 //	                            that it matches the action and its job
+//	coord-kill          job     the unfinished actions of a KILLED job beyond the first
+//	                            batch the kill itself killed, a batch per transaction
 //
 // # Flow
 //
@@ -37,6 +40,7 @@
 //	workflow changes ──► OnWorkflowChange ──► RUNNING | SUSPENDED | SUCCEEDED | FAILED | KILLED
 //	                                         ──► coord-start (slot freed) + coord-status
 //	Suspend | Resume | Kill | KillActions ──► coord-workflow-cmd per action with a workflow
+//	Kill of a job with more than a batch of unfinished actions ──► coord-kill
 //
 // The action and job state machines are those of package coordinator (§1.7
 // and §1.9 of the semantics reference), with Oozie's default of hiding the

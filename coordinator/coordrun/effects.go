@@ -36,12 +36,13 @@ func (r *Runner) updateActionFrom(ctx context.Context, x store.Tx, job *store.Co
 
 // actionMoved schedules what an action's move from one status to another
 // makes due:
-//   - leaving WAITING: its waits and input check go, and materialization may
-//     continue if the throttle (which counts WAITING actions) held it;
+//   - leaving WAITING: its waits and input check go;
+//   - leaving the queue (WAITING or READY, see coordinator.Queued) for a
+//     status out of it: materialization may continue if the throttle held it;
 //   - leaving WAITING (an action about to be READY holds its place in the
 //     execution order, see withImminent) or becoming READY while a slot may
 //     be free (mayStart), or freeing a concurrency slot: the ready/start
-//     step;
+//     step, unless the job is KILLED or FAILED (it starts nothing);
 //   - any move that the job's status depends on: the roll-up.
 //
 // The caller holds the job's lock.
@@ -61,12 +62,15 @@ func (r *Runner) actionMoved(ctx context.Context, x store.Tx, job *store.CoordJo
 				return err
 			}
 		}
+	}
+	if coordinator.Queued(from) && !coordinator.Queued(to) {
 		if err := r.wakeThrottled(ctx, x, job); err != nil {
 			return err
 		}
 	}
 	freed := occupiesSlot(from) && !occupiesSlot(to)
-	if freed || from == store.CoordActionWaiting || to == store.CoordActionReady {
+	stopped := job.Status == store.JobKilled || job.Status == store.JobFailed // starts nothing (StartReady)
+	if !stopped && (freed || from == store.CoordActionWaiting || to == store.CoordActionReady) {
 		start := freed
 		if !start {
 			var err error

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gozie/gozie/coordinator"
 )
@@ -81,4 +82,25 @@ func ErrorCode(err error) string {
 		return c.ErrorCode()
 	}
 	return coordinator.ErrorCode(err)
+}
+
+// maxErrorMessage bounds the error message kept on a row.
+const maxErrorMessage = 4000
+
+// errorFields returns the code (def when err carries none) and the message
+// of err, as a job or action row keeps them.
+func errorFields(err error, def string) (code, msg string) {
+	code = ErrorCode(err)
+	if code == "" {
+		code = def
+	}
+	msg = strings.TrimPrefix(err.Error(), code+": ")
+	if len(msg) > maxErrorMessage {
+		cut := maxErrorMessage
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = msg[:cut]
+	}
+	return code, msg
 }

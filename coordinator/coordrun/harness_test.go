@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -197,9 +198,12 @@ type options struct {
 	testHook   func(point string)
 	only       []string // register only these coordinator trigger kinds (benchmarks)
 	hdfs       bool     // the cluster is a MiniDFS (hdfs://) instead of file://
+	schemes    []string // when set, the filesystems are seen through this gozie.filesystems.supported
 	settings   func(*coordinator.Settings)
 	root       string
 	noStart    bool
+	// maxAttempts is the engine's MaxAttempts (default the engine's).
+	maxAttempts int
 }
 
 func setup(t testing.TB, o options) *world {
@@ -242,7 +246,8 @@ func setup(t testing.TB, o options) *world {
 	log := slog.New(w.logs)
 	defaultFS := "file:///"
 	if o.hdfs {
-		dfs, err := minidfs.Start(bg, minidfs.Options{Root: o.root})
+		// The server (this process's user) acts for the jobs' users.
+		dfs, err := minidfs.Start(bg, minidfs.Options{Root: o.root, Conf: minidfs.ProxyUserConf(currentUser(t))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -255,11 +260,19 @@ func setup(t testing.TB, o options) *world {
 	}
 	t.Cleanup(func() { fs.Close() })
 	w.fs = fs
+	var userFS hadoop.FileSystem = fs
+	if o.schemes != nil {
+		policy, err := hadoop.NewSchemePolicy(o.schemes, fs.DefaultFS())
+		if err != nil {
+			t.Fatal(err)
+		}
+		userFS = policy.Restrict(fs)
+	}
 	systemID := "gozie-test"
 	if o.owner != "" {
 		systemID = "gozie-" + o.owner
 	}
-	w.wf, err = runner.New(runner.Config{Store: w.store, Clock: w.clock, Logger: log, FS: fs,
+	w.wf, err = runner.New(runner.Config{Store: w.store, Clock: w.clock, Logger: log, FS: userFS,
 		IDs:             ids.NewGenerator(systemID, time.Now()),
 		Executors:       actions.Registry{"fs": w.exec, "map-reduce": w.exec, "shell": w.exec},
 		CallbackBaseURL: "http://127.0.0.1/oozie/callback", CheckInterval: time.Hour, PollInterval: time.Hour,
@@ -273,7 +286,7 @@ func setup(t testing.TB, o options) *world {
 	if o.settings != nil {
 		o.settings(&set)
 	}
-	w.coords, err = New(Config{Store: w.store, Clock: w.clock, Logger: log, FS: fs,
+	w.coords, err = New(Config{Store: w.store, Clock: w.clock, Logger: log, FS: userFS,
 		IDs: ids.NewGenerator(systemID, time.Now()), Workflows: w.wf, Settings: set, testHook: o.testHook})
 	if err != nil {
 		t.Fatal(err)
@@ -283,7 +296,8 @@ func setup(t testing.TB, o options) *world {
 		lease = 30 * time.Second
 	}
 	w.eng = engine.New(engine.Config{Store: w.store, Clock: w.clock, Logger: log, Owner: o.owner, Lease: lease,
-		MaxSleep: time.Hour, Backoff: func(int) time.Duration { return 10 * time.Millisecond }})
+		MaxSleep: time.Hour, Backoff: func(int) time.Duration { return 10 * time.Millisecond },
+		MaxAttempts: o.maxAttempts})
 	w.wf.Register(w.eng)
 	w.only = o.only
 	if o.only == nil {
@@ -619,4 +633,15 @@ func (w *world) triggerDue(kind, entity string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return tr.DueAt, true
+}
+
+// currentUser is the user the tests run as: the server's user, the real
+// user of the jobs' HDFS calls.
+func currentUser(t testing.TB) string {
+	t.Helper()
+	u, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Username
 }

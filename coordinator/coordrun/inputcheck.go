@@ -7,6 +7,7 @@ import (
 
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/store"
 )
 
@@ -66,11 +67,18 @@ func (r *Runner) inputCheck(ctx context.Context, run *engine.Run, actionID strin
 	if len(runConf) == 0 {
 		runConf = jobConf
 	}
-	ex := r.prefetch(ctx, resolvedDependencies(act.MissingDependencies))
+	// The dependencies are looked up as the job's user.
+	ex := r.prefetch(hadoop.AsUser(ctx, job.User), resolvedDependencies(act.MissingDependencies))
 	set := r.set
 	set.InputCheckInterval = checkInterval(act, now, r.cfg.InputCheckMinInterval, r.cfg.InputCheckMaxInterval)
 	res := coordinator.CheckInputs(coordinator.InputCheckRequest{Job: def, JobID: job.ID, Row: job, Action: act,
 		RunConf: runConf, Timeout: act.Timeout, Exists: ex.Exists, Now: now, Settings: set})
+	var refused *hadoop.SchemeError
+	if res.Status == store.CoordActionWaiting && errors.As(res.Err, &refused) {
+		// A dataset on a filesystem the server refuses never appears:
+		// the action fails with E0904 rather than wait for its timeout.
+		res.Status, res.Reason = store.CoordActionFailed, "input check"
+	}
 	if res.Err != nil {
 		r.log.Warn("coordinator input check could not complete", "action_id", act.ID, "err", res.Err)
 	}

@@ -2,12 +2,15 @@ package coordrun
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/store"
 )
 
@@ -25,7 +28,7 @@ func (r *Runner) handleMaterialize(ctx context.Context, run *engine.Run) error {
 // (coord-materialize, one trigger per job, claimed up to materializeBatch
 // at a time) in one transaction with the triggers' release, a few
 // statements for the whole batch: the jobs are locked together, their
-// WAITING actions counted together, their actions, waits and triggers
+// queued actions counted together, their actions, waits and triggers
 // written with multi-row statements. Each job row moves by compare-and-set
 // on its version and the actions are inserted under UNIQUE(job_id,
 // action_number), so an engine that took a trigger over from a dead or
@@ -35,8 +38,11 @@ func (r *Runner) handleMaterialize(ctx context.Context, run *engine.Run) error {
 // by one, so one job never holds the others back.
 //
 // A trigger stays due at its job's next materialization time minus the
-// look-ahead. A job held back by its throttle (too many WAITING actions)
-// has no due time: an action leaving WAITING schedules it again.
+// look-ahead. A job held back by its throttle (throttle actions queued,
+// WAITING or READY, see coordinator.Queued) has no due time: an action
+// leaving the queue schedules it again (see actionMoved), so a backfill
+// advances as its actions start, never further than throttle actions ahead
+// of them.
 //
 // New actions whose nominal time has come are checked in the same pass
 // when that needs no filesystem call inside the transaction: those that
@@ -89,13 +95,13 @@ func (r *Runner) materializeTx(ctx context.Context, x store.Tx, runs []*engine.R
 	if len(todo) == 0 {
 		return nil
 	}
-	waiting, err := x.CountCoordActionsByJob(ctx, todoIDs, []store.CoordActionStatus{store.CoordActionWaiting})
+	queued, err := x.CountCoordActionsByJob(ctx, todoIDs, coordinator.QueuedStatuses)
 	if err != nil {
 		return err
 	}
 	w := &newWork{}
 	for _, job := range todo {
-		n, err := r.materializeJob(ctx, x, job, waiting[job.ID], now, la, w)
+		n, err := r.materializeJob(ctx, x, job, queued[job.ID], now, la, w)
 		if err != nil {
 			return err
 		}
@@ -116,15 +122,15 @@ func (r *Runner) materializeTx(ctx context.Context, x store.Tx, runs []*engine.R
 // that still holds (see lookahead) and here otherwise, and collects its
 // new actions and triggers into w. It returns how many actions the job
 // gets.
-func (r *Runner) materializeJob(ctx context.Context, x store.Tx, job store.CoordJob, waiting int, now time.Time,
+func (r *Runner) materializeJob(ctx context.Context, x store.Tx, job store.CoordJob, queued int, now time.Time,
 	la *lookahead, w *newWork) (int, error) {
-	p, ok := la.plan(job, waiting)
+	p, ok := la.plan(job, queued)
 	if !ok {
 		def, jobConf, err := r.definition(&job)
 		if err != nil {
 			return 0, r.failJob(ctx, x, job, err)
 		}
-		p = r.decide(def, jobConf, job, waiting, now, la.existing())
+		p = r.decide(def, jobConf, job, queued, now, la.existing(job.User))
 	}
 	res := p.res
 	if p.err != nil {
@@ -145,14 +151,14 @@ func (r *Runner) materializeJob(ctx context.Context, x store.Tx, job store.Coord
 		return 0, err
 	}
 	w.changed = append(w.changed, jobChange{before: job.Status, job: &updated})
-	stillWaiting := addActions(&updated, res.Actions, p.rows, now, w)
+	stillQueued := addActions(&updated, res.Actions, p.rows, now, w)
 	progressed := len(res.Actions) > 0 || !updated.NextMaterializedTime.Equal(job.NextMaterializedTime)
 	if rollupNeeded(job, updated) {
 		w.schedule(KindStatus, job.ID, now)
 	}
 	switch {
-	case res.Throttled && waiting+stillWaiting >= updated.Throttle:
-		// woken when an action leaves WAITING
+	case res.Throttled && queued+stillQueued >= updated.Throttle:
+		// woken when an action leaves the queue (actionMoved)
 	case res.NextAt.After(now) || (progressed && !res.NextAt.IsZero()):
 		w.schedule(KindMaterialize, job.ID, res.NextAt) // kept for the trigger's release
 	}
@@ -161,18 +167,18 @@ func (r *Runner) materializeJob(ctx context.Context, x store.Tx, job store.Coord
 
 // decide materializes a job (writing nothing) and checks its new actions
 // at once where that needs no filesystem call (checkAtOnce).
-func (r *Runner) decide(def *coordinator.Job, jobConf coordinator.Props, job store.CoordJob, waiting int, now time.Time,
+func (r *Runner) decide(def *coordinator.Job, jobConf coordinator.Props, job store.CoordJob, queued int, now time.Time,
 	exists map[string]bool) plan {
 	res, err := coordinator.Materialize(coordinator.MaterializeRequest{Job: def, JobID: job.ID, Row: job,
-		Waiting: waiting, Now: now, Settings: r.set})
-	return r.planOf(def, jobConf, job, waiting, now, exists, res, err)
+		Queued: queued, Now: now, Settings: r.set})
+	return r.planOf(def, jobConf, job, queued, now, exists, res, err)
 }
 
 // planOf is decide's plan for a materialization already decided: its new
 // actions checked at once where possible.
-func (r *Runner) planOf(def *coordinator.Job, jobConf coordinator.Props, job store.CoordJob, waiting int, now time.Time,
+func (r *Runner) planOf(def *coordinator.Job, jobConf coordinator.Props, job store.CoordJob, queued int, now time.Time,
 	exists map[string]bool, res coordinator.MaterializeResult, err error) plan {
-	p := plan{version: job.Version, waiting: waiting, res: res, err: err}
+	p := plan{version: job.Version, queued: queued, res: res, err: err}
 	if err != nil || !res.Ran {
 		return p
 	}
@@ -182,8 +188,10 @@ func (r *Runner) planOf(def *coordinator.Job, jobConf coordinator.Props, job sto
 	for i, na := range res.Actions {
 		a := na.Row
 		a.Timeout = na.Timeout
-		if checked, ok := r.checkAtOnce(def, updated, jobConf, a, now, exists); ok {
-			a = checked
+		if a.Status == store.CoordActionWaiting { // not created SKIPPED (LAST_ONLY, NONE)
+			if checked, ok := r.checkAtOnce(def, updated, jobConf, a, now, exists); ok {
+				a = checked
+			}
 		}
 		p.rows[i] = a
 	}
@@ -247,19 +255,23 @@ func (w *newWork) schedule(kind, entityID string, due time.Time) {
 
 // addActions collects a job's new actions (rows, as decide checked them)
 // with their SLA registrations, waits and first input checks, and the
-// job's timeout check, and returns how many of them wait. An action
-// checked at once does not count against the throttle.
+// job's timeout check, and returns how many of them are queued (WAITING or
+// READY: the throttle counts them). An action checked at once and SKIPPED
+// is not queued.
 func addActions(job *store.CoordJob, actions []coordinator.NewAction, rows []store.CoordAction, now time.Time,
 	w *newWork) int {
 	w.jobs++
 	var ready, finished bool
 	var first time.Time // the earliest timeout deadline of the waiting actions
-	stillWaiting := 0
+	queued := 0
 	for i, na := range actions {
 		a := &rows[i]
 		w.actions = append(w.actions, a)
 		if na.SLA != nil {
 			w.slas = append(w.slas, *na.SLA)
+		}
+		if coordinator.Queued(a.Status) {
+			queued++
 		}
 		switch {
 		case a.Status == store.CoordActionReady:
@@ -279,7 +291,6 @@ func addActions(job *store.CoordJob, actions []coordinator.NewAction, rows []sto
 		if d, ok := timeoutDeadline(*a); ok && (first.IsZero() || d.Before(first)) {
 			first = d
 		}
-		stillWaiting++
 	}
 	if ready {
 		w.ready = append(w.ready, *job)
@@ -290,7 +301,7 @@ func addActions(job *store.CoordJob, actions []coordinator.NewAction, rows []sto
 	if !first.IsZero() {
 		w.schedule(KindTimeout, job.ID, first)
 	}
-	return stillWaiting
+	return queued
 }
 
 // writeNewWork writes what the pass collected, with multi-row statements.
@@ -358,8 +369,9 @@ func mayStartMany(ctx context.Context, x store.Tx, jobs []store.CoordJob) ([]str
 // lookAhead). The action is then stored READY (or SKIPPED by
 // LAST_ONLY/NONE) without ever waiting for a check of its own. That is what
 // the check would decide a moment later; such actions cost one trigger and
-// two transactions less each, and catching up is not held by the
-// throttle. It returns false when the check must run as usual: an
+// two transactions less each. A READY action stays queued, so catching up
+// is still held by the throttle. It returns false when the check must run
+// as usual: an
 // <input-logic> job, a dependency not known to exist, a coord:latest or
 // coord:future instance still to resolve.
 func (r *Runner) checkAtOnce(def *coordinator.Job, job store.CoordJob, jobConf coordinator.Props, a store.CoordAction,
@@ -412,40 +424,40 @@ func knownOnly(exists map[string]bool) coordinator.ExistsFunc {
 // row as read then, with its new actions checked at once where possible,
 // and which of those actions' dependencies exist, looked up on the
 // filesystem (never inside the transaction). Under the lock, a job whose
-// row is unchanged (same version, same number of WAITING actions) is
+// row is unchanged (same version, same number of queued actions) is
 // materialized as planned; any other is decided again there.
 type lookahead struct {
 	plans  map[string]plan
-	exists map[string]bool
+	exists map[string]map[string]bool // by job user: what that user sees
 }
 
 // plan is one job's materialization decided by decide.
 type plan struct {
 	version store.Version
-	waiting int
+	queued  int
 	res     coordinator.MaterializeResult
 	err     error
 	rows    []store.CoordAction // res.Actions' rows, checked at once where possible
 }
 
 // plan returns the job's plan if it still holds.
-func (la *lookahead) plan(job store.CoordJob, waiting int) (plan, bool) {
+func (la *lookahead) plan(job store.CoordJob, queued int) (plan, bool) {
 	if la == nil {
 		return plan{}, false
 	}
 	p, ok := la.plans[job.ID]
-	return p, ok && p.version == job.Version && p.waiting == waiting
+	return p, ok && p.version == job.Version && p.queued == queued
 }
 
-// existing returns the dependencies found to exist.
-func (la *lookahead) existing() map[string]bool {
+// existing returns the dependencies found to exist, as user sees them.
+func (la *lookahead) existing(user string) map[string]bool {
 	if la == nil {
 		return nil
 	}
-	return la.exists
+	return la.exists[user]
 }
 
-// lookAhead reads the jobs of runs and their WAITING counts without
+// lookAhead reads the jobs of runs and their queued counts without
 // locking them, materializes them (writing nothing), checks the
 // dependencies of the new actions whose nominal time has come, all at once
 // within the engine's bound on filesystem calls, and then decides which of
@@ -458,7 +470,7 @@ func (r *Runner) lookAhead(ctx context.Context, runs []*engine.Run, now time.Tim
 		ids[i] = run.Trigger.EntityID
 	}
 	var jobs []store.CoordJob
-	var waiting map[string]int
+	var queued map[string]int
 	err := r.cfg.Store.Tx(ctx, func(x store.Tx) error {
 		all, err := x.GetCoordJobs(ctx, ids)
 		if err != nil {
@@ -475,7 +487,7 @@ func (r *Runner) lookAhead(ctx context.Context, runs []*engine.Run, now time.Tim
 		if len(todo) == 0 {
 			return nil
 		}
-		waiting, err = x.CountCoordActionsByJob(ctx, todo, []store.CoordActionStatus{store.CoordActionWaiting})
+		queued, err = x.CountCoordActionsByJob(ctx, todo, coordinator.QueuedStatuses)
 		return err
 	})
 	if err != nil || len(jobs) == 0 {
@@ -489,15 +501,15 @@ func (r *Runner) lookAhead(ctx context.Context, runs []*engine.Run, now time.Tim
 		err     error
 	}
 	var ds []decided
-	var uris []string
-	seen := map[string]bool{}
+	uris := map[string][]string{} // by job user: each job's dependencies are looked up as its user
+	seen := map[[2]string]bool{}
 	for _, job := range jobs {
 		def, jobConf, err := r.definition(&job)
 		if err != nil {
 			continue // the transaction fails the job
 		}
 		res, err := coordinator.Materialize(coordinator.MaterializeRequest{Job: def, JobID: job.ID, Row: job,
-			Waiting: waiting[job.ID], Now: now, Settings: r.set})
+			Queued: queued[job.ID], Now: now, Settings: r.set})
 		ds = append(ds, decided{job, def, jobConf, res, err})
 		if def.InputLogic != nil {
 			continue
@@ -507,29 +519,47 @@ func (r *Runner) lookAhead(ctx context.Context, runs []*engine.Run, now time.Tim
 				continue
 			}
 			for _, u := range resolvedDependencies(na.Row.MissingDependencies) {
-				if !seen[u] {
-					seen[u] = true
-					uris = append(uris, u)
+				if k := [2]string{job.User, u}; !seen[k] {
+					seen[k] = true
+					uris[job.User] = append(uris[job.User], u)
 				}
 			}
 		}
 	}
-	if len(uris) > 0 {
-		la.exists = r.prefetch(ctx, uris).available()
+	la.exists = make(map[string]map[string]bool, len(uris))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for user, us := range uris {
+		wg.Go(func() {
+			found := r.prefetch(hadoop.AsUser(ctx, user), us).available()
+			mu.Lock()
+			la.exists[user] = found
+			mu.Unlock()
+		})
 	}
+	wg.Wait()
 	for _, d := range ds {
-		la.plans[d.job.ID] = r.planOf(d.def, d.jobConf, d.job, waiting[d.job.ID], now, la.exists, d.res, d.err)
+		la.plans[d.job.ID] = r.planOf(d.def, d.jobConf, d.job, queued[d.job.ID], now, la.exists[d.job.User], d.res, d.err)
 	}
 	return la
 }
 
 // failJob marks a job FAILED after a materialization error, keeping no
-// action of the failed pass. Its earlier actions go on; their roll-up then
+// action of the failed pass, with the error's code (E1012 when it has none)
+// and message on the job. Its earlier actions go on; their roll-up then
 // applies Oozie's rules for a FAILED job.
 func (r *Runner) failJob(ctx context.Context, x store.Tx, job store.CoordJob, cause error) error {
 	r.log.Error("coordinator materialization failed; the job fails", "coord_job_id", job.ID, "err", cause)
+	code, msg := errorFields(cause, coordinator.CodeMaterialize)
+	return r.failJobWith(ctx, x, job, code, msg)
+}
+
+// failJobWith marks a job FAILED with an error code and message: it
+// materializes nothing more, and its actions go on.
+func (r *Runner) failJobWith(ctx context.Context, x store.Tx, job store.CoordJob, code, msg string) error {
 	before := job.Status
 	job.Status = store.JobFailed
+	job.ErrorCode, job.ErrorMessage = errorFields(errors.New(msg), code)
 	job.LastModified = r.now()
 	if err := x.UpdateCoordJob(ctx, &job, before); err != nil {
 		return err

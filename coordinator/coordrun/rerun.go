@@ -8,6 +8,7 @@ import (
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/store"
 )
 
@@ -54,7 +55,7 @@ func (r *Runner) Rerun(ctx context.Context, id string, opts RerunOptions) ([]sto
 		return nil, err
 	}
 	if !opts.NoCleanup && !opts.Failed {
-		if err := r.cleanupOutputs(ctx, selected, jobConf); err != nil {
+		if err := r.cleanupOutputs(hadoop.AsUser(ctx, job.User), selected, jobConf); err != nil {
 			return nil, err
 		}
 	}

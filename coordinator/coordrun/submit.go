@@ -10,6 +10,7 @@ import (
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/store"
 )
@@ -68,6 +69,7 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 	if user == "" {
 		return nil, errorf(CodeMissingProperty, "Missing configuration property [%s]", PropUser)
 	}
+	ctx = hadoop.AsUser(ctx, user) // the app and its includes are read as the user
 	appPath, _ := props.Get(PropAppPath)
 	if appPath == "" {
 		return nil, errorf(CodeInvalidParam, "Invalid parameter [%s]", PropAppPath)
@@ -76,6 +78,11 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 		if v, _ := s.Get(PropAppPath); v != "" {
 			appPath = v
 		}
+	}
+	// A filesystem the server refuses is E0904 before anything is looked at,
+	// so that the answer says nothing about what is there.
+	if err := hadoop.CheckScheme(r.cfg.FS, appPath); err != nil {
+		return nil, coded(err)
 	}
 	dir, file := appDir(appPath)
 	raw, defaults, err := r.readApp(ctx, dir, file)
@@ -101,8 +108,15 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 		BundleCoordName: opts.BundleCoordName,
 		Now:             now,
 	})
+	var refused *hadoop.SchemeError
+	if errors.As(err, &refused) {
+		return nil, coded(refused) // an <include> on a refused filesystem
+	}
 	if err != nil {
 		return nil, coded(err)
+	}
+	if err := r.checkPaths(def); err != nil {
+		return nil, err
 	}
 	confXML, err := configurationXML(def.Conf)
 	if err != nil {
@@ -212,6 +226,34 @@ func (r *Runner) DryRun(ctx context.Context, props *conf.Properties, opts Submit
 	return res, nil
 }
 
+// checkPaths refuses, with E0904, a job whose workflow app-path or data-in
+// or data-out dataset is on a filesystem the server refuses, when the path
+// fixes it at submission (it starts with a scheme or a '/'); any other is
+// judged when the action's inputs are checked or its workflow submitted.
+func (r *Runner) checkPaths(def *coordinator.Job) error {
+	paths := []string{def.AppPath}
+	for _, in := range def.DataIns {
+		if in.Dataset != nil {
+			paths = append(paths, in.Dataset.URITemplate)
+		}
+	}
+	for _, out := range def.DataOuts {
+		if out.Dataset != nil {
+			paths = append(paths, out.Dataset.URITemplate)
+		}
+	}
+	for _, p := range paths {
+		fixed, _, _ := strings.Cut(p, "${")
+		if hadoop.Scheme(fixed) == "" && !strings.HasPrefix(fixed, "/") {
+			continue
+		}
+		if err := hadoop.CheckScheme(r.cfg.FS, p); err != nil {
+			return coded(err)
+		}
+	}
+	return nil
+}
+
 // appDir splits an app path into its directory and the coordinator file:
 // a path ending in .xml names the file, any other the directory holding
 // coordinator.xml.
@@ -266,8 +308,11 @@ func (r *Runner) readApp(ctx context.Context, dir, file string) ([]byte, *conf.P
 // readInclude reads a dataset file named by <include>; a relative path is
 // relative to the app directory.
 func (r *Runner) readInclude(ctx context.Context, dir, p string) ([]byte, error) {
-	if !strings.Contains(p, "://") && !strings.HasPrefix(p, "/") {
+	if hadoop.Scheme(p) == "" && !strings.HasPrefix(p, "/") {
 		p = dir + "/" + p
+	}
+	if err := hadoop.CheckScheme(r.cfg.FS, p); err != nil {
+		return nil, coded(err)
 	}
 	b, err := r.cfg.FS.ReadFile(ctx, p)
 	if err != nil {

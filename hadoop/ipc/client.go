@@ -6,11 +6,13 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"sync"
 	"time"
 
 	"github.com/gozie/gozie/hadoop/hadooppb/commonpb"
+	"github.com/gozie/gozie/hadoop/internal/digestmd5"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -32,9 +34,22 @@ type ClientOptions struct {
 	ProtocolVersion uint64
 	// User is the user the connection acts as with SIMPLE authentication.
 	User string
+	// RealUser, with SIMPLE authentication, makes the connection a proxy:
+	// RealUser acts for User, as Hadoop's clients do for a proxy user
+	// (ProtoUtil.makeIpcConnectionContext). The server decides whether
+	// RealUser may.
+	RealUser string
 	// Token, if set, authenticates with TOKEN (SASL DIGEST-MD5) instead of
 	// SIMPLE.
 	Token *Token
+	// Protection lists the protection levels the client accepts with
+	// TOKEN, most preferred first: the cluster's hadoop.rpc.protection,
+	// which Hadoop's clients read from core-site.xml as its servers do
+	// (ParseProtection reads the value). Empty means authentication,
+	// Hadoop's default. Dial fails with ErrNoCommonProtection when the
+	// server offers none of them; with integrity or privacy every later
+	// packet is SASL-wrapped.
+	Protection []Protection
 	// Dial opens the connection; default a net.Dialer.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 	// MaxPacketSize bounds response packets; default DefaultMaxPacketSize.
@@ -56,8 +71,11 @@ type Client struct {
 	nc       net.Conn
 	clientID []byte
 	auth     AuthMethod
+	// layer is the SASL security layer once TOKEN negotiated integrity or
+	// privacy; every packet is then wrapped.
+	layer *digestmd5.SecurityLayer
 
-	wmu    sync.Mutex // serializes writes
+	wmu    sync.Mutex // serializes writes (and with them the wrapping)
 	mu     sync.Mutex // guards the fields below
 	nextID int32
 	calls  map[int32]chan callResult
@@ -83,6 +101,9 @@ func Dial(ctx context.Context, opts ClientOptions) (*Client, error) {
 	}
 	if opts.MaxPacketSize <= 0 {
 		opts.MaxPacketSize = DefaultMaxPacketSize
+	}
+	if _, err := qops(opts.Protection); err != nil {
+		return nil, err
 	}
 	dial := opts.Dial
 	if dial == nil {
@@ -135,15 +156,33 @@ func (c *Client) handshake(ctx context.Context) error {
 	if c.auth != AuthToken {
 		// Hadoop clients name no user with TOKEN: the token says who it is.
 		cc.UserInfo = &commonpb.UserInformationProto{EffectiveUser: proto.String(c.opts.User)}
+		if c.opts.RealUser != "" && c.auth == AuthSimple {
+			cc.UserInfo.RealUser = proto.String(c.opts.RealUser)
+		}
 	}
 	p, err := buildPacket(c.requestHeader(callIDConnectionContext), cc)
 	if err != nil {
+		return err
+	}
+	// With a security layer the context is the first wrapped packet.
+	if p, err = c.frame(p); err != nil {
 		return err
 	}
 	if _, err := c.nc.Write(p); err != nil {
 		return ctxErr(ctx, fmt.Errorf("writing connection context: %w", err))
 	}
 	return nil
+}
+
+// frame returns what goes on the wire for packet p: p itself, or p wrapped
+// when the connection has a security layer. Wrapping uses the layer's
+// sequence numbers, so frame and the write that follows must happen
+// together, in order (under wmu once calls may run).
+func (c *Client) frame(p []byte) ([]byte, error) {
+	if c.layer == nil {
+		return p, nil
+	}
+	return wrapStream(c.layer, c.requestHeader(callIDSASL), p)
 }
 
 // ctxErr prefers the context's error when the context ended the I/O.
@@ -169,6 +208,16 @@ func (c *Client) requestHeader(callID int32) *commonpb.RpcRequestHeaderProto {
 
 // AuthMethod reports how the connection authenticated.
 func (c *Client) AuthMethod() AuthMethod { return c.auth }
+
+// Protection reports the connection's protection level: integrity or
+// privacy when TOKEN authentication negotiated them, authentication
+// otherwise.
+func (c *Client) Protection() Protection {
+	if c.layer == nil {
+		return ProtectionAuthentication
+	}
+	return protectionOf(c.layer.Qop())
+}
 
 // Call invokes method with req and decodes the answer into resp. A failed
 // call returns a *RemoteError; a broken connection returns an error
@@ -245,6 +294,10 @@ func (c *Client) write(ctx context.Context, p []byte) error {
 	defer c.wmu.Unlock()
 	release := watchContext(ctx, c.nc.SetWriteDeadline)
 	defer release()
+	p, err := c.frame(p)
+	if err != nil {
+		return err
+	}
 	if _, err := c.nc.Write(p); err != nil {
 		c.fail(err)
 		c.mu.Lock()
@@ -255,9 +308,16 @@ func (c *Client) write(ctx context.Context, p []byte) error {
 }
 
 // readLoop delivers responses to waiting calls until the connection ends.
+// With a security layer it reads them out of the server's WRAP messages;
+// a plain response, or a token that fails the layer's checks, breaks the
+// connection (Hadoop's client: "Server sent non-wrapped response").
 func (c *Client) readLoop(br *bufio.Reader) {
+	var r io.Reader = br
+	if c.layer != nil {
+		r = &unwrapReader{r: br, layer: c.layer, maxPacket: c.opts.MaxPacketSize, token: responseWrapToken}
+	}
 	for {
-		p, err := readPacket(br, c.opts.MaxPacketSize)
+		p, err := readPacket(r, c.opts.MaxPacketSize)
 		if err != nil {
 			c.fail(err)
 			return

@@ -2,6 +2,7 @@ package ipc
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 
@@ -52,13 +53,19 @@ func (c *Client) saslConnect(r io.Reader) (AuthMethod, error) {
 	return "", fmt.Errorf("SASL: no usable method among %v", offered)
 }
 
-// tokenAuth runs DIGEST-MD5 with the token.
+// tokenAuth runs DIGEST-MD5 with the token, accepting the qops of
+// ClientOptions.Protection, and keeps the security layer it negotiated.
 func (c *Client) tokenAuth(r io.Reader, offer *commonpb.RpcSaslProto_SaslAuth) error {
+	accept, err := qops(c.opts.Protection)
+	if err != nil {
+		return err
+	}
 	dm := &digestmd5.Client{
 		Username:   base64.StdEncoding.EncodeToString(c.opts.Token.Identifier),
 		Password:   base64.StdEncoding.EncodeToString(c.opts.Token.Password),
 		Protocol:   offer.GetProtocol(),
 		ServerName: offer.GetServerId(),
+		Qops:       accept,
 	}
 	chosen := &commonpb.RpcSaslProto_SaslAuth{
 		Method: proto.String(offer.GetMethod()), Mechanism: proto.String(offer.GetMechanism()),
@@ -81,6 +88,9 @@ func (c *Client) tokenAuth(r io.Reader, offer *commonpb.RpcSaslProto_SaslAuth) e
 		chosen = nil
 	}
 	resp, err := dm.Respond(challenge)
+	if errors.Is(err, digestmd5.ErrNoCommonQop) {
+		return fmt.Errorf("SASL: %w (the client's is %s): %w", ErrNoCommonProtection, protectionList(c.opts.Protection), err)
+	}
 	if err != nil {
 		return fmt.Errorf("SASL: %w", err)
 	}
@@ -101,6 +111,8 @@ func (c *Client) tokenAuth(r io.Reader, offer *commonpb.RpcSaslProto_SaslAuth) e
 	if err := dm.Verify(msg.GetToken()); err != nil {
 		return fmt.Errorf("SASL: %w", err)
 	}
+	// Wrapping starts with the next packet, the connection context.
+	c.layer = dm.SecurityLayer()
 	return nil
 }
 

@@ -20,11 +20,38 @@
 // # Authentication
 //
 // SIMPLE trusts the user the client names. TOKEN authenticates with a
-// token's identifier and password through SASL DIGEST-MD5 (qop "auth"),
-// with the identifier and password base64-encoded as Hadoop does, realm and
-// server id "default"; the server looks passwords up with a SecretLookup.
+// token's identifier and password through SASL DIGEST-MD5, with the
+// identifier and password base64-encoded as Hadoop does, realm and server
+// id "default"; the server looks passwords up with a SecretLookup.
 // KERBEROS (server side) accepts a GSSAPI AP-REQ checked against a keytab,
 // as colinmarc/hdfs sends it, and offers no security layer.
+//
+// # Quality of protection
+//
+// hadoop.rpc.protection (RPCProtectionKey, read by ParseProtection) lists
+// the levels of a SASL connection: authentication (qop auth, the
+// default), integrity (auth-int) and privacy (auth-conf). A server
+// (ServerOptions.Protection) offers its list, in order, in the DIGEST-MD5
+// challenge and refuses a client that picks another; a client
+// (ClientOptions.Protection) picks the first level of its own list that
+// the server offers, or fails with ErrNoCommonProtection. Under privacy
+// the cipher is Java's first choice, 3des (the server offers Java's five:
+// 3des, rc4, des, rc4-56, rc4-40). SIMPLE connections have no SASL and are
+// not affected, as in Hadoop.
+//
+// With integrity or privacy, every packet after the SASL SUCCESS, both
+// ways (the connection context first), travels inside SASL WRAP messages
+// (call id -33, RpcSaslProto{state: WRAP, token}), as Hadoop's
+// SaslRpcClient and Server.wrapWithSasl send them: the plain packet stream
+// is cut into pieces of at most the peer's maxbuf less the layer's
+// overhead, each wrapped with a MAC and a sequence number (and encrypted
+// under privacy). Receivers join the unwrapped pieces and take pieces of
+// any size, since Hadoop's own peers wrap each request and response whole.
+// A token that fails its MAC or arrives out of sequence (tampered,
+// replayed, reordered, dropped) ends the connection: the server answers a
+// FATAL SaslException, the client fails every call. A plain packet on a
+// wrapping connection is refused too, which is stricter than Hadoop's
+// server (it runs such a call).
 //
 // # Errors
 //

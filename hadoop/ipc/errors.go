@@ -10,11 +10,15 @@ import (
 
 // Java exception class names that clients (colinmarc/hdfs, Hadoop's own
 // RPC client) interpret. Servers return them in a RemoteError.
+// AuthorizationException, a subclass of AccessControlException, refuses a
+// connection whose user may not use it (a proxy without a hadoop.proxyuser
+// rule).
 const (
 	IOException                      = "java.io.IOException"
 	FileNotFoundException            = "java.io.FileNotFoundException"
 	UnsupportedOperationException    = "java.lang.UnsupportedOperationException"
 	AccessControlException           = "org.apache.hadoop.security.AccessControlException"
+	AuthorizationException           = "org.apache.hadoop.security.authorize.AuthorizationException"
 	InvalidTokenException            = "org.apache.hadoop.security.token.SecretManager$InvalidToken"
 	FileAlreadyExistsException       = "org.apache.hadoop.fs.FileAlreadyExistsException"
 	PathIsNotEmptyDirectoryException = "org.apache.hadoop.fs.PathIsNotEmptyDirectoryException"
@@ -25,6 +29,9 @@ const (
 	RPCServerException               = "org.apache.hadoop.ipc.RpcServerException"
 	NoSuchMethodException            = "org.apache.hadoop.ipc.RpcNoSuchMethodException"
 	NoSuchProtocolException          = "org.apache.hadoop.ipc.RpcNoSuchProtocolException"
+	// SaslException refuses a packet of a SASL-wrapping connection that
+	// is not wrapped or fails the security layer's checks.
+	SaslException = "javax.security.sasl.SaslException"
 
 	// YARN's ApplicationMasterProtocol errors.
 	YarnException                            = "org.apache.hadoop.yarn.exceptions.YarnException"
@@ -91,7 +98,7 @@ func (e *RemoteError) Is(target error) bool {
 	case fs.ErrNotExist:
 		return e.Class == FileNotFoundException
 	case fs.ErrPermission:
-		return e.Class == AccessControlException || e.Class == InvalidTokenException
+		return e.Class == AccessControlException || e.Class == AuthorizationException || e.Class == InvalidTokenException
 	case fs.ErrExist:
 		return e.Class == FileAlreadyExistsException || e.Class == AlreadyBeingCreatedException
 	case fs.ErrInvalid:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -44,17 +45,32 @@ type Call struct {
 	ClientID []byte
 	// Auth is how the connection authenticated.
 	Auth AuthMethod
-	// User is the authenticated user: the claimed user with SIMPLE, the
-	// token's user with TOKEN, the client principal with KERBEROS.
+	// User is who the call acts as: the claimed user with SIMPLE, the
+	// token's user with TOKEN, the client principal with KERBEROS, or, on
+	// a proxy connection, the effective user it was allowed to act for.
 	User string
+	// RealUser is set on a proxy connection (one whose context names an
+	// effective user other than the authenticated one): the authenticated
+	// user, who acts for User. It is empty otherwise.
+	RealUser string
 	// EffectiveUser is the user named in the connection context, which may
-	// be empty (TOKEN clients send none) or differ from User (a proxy).
+	// be empty (TOKEN clients send none).
 	EffectiveUser string
 	// TokenIdentifier is the identifier of the token used with TOKEN auth.
 	TokenIdentifier []byte
+	// Protection is the connection's protection level: integrity or
+	// privacy when TOKEN authentication negotiated them (the call arrived
+	// SASL-wrapped), authentication otherwise.
+	Protection Protection
 	// RemoteAddr is the client's address.
 	RemoteAddr net.Addr
 }
+
+// ProxyAuthorizer decides whether realUser may act for effectiveUser on a
+// connection from remote (Hadoop's ProxyUsers.authorize). A returned error
+// refuses the connection; its text is the refusal's message, e.g. "User:
+// gozie is not allowed to impersonate bob".
+type ProxyAuthorizer func(realUser, effectiveUser string, remote net.Addr) error
 
 // Handler serves one method. req is the encoded request message; the
 // returned message is sent back. A returned error becomes a Hadoop
@@ -74,6 +90,21 @@ type ServerOptions struct {
 	Token SecretLookup
 	// Kerberos enables KERBEROS authentication (GSSAPI).
 	Kerberos *KerberosOptions
+	// Protection lists the protection levels the server offers to SASL
+	// clients, in order, and so requires: hadoop.rpc.protection
+	// (ParseProtection reads the value). Empty means authentication,
+	// Hadoop's default. A TOKEN client that picks a level not listed is
+	// refused; with integrity or privacy every later packet is
+	// SASL-wrapped both ways. SIMPLE connections, which have no SASL, are
+	// not affected, as in Hadoop. KERBEROS offers no security layer here,
+	// so Start refuses a list without authentication when Kerberos is on.
+	Protection []Protection
+	// Proxy authorizes proxy connections: SIMPLE connections whose context
+	// names a real user besides the effective one, and KERBEROS connections
+	// whose context names an effective user other than the principal. Nil
+	// refuses every proxy connection, as Hadoop does without
+	// hadoop.proxyuser.* rules.
+	Proxy ProxyAuthorizer
 	// MaxPacketSize bounds request packets; default DefaultMaxPacketSize.
 	MaxPacketSize int
 	// Logger receives connection-level diagnostics; default slog.Default().
@@ -141,6 +172,13 @@ func (s *Server) SetStandby(standby bool) { s.standby.Store(standby) }
 // Start listens on the configured address and serves connections in the
 // background until Close or until ctx is cancelled.
 func (s *Server) Start(ctx context.Context) error {
+	if _, err := qops(s.opts.Protection); err != nil {
+		return err
+	}
+	if s.opts.Kerberos != nil && !slices.Contains(s.protection(), ProtectionAuthentication) {
+		return fmt.Errorf("ipc: %s=%s with KERBEROS: GSSAPI integrity and privacy layers are not implemented",
+			RPCProtectionKey, protectionList(s.opts.Protection))
+	}
 	l, err := net.Listen("tcp", s.opts.Addr)
 	if err != nil {
 		return fmt.Errorf("ipc: listening on %s: %w", s.opts.Addr, err)
@@ -166,6 +204,14 @@ func (s *Server) Start(ctx context.Context) error {
 		s.acceptLoop(l)
 	}()
 	return nil
+}
+
+// protection is the configured protection list, defaulted.
+func (s *Server) protection() []Protection {
+	if len(s.opts.Protection) == 0 {
+		return []Protection{ProtectionAuthentication}
+	}
+	return s.opts.Protection
 }
 
 // Addr returns the address the server listens on (host:port), or "" before

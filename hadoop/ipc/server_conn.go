@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/hadoop/hadooppb/commonpb"
+	"github.com/gozie/gozie/hadoop/internal/digestmd5"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -19,6 +20,12 @@ type serverConn struct {
 	srv *Server
 	nc  net.Conn
 	br  *bufio.Reader
+	// in is where packets come from: br, or once a security layer is
+	// negotiated, the packets unwrapped from br's WRAP messages.
+	in io.Reader
+	// layer is the SASL security layer of a TOKEN connection with
+	// integrity or privacy; every packet sent is then wrapped.
+	layer *digestmd5.SecurityLayer
 
 	// Authentication state.
 	sasl       bool         // the preamble asked for SASL
@@ -27,6 +34,7 @@ type serverConn struct {
 	negotiated bool         // a NEGOTIATE was answered
 	offered    []AuthMethod // methods offered in NEGOTIATE
 	user       string
+	realUser   string // set on a proxy connection
 	tokenID    []byte
 	token      *tokenAcceptor
 	krb        *kerberosAcceptor
@@ -38,7 +46,16 @@ type serverConn struct {
 }
 
 func newServerConn(s *Server, nc net.Conn) *serverConn {
-	return &serverConn{srv: s, nc: nc, br: bufio.NewReader(nc)}
+	br := bufio.NewReader(nc)
+	return &serverConn{srv: s, nc: nc, br: br, in: br}
+}
+
+// startWrapping switches the connection to SASL-wrapped packets both ways,
+// from the packet after the SASL SUCCESS on (Server.saslProcess: "do NOT
+// enable wrapping until the last auth response is sent").
+func (c *serverConn) startWrapping(layer *digestmd5.SecurityLayer) {
+	c.layer = layer
+	c.in = &unwrapReader{r: c.br, layer: layer, maxPacket: c.srv.opts.MaxPacketSize, token: requestWrapToken}
 }
 
 // fatalError ends a connection after a FATAL response has been sent.
@@ -54,12 +71,20 @@ func (c *serverConn) serve(ctx context.Context) error {
 		return err
 	}
 	for {
-		p, err := readPacket(c.br, c.srv.opts.MaxPacketSize)
+		p, err := readPacket(c.in, c.srv.opts.MaxPacketSize)
 		if err != nil {
-			if errors.Is(err, io.EOF) {
+			switch {
+			case errors.Is(err, io.EOF):
 				return nil
-			}
-			if errors.Is(err, errMalformed) {
+			case errors.Is(err, errNotWrapped):
+				// Stricter than Hadoop's Server, which still runs a plain
+				// call on a wrapping connection: a call in the clear on a
+				// privacy connection is refused.
+				return c.fatal(callIDSASL, &RemoteError{Class: SaslException, Code: CodeInvalidHeader,
+					Message: fmt.Sprintf("%v on a connection with qop %s", err, c.layer.Qop())})
+			case errors.Is(err, digestmd5.ErrIntegrity), errors.Is(err, digestmd5.ErrSequence):
+				return c.fatal(callIDSASL, &RemoteError{Class: SaslException, Code: CodeUnauthorized, Message: err.Error()})
+			case errors.Is(err, errMalformed):
 				return c.fatal(callIDConnectionContext, &RemoteError{Class: RPCServerException, Code: CodeInvalidHeader, Message: err.Error()})
 			}
 			return err
@@ -146,12 +171,33 @@ func (c *serverConn) handleContext(p []byte) error {
 	if _, err := decodeNext(p, cc); err != nil {
 		return c.fatal(callIDConnectionContext, &RemoteError{Class: RPCServerException, Code: CodeDeserializing, Message: err.Error()})
 	}
-	c.effectiveUser = cc.GetUserInfo().GetEffectiveUser()
-	if c.auth == AuthSimple {
+	// Who the connection acts as, as Hadoop's Server.processConnectionContext
+	// and ProtoUtil.getUgi decide it: SIMPLE trusts the context (an effective
+	// user, and a real user when the client is a proxy); KERBEROS proxies when
+	// the context names another effective user than the principal.
+	info := cc.GetUserInfo()
+	c.effectiveUser = info.GetEffectiveUser()
+	switch c.auth {
+	case AuthSimple:
 		if c.effectiveUser == "" {
 			return c.fatal(callIDConnectionContext, &RemoteError{Class: AccessControlException, Code: CodeUnauthorized, Message: "SIMPLE connection without a user"})
 		}
-		c.user = c.effectiveUser
+		c.user, c.realUser = c.effectiveUser, info.GetRealUser()
+	case AuthKerberos:
+		if c.effectiveUser != "" && c.effectiveUser != c.user {
+			c.user, c.realUser = c.effectiveUser, c.user
+		}
+	}
+	if c.realUser != "" {
+		// Server.authorizeConnection: a proxy must be allowed to act for the
+		// effective user from this address, or the connection is refused.
+		err := errors.New("User: " + c.realUser + " is not allowed to impersonate " + c.user)
+		if c.srv.opts.Proxy != nil {
+			err = c.srv.opts.Proxy(c.realUser, c.user, c.nc.RemoteAddr())
+		}
+		if err != nil {
+			return c.fatal(callIDConnectionContext, &RemoteError{Class: AuthorizationException, Code: CodeUnauthorized, Message: err.Error()})
+		}
 	}
 	c.haveContext = true
 	return nil
@@ -175,9 +221,14 @@ func (c *serverConn) handleCall(ctx context.Context, hdr *commonpb.RpcRequestHea
 		ClientID:        hdr.GetClientId(),
 		Auth:            c.auth,
 		User:            c.user,
+		RealUser:        c.realUser,
 		EffectiveUser:   c.effectiveUser,
 		TokenIdentifier: c.tokenID,
 		RemoteAddr:      c.nc.RemoteAddr(),
+		Protection:      ProtectionAuthentication,
+	}
+	if c.layer != nil {
+		call.Protection = protectionOf(c.layer.Qop())
 	}
 	resp, rerr := c.dispatch(ctx, call, reqBytes)
 	if rerr != nil {
@@ -271,10 +322,24 @@ func (c *serverConn) linger() {
 	_, _ = io.Copy(io.Discard, c.br)
 }
 
+// send writes one response packet, SASL-wrapped when the connection has a
+// security layer. Only the connection's goroutine sends, so wrapping (and
+// its sequence numbers) follows the order on the wire.
 func (c *serverConn) send(msgs ...proto.Message) error {
 	p, err := buildPacket(msgs...)
 	if err != nil {
 		return err
+	}
+	if c.layer != nil {
+		// Hadoop's wrapWithSasl header: call id -33, status SUCCESS.
+		id := callIDSASL
+		hdr := &commonpb.RpcResponseHeaderProto{
+			CallId: proto.Uint32(uint32(id)),
+			Status: commonpb.RpcResponseHeaderProto_SUCCESS.Enum(),
+		}
+		if p, err = wrapStream(c.layer, hdr, p); err != nil {
+			return err
+		}
 	}
 	if _, err := c.nc.Write(p); err != nil {
 		return fmt.Errorf("ipc: writing response: %w", err)

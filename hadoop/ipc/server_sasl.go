@@ -76,7 +76,7 @@ func (c *serverConn) saslNegotiate() error {
 	for _, m := range c.offered {
 		switch m {
 		case AuthToken:
-			c.token = newTokenAcceptor(c.srv.opts.Token)
+			c.token = newTokenAcceptor(c.srv.opts.Token, c.srv.protection())
 			challenge, err := c.token.digest.Challenge()
 			if err != nil {
 				return c.saslFatal(AccessControlException, err.Error())
@@ -167,7 +167,13 @@ func (c *serverConn) finishToken(token []byte) error {
 		return c.saslFatal(class, err.Error())
 	}
 	c.user, c.tokenID, c.authed = c.token.user, c.token.identifier, true
-	return c.saslReply(&commonpb.RpcSaslProto{State: commonpb.RpcSaslProto_SUCCESS.Enum(), Token: rspauth})
+	if err := c.saslReply(&commonpb.RpcSaslProto{State: commonpb.RpcSaslProto_SUCCESS.Enum(), Token: rspauth}); err != nil {
+		return err
+	}
+	if layer := c.token.digest.SecurityLayer(); layer != nil {
+		c.startWrapping(layer)
+	}
+	return nil
 }
 
 func (c *serverConn) saslReply(msg *commonpb.RpcSaslProto) error {
@@ -188,12 +194,17 @@ type tokenAcceptor struct {
 	identifier []byte
 }
 
-func newTokenAcceptor(lookup SecretLookup) *tokenAcceptor {
+// newTokenAcceptor offers the qops of levels (validated by Start), in
+// their order, as Hadoop builds javax.security.sasl.qop from
+// hadoop.rpc.protection, and Java's default ciphers.
+func newTokenAcceptor(lookup SecretLookup, levels []Protection) *tokenAcceptor {
+	offer, _ := qops(levels)
 	t := &tokenAcceptor{}
 	t.digest = &digestmd5.Server{
 		Realm:      tokenRealm,
 		Protocol:   tokenProtocol,
 		ServerName: tokenServerID,
+		Qops:       offer,
 		Password: func(username string) (string, error) {
 			id, err := base64.StdEncoding.DecodeString(username)
 			if err != nil {

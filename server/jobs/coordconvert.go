@@ -34,6 +34,8 @@ func coordJSON(j *store.CoordJob, acts []store.CoordAction, total int, loc *time
 		Group:                j.Group,
 		ACL:                  j.ACL,
 		Throttle:             j.Throttle,
+		ErrorCode:            j.ErrorCode,
+		ErrorMessage:         j.ErrorMessage,
 		Actions:              coordActionsJSON(acts, loc),
 		ToString:             oozieapi.CoordinatorJobString(j.ID, string(j.Status)),
 		Total:                total,

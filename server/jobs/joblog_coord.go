@@ -22,6 +22,10 @@ func coordinatorLog(job *store.CoordJob, acts []store.CoordAction, loc *time.Loc
 	if jobWithErrors(job.Status) {
 		level = "WARN"
 	}
+	if job.ErrorCode != "" {
+		l.add(job.LastModified, level, "", "coordinator job is [%s], error [%s]: %s", job.Status, job.ErrorCode, job.ErrorMessage)
+		return l
+	}
 	l.add(job.LastModified, level, "", "coordinator job is [%s]", job.Status)
 	return l
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/server/oozieapi"
@@ -97,6 +98,8 @@ func (a *api) submitProxy(w http.ResponseWriter, r *http.Request, jobType string
 	if err != nil {
 		return err
 	}
+	// The application is written, and the job submitted, as the user.
+	ctx := hadoop.AsUser(r.Context(), sub.user)
 	app, err := generateProxyApp(jobType, sub.props, sub.rm, sub.nn)
 	if err != nil {
 		return err
@@ -115,13 +118,13 @@ func (a *api) submitProxy(w http.ResponseWriter, r *http.Request, jobType string
 		return server.WriteJSON(w, http.StatusCreated, oozieapi.JobID{ID: dryRunOK})
 	}
 	dir := a.proxyAppDir(jobType, sub)
-	if err := a.writeProxyApp(r.Context(), dir, app); err != nil {
+	if err := a.writeProxyApp(ctx, dir, app); err != nil {
 		return err
 	}
 	sub.props.Set(PropWorkflowPath, dir)
-	id, err := a.Workflows.Submit(r.Context(), sub.props, runner.SubmitOptions{Start: true})
+	id, err := a.Workflows.Submit(ctx, sub.props, runner.SubmitOptions{Start: true})
 	if err != nil {
-		a.removeProxyApp(r.Context(), dir)
+		a.removeProxyApp(ctx, dir)
 		return fmt.Errorf("submitting proxy %s job: %w", jobType, err)
 	}
 	a.Logger.Info("proxy job submitted", "job_id", id, "job_type", jobType, "app_path", dir)
@@ -153,6 +156,7 @@ func (a *api) checkProxy(ctx context.Context, jobType string, props *conf.Proper
 		// The user names a directory of ProxyDir.
 		return proxySubmission{}, server.ErrInvalidParamValue(PropUser, user)
 	}
+	ctx = hadoop.AsUser(ctx, user)
 	props.Set(PropProxySubmission, "true")
 	props, err := conf.Substitute(props, a.SubstituteDepth)
 	if err != nil {
@@ -181,6 +185,10 @@ func (a *api) checkProxy(ctx context.Context, jobType string, props *conf.Proper
 	if a.FS == nil {
 		return proxySubmission{}, errors.New("proxy submissions need the server's filesystem access, which is not configured")
 	}
+	// A filesystem the server refuses is E0904 before anything is looked at.
+	if err := hadoop.CheckScheme(a.FS, appPath); err != nil {
+		return proxySubmission{}, err
+	}
 	if _, err := a.FS.Stat(ctx, appPath); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return proxySubmission{}, server.NewError(http.StatusBadRequest, runner.CodeAppDirMissing, "App directory [%s] does not exist", appPath)
@@ -198,6 +206,9 @@ func (a *api) checkProxy(ctx context.Context, jobType string, props *conf.Proper
 	if scheme, _, ok := strings.Cut(nn, "://"); !ok || scheme == "" {
 		// The application is written on the name node: it must be a URI.
 		return proxySubmission{}, server.ErrInvalidParamValue(propOf(props, PropNameNode, PropNameNode2), nn)
+	}
+	if err := hadoop.CheckScheme(a.FS, nn); err != nil {
+		return proxySubmission{}, err // the application would be written there
 	}
 	if lib == "" {
 		return proxySubmission{}, missing(PropLibPath)

@@ -26,7 +26,7 @@ type proxyFixture struct {
 
 func setupProxy(t *testing.T) *proxyFixture {
 	t.Helper()
-	return &proxyFixture{fixture: setup(t), dfs: jobstest.StartDFS(t, "joe")}
+	return &proxyFixture{fixture: setup(t), dfs: jobstest.StartDFS(t, "joe", "bob")}
 }
 
 // mrConf is a proxy map-reduce configuration as Oozie's CLI sends it, with pairs added or

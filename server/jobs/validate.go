@@ -11,7 +11,9 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/server"
+	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/server/oozieapi"
 	"github.com/gozie/gozie/workflow"
 )
@@ -54,9 +56,9 @@ func (a *api) validate(w http.ResponseWriter, r *http.Request) error {
 }
 
 // isRemote reports whether a validate file names a remote filesystem (hdfs://...), whose
-// document the server reads itself.
+// document the server reads itself; a local file (file://, in any case) is sent by the client.
 func isRemote(file string) bool {
-	return strings.Contains(file, "://") && !strings.HasPrefix(file, "file://")
+	return strings.Contains(file, "://") && hadoop.Scheme(file) != "file"
 }
 
 // readRemote reads a document from the server's filesystem; any failure is Oozie's 400
@@ -65,7 +67,11 @@ func (a *api) readRemote(r *http.Request, file string) ([]byte, error) {
 	if a.FS == nil {
 		return nil, errors.New("validating remote files needs a filesystem (jobs.Deps.FS)")
 	}
-	f, err := a.FS.Open(r.Context(), file)
+	if err := hadoop.CheckScheme(a.FS, file); err != nil {
+		return nil, err // E0904: a filesystem the server refuses
+	}
+	// Read as the caller: a document the caller may not read is not validated.
+	f, err := a.FS.Open(hadoop.AsUser(r.Context(), auth.User(r)), file)
 	if err != nil {
 		a.Logger.Warn("validate: reading document", "file", file, "error", err)
 		return nil, server.NewError(http.StatusBadRequest, codeAppDefMissing, "App definition [File does not exist, %s] does not exist", file)

@@ -27,7 +27,9 @@ type CoordinatorJob struct {
 	ACL                  string              `json:"acl"`
 	ConsoleURL           string              `json:"consoleUrl"`
 	Throttle             int                 `json:"mat_throttling"`
-	Actions              []CoordinatorAction `json:"actions"` // never null: [] when there are none
+	ErrorCode            string              `json:"errorCode,omitempty"`    // why gozie failed the job: not in
+	ErrorMessage         string              `json:"errorMessage,omitempty"` // Oozie's document, only when set
+	Actions              []CoordinatorAction `json:"actions"`                // never null: [] when there are none
 	ToString             string              `json:"toString"`
 	// Total is how many of the job's actions match the info request's filter.
 	Total int `json:"total"`

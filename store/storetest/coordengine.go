@@ -230,3 +230,47 @@ func testCoordWaits(t *testing.T, open Opener) {
 		t.Errorf("after deleting job C3, waiters of %s: %v", c, got)
 	}
 }
+
+// testTimeRange checks the range of times a row may hold (store.MinTime to
+// store.MaxTime): its ends round-trip, a time outside it is refused when
+// written (never stored as NULL, "not set"), and a query bound outside it
+// still compares. It also round-trips a failed job's error.
+func testTimeRange(t *testing.T, open Opener) {
+	s := open(t)
+	job := func(id string, start time.Time) store.CoordJob {
+		return store.CoordJob{ID: id, Status: store.JobFailed, ExecutionOrder: "FIFO", StartTime: start,
+			EndTime: store.MaxTime, ErrorCode: "E1012", ErrorMessage: "gave up", CreatedTime: t0}
+	}
+	tx(t, s, func(x store.Tx) error {
+		c := job("C-min", store.MinTime)
+		return x.InsertCoordJob(ctx, &c)
+	})
+	var got store.CoordJob
+	tx(t, s, func(x store.Tx) (err error) { got, err = x.GetCoordJob(ctx, "C-min"); return })
+	if !got.StartTime.Equal(store.MinTime) || !got.EndTime.Equal(store.MaxTime) || got.ErrorCode != "E1012" ||
+		got.ErrorMessage != "gave up" {
+		t.Fatalf("round trip of the range's ends and the job's error: %+v", got)
+	}
+	for _, bad := range []time.Time{
+		time.Date(1, 1, 1, 0, 1, 0, 0, time.UTC), // a user's 0001-01-01T00:01Z
+		store.MinTime.Add(-time.Millisecond),
+		store.MaxTime.Add(time.Millisecond),
+	} {
+		err := s.Tx(ctx, func(x store.Tx) error {
+			c := job("C-bad", bad)
+			return x.InsertCoordJob(ctx, &c)
+		})
+		if err == nil || store.TimeInRange(bad) {
+			t.Fatalf("a start of %v was stored", bad)
+		}
+	}
+	var total int
+	tx(t, s, func(x store.Tx) (err error) {
+		_, total, err = x.ListCoordJobs(ctx, store.JobFilter{CreatedFrom: time.Date(1, 1, 1, 0, 1, 0, 0, time.UTC),
+			CreatedTo: time.Date(20000, 1, 1, 0, 0, 0, 0, time.UTC)})
+		return
+	})
+	if total != 1 {
+		t.Fatalf("a listing bounded outside the range found %d jobs, want 1", total)
+	}
+}

@@ -34,6 +34,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"ListJobsFilters", testListJobsFilters},
 		{"CoordJobsAndActions", testCoordJobsAndActions},
 		{"CoordEngineColumns", testCoordEngineColumns},
+		{"TimeRange", testTimeRange},
 		{"CoordJobsByFrequency", testCoordJobsByFrequency},
 		{"CoordWaits", testCoordWaits},
 		{"InsertCoordActions", testInsertCoordActions},

@@ -158,7 +158,7 @@ func testTriggerFail(t *testing.T, open Opener) {
 	for i := 1; i <= 3; i++ {
 		now := t0.Add(time.Duration(i) * time.Minute)
 		tr := claim(t, s, "a", now, 1)[0]
-		if tr.Attempts != i-1 {
+		if tr.Attempts != i { // the claim counts the attempt
 			t.Fatalf("attempt %d: attempts = %d", i, tr.Attempts)
 		}
 		tx(t, s, func(x store.Tx) error {
@@ -174,6 +174,13 @@ func testTriggerFail(t *testing.T, open Opener) {
 	tr, _ = getTrigger(t, s, "action-start", "W1@a")
 	if tr.Attempts != 0 || tr.LastError != "" {
 		t.Fatalf("a release must clear the failure record: %+v", tr)
+	}
+	// A holder that dies records nothing, yet its attempt counts: the next
+	// claim, once the lease expired, sees two.
+	schedule(t, s, "action-start", "W2@a", t0)
+	claim(t, s, "a", t0, 1)
+	if got := claim(t, s, "b", t0.Add(time.Hour), 1); len(got) != 1 || got[0].Attempts != 2 || got[0].LastError != "" {
+		t.Fatalf("takeover after a dead holder: %+v", got)
 	}
 }
 

@@ -59,6 +59,10 @@ func setup(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
+	// The tools act as testUser, whose home the fixtures fill.
+	if err := c.DFS.CreateHome(testUser); err != nil {
+		t.Fatal(err)
+	}
 	return &env{c: c, dir: dir}
 }
 

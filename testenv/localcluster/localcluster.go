@@ -5,6 +5,15 @@
 // there with cp; YARN's containers localize their resources from MiniDFS
 // through the real HDFS client.
 //
+// Users are as on a secured-by-permissions cluster: MiniDFS checks HDFS
+// permissions, gives each user a home (/user/<u>, owned by <u>) at their
+// first call, as a cluster's administrator would when adding the user
+// (/tmp and MapReduce's staging root are drwxrwxrwt, as on every cluster),
+// and,
+// like MiniYARN, lets only Options.ProxyUsers act for other users (the
+// hadoop.proxyuser.* rules of its core-site.xml). YARN localizes an
+// application's resources as its user.
+//
 // The cluster also plays a node's installation for its YARN containers:
 // <Dir>/hadoop-conf is a Hadoop client configuration naming the cluster
 // (core-site.xml, yarn-site.xml, mapred-site.xml), exported to every
@@ -17,7 +26,6 @@ package localcluster
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -49,6 +57,11 @@ type Options struct {
 	// installs no tools, and hive and map-reduce actions then fail for want
 	// of beeline and mapred.
 	ToolsBinary string
+	// ProxyUsers may act for any user, from this host only: for each u,
+	// hadoop.proxyuser.<u>.hosts is 127.0.0.1,localhost and .users and
+	// .groups are *, in MiniDFS's and MiniYARN's configuration and in the
+	// written core-site.xml. gozie server -local passes the server's user.
+	ProxyUsers []string
 	// Logger receives the stand-ins' diagnostics; nil discards them.
 	Logger *slog.Logger
 }
@@ -67,6 +80,8 @@ type Cluster struct {
 	// ToolsDir holds the cluster tools' wrappers; empty without them.
 	ToolsDir string
 	dir      string
+	core     map[string]string // core-site.xml properties beyond fs.defaultFS
+	storage  *miniyarn.HDFSStorage
 }
 
 // Directories below Options.Dir.
@@ -89,7 +104,8 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 			return nil, fmt.Errorf("localcluster: %w", err)
 		}
 	}
-	dfs, err := minidfs.Start(ctx, minidfs.Options{Root: dfsRoot, Logger: opts.Logger})
+	core := minidfs.ProxyUserConf(opts.ProxyUsers...)
+	dfs, err := minidfs.Start(ctx, minidfs.Options{Root: dfsRoot, Conf: core, CreateHomes: true, Logger: opts.Logger})
 	if err != nil {
 		return nil, fmt.Errorf("localcluster: starting MiniDFS: %w", err)
 	}
@@ -116,8 +132,9 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		}
 		env["PATH"] = toolsDir + string(os.PathListSeparator) + path
 	}
-	rm, err := miniyarn.Start(ctx, miniyarn.Options{WorkDir: yarnDir, Storage: storage{fs}, Env: env,
-		AnonymousAllowed: true, Logger: opts.Logger})
+	storage := &miniyarn.HDFSStorage{DefaultFS: dfs.URI()}
+	rm, err := miniyarn.Start(ctx, miniyarn.Options{WorkDir: yarnDir, Storage: storage, Env: env,
+		AnonymousAllowed: true, Conf: core, Logger: opts.Logger})
 	if err != nil {
 		fs.Close()
 		dfs.Close()
@@ -126,22 +143,47 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	hs2, err := minihs2.Start(ctx, minihs2.Options{FS: fs, YARN: rm.WebURL(), Logger: opts.Logger})
 	if err != nil {
 		rm.Close()
+		storage.Close()
 		fs.Close()
 		dfs.Close()
 		return nil, fmt.Errorf("localcluster: starting MiniHS2: %w", err)
 	}
-	c := &Cluster{DFS: dfs, YARN: rm, HS2: hs2, FS: fs, ConfDir: confDir, ToolsDir: toolsDir, dir: opts.Dir}
+	c := &Cluster{DFS: dfs, YARN: rm, HS2: hs2, FS: fs, ConfDir: confDir, ToolsDir: toolsDir, dir: opts.Dir,
+		core: core, storage: storage}
 	if err := c.writeHadoopConf(); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("localcluster: %w", err)
+	}
+	// /tmp is world-writable with the sticky bit, as on every Hadoop
+	// cluster, and so is MapReduce's staging root below it (a cluster's
+	// JobHistory server leaves it so), where every user's job files go.
+	admin := hadoop.AsUser(ctx, "") // as the superuser, whoever ctx acts for
+	for _, dir := range []string{"/tmp", "/tmp/hadoop-yarn", "/tmp/hadoop-yarn/staging"} {
+		if err := c.FS.MkdirAll(admin, dir, 0o777); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("localcluster: %s: %w", dir, err)
+		}
+		if err := c.FS.Chmod(admin, dir, 0o1777); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("localcluster: %s: %w", dir, err)
+		}
 	}
 	return c, nil
 }
 
 // writeHadoopConf writes the client configuration that names the cluster.
 func (c *Cluster) writeHadoopConf() error {
+	core := []string{"fs.defaultFS", c.DFS.URI()}
+	keys := make([]string, 0, len(c.core))
+	for k := range c.core {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		core = append(core, k, c.core[k])
+	}
 	files := map[string][]string{
-		"core-site.xml": {"fs.defaultFS", c.DFS.URI()},
+		"core-site.xml": core,
 		"yarn-site.xml": {"yarn.resourcemanager.webapp.address", c.YARN.WebAddr(),
 			"yarn.resourcemanager.scheduler.address", c.YARN.SchedulerAddr()},
 		"mapred-site.xml": {"mapreduce.framework.name", "yarn"},
@@ -202,24 +244,10 @@ func (c *Cluster) WriteProperties() (string, error) {
 func (c *Cluster) Close() error {
 	c.HS2.Close()
 	err := c.YARN.Close()
+	c.storage.Close()
 	c.FS.Close()
 	if derr := c.DFS.Close(); err == nil {
 		err = derr
 	}
 	return err
-}
-
-// storage lets MiniYARN localize resources from MiniDFS.
-type storage struct{ fs hadoop.FileSystem }
-
-func (s storage) Stat(ctx context.Context, uri string) (int64, int64, error) {
-	fi, err := s.fs.Stat(ctx, uri)
-	if err != nil {
-		return 0, 0, err
-	}
-	return fi.Size, fi.ModTime.UnixMilli(), nil
-}
-
-func (s storage) Open(ctx context.Context, uri string) (io.ReadCloser, error) {
-	return s.fs.Open(ctx, uri)
 }

@@ -7,7 +7,22 @@
 // <Root>/a/b, so files can be copied in and out with ordinary tools, and
 // modification times, sizes and permission bits are those of the local
 // files (times in milliseconds). Owners and groups are kept in memory per
-// inode (files that appear on disk belong to Options.Owner).
+// inode; a file that appeared on disk belongs to <u> below /user/<u> (as if
+// <u> had put it there) and to Options.Owner (the superuser) elsewhere, in
+// Options.Group.
+//
+// Users: the NameNode enforces HDFS permissions as FSPermissionChecker does
+// (owner, group and other bits, traversal, the sticky bit, ownership for
+// chmod and chown), with Hadoop's AccessControlException messages; the user
+// that started it (Options.Superuser) and the members of the supergroup pass
+// every check. New files and directories belong to the caller and take
+// their parent's group. A connection may act for another user (a proxy: the
+// context names a real user besides the effective one) only under the
+// hadoop.proxyuser.<u>.users|groups|hosts rules of Options.Conf, and is
+// refused as Hadoop's Server refuses it otherwise. CreateHome (or, for every
+// user at first sight, Options.CreateHomes) makes /user/<u> <u>'s, as a
+// cluster's administrator does. The rules and their Hadoop sources are
+// listed in package testenv.
 //
 // Blocks: a file of size n is cut into blocks of Options.BlockSize bytes;
 // each block is served straight from (and written straight into) its range
@@ -16,7 +31,12 @@
 // There is one DataNode and replication is 1.
 //
 // Not modelled: snapshots, extended attributes, ACLs, encryption zones,
+// ownership kept across a restart (owners live in memory),
 // erasure coding, quotas, a lease that moves with a renamed file, and
 // DataNode-side SASL. Kerberos SASL on the NameNode is available through
-// Options.Kerberos.
+// Options.Kerberos. hadoop.rpc.protection in Options.Conf sets what the
+// NameNode's SASL connections are offered and must meet (SaslRpcServer,
+// SaslPropertiesResolver); SIMPLE connections have no SASL and are not
+// affected, as on a real NameNode, and KERBEROS gets no security layer, so
+// the list must include authentication when Kerberos is on.
 package minidfs

@@ -24,8 +24,9 @@ func TestKerberos(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, err := minidfs.Start(context.Background(), minidfs.Options{
-		Root:     t.TempDir(),
-		Kerberos: &ipc.KerberosOptions{Keytab: kt, Service: "nn", Host: "localhost"},
+		Root:      t.TempDir(),
+		Kerberos:  &ipc.KerberosOptions{Keytab: kt, Service: "nn", Host: "localhost"},
+		Superuser: "alice", // writes at the root below
 	})
 	if err != nil {
 		t.Fatal(err)

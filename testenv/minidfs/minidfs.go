@@ -14,13 +14,15 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/hadoop/ipc"
+	"github.com/gozie/gozie/testenv/internal/ugi"
 )
 
 // Defaults of Options.
 const (
 	// DefaultBlockSize is HDFS's default block size, 128 MiB.
 	DefaultBlockSize = 128 << 20
-	// DefaultGroup is the group reported for every file.
+	// DefaultGroup is the supergroup (dfs.permissions.superusergroup's
+	// default) and the group of files that appeared on disk.
 	DefaultGroup = "supergroup"
 	// bytesPerChecksum is the chunk size of CRC32C checksums.
 	bytesPerChecksum = 512
@@ -32,6 +34,16 @@ const (
 	leaseSoftLimit = 60 * time.Second
 )
 
+// Configuration keys the NameNode reads from Options.Conf (besides the
+// hadoop.proxyuser.* rules and hadoop.user.group.static.mapping.overrides).
+const (
+	// PermissionsEnabledKey is dfs.permissions.enabled (default true).
+	PermissionsEnabledKey = "dfs.permissions.enabled"
+	// SupergroupKey is dfs.permissions.superusergroup (default
+	// DefaultGroup): its members are superusers.
+	SupergroupKey = "dfs.permissions.superusergroup"
+)
+
 // Options configures a MiniDFS.
 type Options struct {
 	// Root is the local directory that holds the namespace; it must exist.
@@ -40,11 +52,29 @@ type Options struct {
 	// into blocks for readers; default DefaultBlockSize. It must be a
 	// multiple of 512.
 	BlockSize int64
-	// Owner owns files that were not created through MiniDFS; default the
-	// current OS user.
+	// Superuser is the NameNode's superuser, the user that started it
+	// (FSNamesystem's fsOwner): it passes every permission check, as do
+	// the members of the supergroup. Default the current OS user.
+	Superuser string
+	// Owner owns files that appeared on disk (not created through MiniDFS)
+	// outside /user/<u> (those are <u>'s); default Superuser.
 	Owner string
-	// Group is the group of every file; default DefaultGroup.
+	// Group is the group of files that appeared on disk; default
+	// DefaultGroup.
 	Group string
+	// Conf holds the core-site.xml and hdfs-site.xml properties the
+	// NameNode reads: dfs.permissions.enabled, dfs.permissions.superusergroup,
+	// hadoop.user.group.static.mapping.overrides and the proxy-user rules
+	// hadoop.proxyuser.<user>.users|groups|hosts. Without rules nobody may
+	// act for another user. hadoop.rpc.protection (authentication,
+	// integrity, privacy, or a list; default authentication) sets what the
+	// NameNode offers and requires on SASL connections; with Kerberos it
+	// must include authentication (no GSSAPI security layer here).
+	Conf map[string]string
+	// CreateHomes gives every user a home at their first call, as an
+	// administrator creates /user/<u> for each user of a real cluster: a
+	// missing /user/<u> is created owned by <u> (gozie server -local).
+	CreateHomes bool
 	// Kerberos, if set, makes the NameNode require Kerberos (GSSAPI) SASL
 	// with this service key instead of SIMPLE authentication.
 	Kerberos *ipc.KerberosOptions
@@ -52,6 +82,20 @@ type Options struct {
 	Now func() time.Time
 	// Logger receives diagnostics; default a logger that discards.
 	Logger *slog.Logger
+}
+
+// ProxyUserConf returns the hadoop.proxyuser.* properties (for Options.Conf)
+// that let each of users act for any user from the loopback host, as a
+// cluster's administrator configures them for gozie (or Oozie) in
+// core-site.xml: hosts 127.0.0.1,localhost, groups * and users *.
+func ProxyUserConf(users ...string) map[string]string {
+	conf := map[string]string{}
+	for _, u := range users {
+		conf["hadoop.proxyuser."+u+".hosts"] = "127.0.0.1,localhost"
+		conf["hadoop.proxyuser."+u+".groups"] = "*"
+		conf["hadoop.proxyuser."+u+".users"] = "*"
+	}
+	return conf
 }
 
 // MiniDFS is a running NameNode and DataNode pair.
@@ -76,11 +120,14 @@ func Start(ctx context.Context, opts Options) (*MiniDFS, error) {
 	if opts.BlockSize < 0 || opts.BlockSize%bytesPerChecksum != 0 {
 		return nil, fmt.Errorf("minidfs: BlockSize %d is not a positive multiple of %d", opts.BlockSize, bytesPerChecksum)
 	}
-	if opts.Owner == "" {
-		opts.Owner = "hdfs"
+	if opts.Superuser == "" {
+		opts.Superuser = "hdfs"
 		if u, err := user.Current(); err == nil && u.Username != "" {
-			opts.Owner = u.Username
+			opts.Superuser = u.Username
 		}
+	}
+	if opts.Owner == "" {
+		opts.Owner = opts.Superuser
 	}
 	if opts.Group == "" {
 		opts.Group = DefaultGroup
@@ -91,9 +138,23 @@ func Start(ctx context.Context, opts Options) (*MiniDFS, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	// hadoop.rpc.protection, as the NameNode's IPC server reads it: what
+	// SASL connections are offered and must meet (SIMPLE ones have no SASL).
+	protection, err := ipc.ParseProtection(opts.Conf[ipc.RPCProtectionKey])
+	if err != nil {
+		return nil, fmt.Errorf("minidfs: %w", err)
+	}
 	root, err := os.OpenRoot(opts.Root)
 	if err != nil {
 		return nil, fmt.Errorf("minidfs: opening root: %w", err)
+	}
+	// A formatted namespace's root is drwxr-xr-x; a private directory
+	// (t.TempDir) would lock everyone but the superuser out.
+	if fi, err := root.Stat("."); err == nil && fi.Mode().Perm()&0o005 == 0 {
+		if err := root.Chmod(".", fi.Mode().Perm()|0o755); err != nil {
+			root.Close()
+			return nil, fmt.Errorf("minidfs: opening root: %w", err)
+		}
 	}
 	uuid := make([]byte, 16)
 	if _, err := rand.Read(uuid); err != nil {
@@ -109,7 +170,10 @@ func Start(ctx context.Context, opts Options) (*MiniDFS, error) {
 	m.nn = newNamenode(opts, root, m.dn, hex.EncodeToString(uuid))
 	m.dn.blocks = m.nn.blocks
 
-	so := ipc.ServerOptions{Logger: opts.Logger}
+	proxies := ugi.NewProxyUsers(opts.Conf, m.nn.groups)
+	so := ipc.ServerOptions{Logger: opts.Logger, Protection: protection, Proxy: func(real, user string, remote net.Addr) error {
+		return proxies.Authorize(real, user, ugi.HostOf(remote.String()))
+	}}
 	if opts.Kerberos != nil {
 		so.Kerberos = opts.Kerberos
 	} else {
@@ -136,6 +200,15 @@ func (m *MiniDFS) Root() string { return m.opts.Root }
 
 // DataNodeAddr returns the DataNode's data-transfer host:port.
 func (m *MiniDFS) DataNodeAddr() string { return m.dn.addr() }
+
+// CreateHome makes /user/<u> a home owned by user (and /user if missing),
+// as a cluster's administrator does for each user; an existing /user/<u>
+// is given to user.
+func (m *MiniDFS) CreateHome(user string) error {
+	m.nn.mu.Lock()
+	defer m.nn.mu.Unlock()
+	return m.nn.createHome(user)
+}
 
 // SetStandby makes the NameNode answer every call with a StandbyException
 // (or stop doing so). Two MiniDFS sharing one Root, one of them in

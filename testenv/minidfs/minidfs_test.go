@@ -19,10 +19,12 @@ import (
 )
 
 // setup starts a MiniDFS with a small block size (so multi-block files are
-// cheap) and a real colinmarc client for it.
+// cheap) and a real colinmarc client for it, acting as alice, who started
+// the NameNode: these tests are about the protocol, the superuser passes
+// every permission check (permissions_test.go has the checks).
 func setup(t *testing.T) (*minidfs.MiniDFS, *hdfs.Client) {
 	t.Helper()
-	m, err := minidfs.Start(context.Background(), minidfs.Options{Root: t.TempDir(), BlockSize: 128 << 10})
+	m, err := minidfs.Start(context.Background(), minidfs.Options{Root: t.TempDir(), BlockSize: 128 << 10, Superuser: "alice"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +329,7 @@ func TestStandbyFailover(t *testing.T) {
 	root := t.TempDir()
 	var nns []*minidfs.MiniDFS
 	for range 2 {
-		m, err := minidfs.Start(context.Background(), minidfs.Options{Root: root})
+		m, err := minidfs.Start(context.Background(), minidfs.Options{Root: root, Superuser: "alice"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package minidfs
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/gozie/gozie/hadoop/hadooppb/hdfspb"
 	"github.com/gozie/gozie/hadoop/ipc"
+	"github.com/gozie/gozie/testenv/internal/ugi"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -32,6 +34,13 @@ type namenode struct {
 
 	ownersMu sync.Mutex
 	owners   map[uint64]owner
+
+	// Permissions (dfs.permissions.enabled), the supergroup
+	// (dfs.permissions.superusergroup) and the users' groups.
+	permissions bool
+	supergroup  string
+	groups      *ugi.Groups
+	homes       sync.Map // users whose homes Options.CreateHomes made
 }
 
 // lease marks a file open for writing by one client.
@@ -42,20 +51,32 @@ type lease struct {
 
 func newNamenode(opts Options, root *os.Root, dn *datanode, dnUUID string) *namenode {
 	return &namenode{
-		opts:   opts,
-		root:   root,
-		dn:     dn,
-		dnUUID: dnUUID,
-		poolID: "BP-minidfs-" + dnUUID[:8],
-		blocks: newBlockTable(),
-		leases: map[string]*lease{},
-		owners: map[uint64]owner{},
+		opts:        opts,
+		root:        root,
+		dn:          dn,
+		dnUUID:      dnUUID,
+		poolID:      "BP-minidfs-" + dnUUID[:8],
+		blocks:      newBlockTable(),
+		leases:      map[string]*lease{},
+		owners:      map[uint64]owner{},
+		permissions: opts.Conf[PermissionsEnabledKey] != "false",
+		supergroup:  cmp.Or(opts.Conf[SupergroupKey], DefaultGroup),
+		groups:      ugi.NewGroups(opts.Conf),
 	}
 }
 
 // register installs the ClientProtocol handlers.
 func (nn *namenode) register(s *ipc.Server) {
-	h := func(method string, fn ipc.Handler) { s.Handle(ipc.ClientProtocol, method, fn) }
+	h := func(method string, fn ipc.Handler) {
+		if nn.opts.CreateHomes {
+			inner := fn
+			fn = func(ctx context.Context, call *ipc.Call, req []byte) (proto.Message, error) {
+				nn.ensureHome(call.User)
+				return inner(ctx, call, req)
+			}
+		}
+		s.Handle(ipc.ClientProtocol, method, fn)
+	}
 	h("getFileInfo", ipc.Typed(nn.getFileInfo))
 	h("getListing", ipc.Typed(nn.getListing))
 	h("mkdirs", ipc.Typed(nn.mkdirs))
@@ -79,9 +100,28 @@ func (nn *namenode) register(s *ipc.Server) {
 	h("truncate", ipc.Typed(nn.truncate))
 }
 
-func (nn *namenode) getFileInfo(_ context.Context, _ *ipc.Call, req *hdfspb.GetFileInfoRequestProto) (*hdfspb.GetFileInfoResponseProto, error) {
+// ensureHome gives a user a home at the first call (Options.CreateHomes).
+func (nn *namenode) ensureHome(user string) {
+	u := ugi.ShortName(user)
+	if _, done := nn.homes.LoadOrStore(u, true); done {
+		return
+	}
+	nn.mu.Lock()
+	defer nn.mu.Unlock()
+	if _, err := nn.stat("user/" + u); err == nil {
+		return
+	}
+	if err := nn.createHome(u); err != nil {
+		nn.opts.Logger.Warn("minidfs: creating a home", "user", u, "err", err)
+	}
+}
+
+func (nn *namenode) getFileInfo(_ context.Context, call *ipc.Call, req *hdfspb.GetFileInfoRequestProto) (*hdfspb.GetFileInfoResponseProto, error) {
 	rel, err := relPath(req.GetSrc())
 	if err != nil {
+		return nil, err
+	}
+	if err := nn.checkPerm(call, rel, permCheck{}); err != nil {
 		return nil, err
 	}
 	fi, err := nn.stat(rel)
@@ -92,7 +132,7 @@ func (nn *namenode) getFileInfo(_ context.Context, _ *ipc.Call, req *hdfspb.GetF
 	if err != nil {
 		return nil, err
 	}
-	st := nn.status(fi, "")
+	st := nn.status(fi, rel, "")
 	if fi.IsDir() {
 		if entries, err := nn.readDir(rel); err == nil {
 			st.ChildrenNum = proto.Int32(int32(len(entries)))
@@ -124,9 +164,18 @@ func (nn *namenode) readDir(rel string) ([]fs.DirEntry, error) {
 	return entries, nil
 }
 
-func (nn *namenode) getListing(_ context.Context, _ *ipc.Call, req *hdfspb.GetListingRequestProto) (*hdfspb.GetListingResponseProto, error) {
+func (nn *namenode) getListing(_ context.Context, call *ipc.Call, req *hdfspb.GetListingRequestProto) (*hdfspb.GetListingResponseProto, error) {
 	rel, err := relPath(req.GetSrc())
 	if err != nil {
+		return nil, err
+	}
+	// FSDirStatAndListingOp.getListingInt: READ_EXECUTE on a directory,
+	// the traversal only for anything else.
+	check := permCheck{}
+	if dfi, err := nn.stat(rel); err == nil && dfi.IsDir() {
+		check.self = accessRead | accessExecute
+	}
+	if err := nn.checkPerm(call, rel, check); err != nil {
 		return nil, err
 	}
 	fi, err := nn.stat(rel)
@@ -139,7 +188,7 @@ func (nn *namenode) getListing(_ context.Context, _ *ipc.Call, req *hdfspb.GetLi
 	if !fi.IsDir() {
 		// Listing a file lists the file itself.
 		return &hdfspb.GetListingResponseProto{DirList: &hdfspb.DirectoryListingProto{
-			PartialListing: []*hdfspb.HdfsFileStatusProto{nn.status(fi, "")}, RemainingEntries: proto.Uint32(0),
+			PartialListing: []*hdfspb.HdfsFileStatusProto{nn.status(fi, rel, "")}, RemainingEntries: proto.Uint32(0),
 		}}, nil
 	}
 	entries, err := nn.readDir(rel)
@@ -164,11 +213,12 @@ func (nn *namenode) getListing(_ context.Context, _ *ipc.Call, req *hdfspb.GetLi
 	for ; i < len(entries) && len(list.PartialListing) < listingLimit; i++ {
 		// Follow symlinks the way Stat does; skip entries that vanished or
 		// dangle.
-		cfi, err := nn.root.Stat(path.Join(rel, entries[i].Name()))
+		crel := path.Join(rel, entries[i].Name())
+		cfi, err := nn.root.Stat(crel)
 		if err != nil {
 			continue
 		}
-		list.PartialListing = append(list.PartialListing, nn.status(cfi, entries[i].Name()))
+		list.PartialListing = append(list.PartialListing, nn.status(cfi, crel, entries[i].Name()))
 	}
 	list.RemainingEntries = proto.Uint32(uint32(len(entries) - i))
 	return &hdfspb.GetListingResponseProto{DirList: list}, nil
@@ -181,16 +231,29 @@ func (nn *namenode) mkdirs(_ context.Context, call *ipc.Call, req *hdfspb.Mkdirs
 	}
 	nn.mu.Lock()
 	defer nn.mu.Unlock()
+	// FSDirMkdirOp.mkdirs: the traversal, and WRITE on the last existing
+	// ancestor when something is to be made.
+	check := permCheck{}
+	if _, err := nn.stat(rel); err != nil {
+		check.ancestor = accessWrite
+	}
+	if err := nn.checkPerm(call, rel, check); err != nil {
+		return nil, err
+	}
 	perm := fs.FileMode(req.GetMasked().GetPerm()) & fs.ModePerm
-	if err := nn.mkdirsLocked(call, rel, req.GetSrc(), perm, req.GetCreateParent()); err != nil {
+	// Implicit parents get the permission asked for plus u+wx, so that
+	// their creator can go on below them (addImplicitUwx).
+	if err := nn.mkdirsLocked(call, rel, req.GetSrc(), perm, perm|0o300, req.GetCreateParent()); err != nil {
 		return nil, err
 	}
 	return &hdfspb.MkdirsResponseProto{Result: proto.Bool(true)}, nil
 }
 
-// mkdirsLocked creates directory rel (src is its HDFS spelling) and, with
-// createParent, its missing parents; callers hold mu.
-func (nn *namenode) mkdirsLocked(call *ipc.Call, rel, src string, perm fs.FileMode, createParent bool) error {
+// mkdirsLocked creates directory rel (src is its HDFS spelling) with perm
+// and, with createParent, its missing parents with parentPerm, owned by the
+// caller, in the group of their parent; callers hold mu and checked the
+// permissions.
+func (nn *namenode) mkdirsLocked(call *ipc.Call, rel, src string, perm, parentPerm fs.FileMode, createParent bool) error {
 	if fi, err := nn.stat(rel); err == nil {
 		if fi.IsDir() {
 			return nil
@@ -216,18 +279,34 @@ func (nn *namenode) mkdirsLocked(call *ipc.Call, rel, src string, perm fs.FileMo
 		if err := nn.root.Mkdir(missing[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("mkdirs %s: %w", src, err)
 		}
+		mode := perm
+		if i > 0 {
+			mode = parentPerm
+		}
 		// Chmod after Mkdir so that the process umask does not interfere.
-		if err := nn.root.Chmod(missing[i], perm); err != nil {
+		if err := nn.root.Chmod(missing[i], mode); err != nil {
 			return fmt.Errorf("mkdirs %s: %w", src, err)
 		}
-		if fi, err := nn.root.Stat(missing[i]); err == nil {
-			nn.setOwner(inodeOf(fi), shortName(call.User), "")
-		}
+		nn.created(call, missing[i])
 	}
 	return nil
 }
 
-func (nn *namenode) delete(_ context.Context, _ *ipc.Call, req *hdfspb.DeleteRequestProto) (*hdfspb.DeleteResponseProto, error) {
+// created records a new inode as the caller's, in its parent's group (as
+// HDFS gives a new inode the parent's group).
+func (nn *namenode) created(call *ipc.Call, rel string) {
+	fi, err := nn.root.Stat(rel)
+	if err != nil {
+		return
+	}
+	group := ""
+	if pfi, err := nn.root.Stat(parentOf(rel)); err == nil {
+		group = nn.ownerOf(inodeOf(pfi), parentOf(rel)).group
+	}
+	nn.setOwner(inodeOf(fi), rel, ugi.ShortName(call.User), group)
+}
+
+func (nn *namenode) delete(_ context.Context, call *ipc.Call, req *hdfspb.DeleteRequestProto) (*hdfspb.DeleteResponseProto, error) {
 	rel, err := relPath(req.GetSrc())
 	if err != nil {
 		return nil, err
@@ -237,6 +316,11 @@ func (nn *namenode) delete(_ context.Context, _ *ipc.Call, req *hdfspb.DeleteReq
 	}
 	nn.mu.Lock()
 	defer nn.mu.Unlock()
+	// FSDirDeleteOp.delete: WRITE on the parent (and the sticky bit), ALL
+	// on every non-empty directory of the tree.
+	if err := nn.checkPerm(call, rel, permCheck{parent: accessWrite, sub: accessAll, ignoreEmpty: true}); err != nil {
+		return nil, err
+	}
 	fi, err := nn.stat(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &hdfspb.DeleteResponseProto{Result: proto.Bool(false)}, nil
@@ -253,6 +337,7 @@ func (nn *namenode) delete(_ context.Context, _ *ipc.Call, req *hdfspb.DeleteReq
 			return nil, ipc.Errorf(ipc.PathIsNotEmptyDirectoryException, "`%s is non empty': Directory is not empty", req.GetSrc())
 		}
 	}
+	nn.forget(rel)
 	if err := nn.root.RemoveAll(rel); err != nil {
 		return nil, fmt.Errorf("delete %s: %w", req.GetSrc(), err)
 	}
@@ -266,7 +351,7 @@ func (nn *namenode) delete(_ context.Context, _ *ipc.Call, req *hdfspb.DeleteReq
 
 // rename is the old rename: it returns false instead of failing, and moves
 // src into dst when dst is a directory.
-func (nn *namenode) rename(_ context.Context, _ *ipc.Call, req *hdfspb.RenameRequestProto) (*hdfspb.RenameResponseProto, error) {
+func (nn *namenode) rename(_ context.Context, call *ipc.Call, req *hdfspb.RenameRequestProto) (*hdfspb.RenameResponseProto, error) {
 	no := &hdfspb.RenameResponseProto{Result: proto.Bool(false)}
 	src, err := relPath(req.GetSrc())
 	if err != nil {
@@ -278,6 +363,16 @@ func (nn *namenode) rename(_ context.Context, _ *ipc.Call, req *hdfspb.RenameReq
 	}
 	nn.mu.Lock()
 	defer nn.mu.Unlock()
+	// FSDirRenameOp: into an existing directory, the target is below it;
+	// then WRITE on the source's parent and on the target's last existing
+	// ancestor.
+	target := dst
+	if dfi, err := nn.stat(dst); err == nil && dfi.IsDir() && src != "." {
+		target = path.Join(dst, path.Base(src))
+	}
+	if err := nn.renamePerms(call, src, target); err != nil {
+		return nil, err
+	}
 	if src == "." || src == dst {
 		return no, nil
 	}
@@ -309,7 +404,15 @@ func isWithin(rel, dir string) bool {
 	return dir == "." || rel == dir || (len(rel) > len(dir) && rel[:len(dir)+1] == dir+"/")
 }
 
-func (nn *namenode) rename2(_ context.Context, _ *ipc.Call, req *hdfspb.Rename2RequestProto) (*hdfspb.Rename2ResponseProto, error) {
+// renamePerms checks a rename's permissions (FSDirRenameOp.renameTo).
+func (nn *namenode) renamePerms(call *ipc.Call, src, dst string) error {
+	if err := nn.checkPerm(call, src, permCheck{parent: accessWrite}); err != nil {
+		return err
+	}
+	return nn.checkPerm(call, dst, permCheck{ancestor: accessWrite})
+}
+
+func (nn *namenode) rename2(_ context.Context, call *ipc.Call, req *hdfspb.Rename2RequestProto) (*hdfspb.Rename2ResponseProto, error) {
 	src, err := relPath(req.GetSrc())
 	if err != nil {
 		return nil, err
@@ -320,6 +423,9 @@ func (nn *namenode) rename2(_ context.Context, _ *ipc.Call, req *hdfspb.Rename2R
 	}
 	nn.mu.Lock()
 	defer nn.mu.Unlock()
+	if err := nn.renamePerms(call, src, dst); err != nil {
+		return nil, err
+	}
 	sfi, err := nn.stat(src)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ipc.Errorf(ipc.FileNotFoundException, "rename source %s is not found.", req.GetSrc())
@@ -359,6 +465,7 @@ func (nn *namenode) rename2(_ context.Context, _ *ipc.Call, req *hdfspb.Rename2R
 				return nil, fmt.Errorf("rename2: %w", err)
 			}
 		}
+		nn.forget(dst)
 	}
 	if err := nn.root.Rename(src, dst); err != nil {
 		return nil, fmt.Errorf("rename %s to %s: %w", req.GetSrc(), req.GetDst(), err)
@@ -366,9 +473,13 @@ func (nn *namenode) rename2(_ context.Context, _ *ipc.Call, req *hdfspb.Rename2R
 	return &hdfspb.Rename2ResponseProto{}, nil
 }
 
-func (nn *namenode) setPermission(_ context.Context, _ *ipc.Call, req *hdfspb.SetPermissionRequestProto) (*hdfspb.SetPermissionResponseProto, error) {
+func (nn *namenode) setPermission(_ context.Context, call *ipc.Call, req *hdfspb.SetPermissionRequestProto) (*hdfspb.SetPermissionResponseProto, error) {
 	rel, err := relPath(req.GetSrc())
 	if err != nil {
+		return nil, err
+	}
+	// FSDirAttrOp.setPermission: the owner (or a superuser) only.
+	if err := nn.checkPerm(call, rel, permCheck{owner: true}); err != nil {
 		return nil, err
 	}
 	perm := req.GetPermission().GetPerm()
@@ -385,9 +496,17 @@ func (nn *namenode) setPermission(_ context.Context, _ *ipc.Call, req *hdfspb.Se
 	return &hdfspb.SetPermissionResponseProto{}, nil
 }
 
-func (nn *namenode) setOwnerCall(_ context.Context, _ *ipc.Call, req *hdfspb.SetOwnerRequestProto) (*hdfspb.SetOwnerResponseProto, error) {
+func (nn *namenode) setOwnerCall(_ context.Context, call *ipc.Call, req *hdfspb.SetOwnerRequestProto) (*hdfspb.SetOwnerResponseProto, error) {
 	rel, err := relPath(req.GetSrc())
 	if err != nil {
+		return nil, err
+	}
+	// FSDirAttrOp.setOwner: the owner, who may pick only a group of theirs
+	// and give the file to no one else; a superuser may do anything.
+	if err := nn.checkPerm(call, rel, permCheck{owner: true}); err != nil {
+		return nil, err
+	}
+	if err := nn.checkChown(call, req.GetUsername(), req.GetGroupname()); err != nil {
 		return nil, err
 	}
 	fi, err := nn.stat(rel)
@@ -397,16 +516,20 @@ func (nn *namenode) setOwnerCall(_ context.Context, _ *ipc.Call, req *hdfspb.Set
 	if err != nil {
 		return nil, err
 	}
-	nn.setOwner(inodeOf(fi), req.GetUsername(), req.GetGroupname())
+	nn.setOwner(inodeOf(fi), rel, req.GetUsername(), req.GetGroupname())
 	return &hdfspb.SetOwnerResponseProto{}, nil
 }
 
 // noChange is how HDFS spells "leave this time alone" (-1 as uint64).
 const noChange = ^uint64(0)
 
-func (nn *namenode) setTimes(_ context.Context, _ *ipc.Call, req *hdfspb.SetTimesRequestProto) (*hdfspb.SetTimesResponseProto, error) {
+func (nn *namenode) setTimes(_ context.Context, call *ipc.Call, req *hdfspb.SetTimesRequestProto) (*hdfspb.SetTimesResponseProto, error) {
 	rel, err := relPath(req.GetSrc())
 	if err != nil {
+		return nil, err
+	}
+	// FSDirAttrOp.setTimes: WRITE on the file.
+	if err := nn.checkPerm(call, rel, permCheck{self: accessWrite}); err != nil {
 		return nil, err
 	}
 	fi, err := nn.stat(rel)
@@ -429,9 +552,14 @@ func (nn *namenode) setTimes(_ context.Context, _ *ipc.Call, req *hdfspb.SetTime
 	return &hdfspb.SetTimesResponseProto{}, nil
 }
 
-func (nn *namenode) getContentSummary(_ context.Context, _ *ipc.Call, req *hdfspb.GetContentSummaryRequestProto) (*hdfspb.GetContentSummaryResponseProto, error) {
+func (nn *namenode) getContentSummary(_ context.Context, call *ipc.Call, req *hdfspb.GetContentSummaryRequestProto) (*hdfspb.GetContentSummaryResponseProto, error) {
 	rel, err := relPath(req.GetPath())
 	if err != nil {
+		return nil, err
+	}
+	// FSDirStatAndListingOp.getContentSummary: READ_EXECUTE on every
+	// directory of the tree.
+	if err := nn.checkPerm(call, rel, permCheck{sub: accessRead | accessExecute}); err != nil {
 		return nil, err
 	}
 	if _, err := nn.stat(rel); err != nil {

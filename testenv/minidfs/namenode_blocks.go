@@ -79,7 +79,17 @@ func (nn *namenode) checkParent(call *ipc.Call, rel string, createParent bool) e
 		if !createParent {
 			return ipc.Errorf(ipc.FileNotFoundException, "Parent directory doesn't exist: /%s", parent)
 		}
-		return nn.mkdirsLocked(call, parent, "/"+parent, 0o755, true)
+		// FSDirMkdirOp.createAncestorDirectories: the missing directories
+		// get their existing ancestor's permission plus u+wx.
+		nodes := nn.inodes(parent)
+		perm := fs.FileMode(0o755)
+		for i := len(nodes) - 1; i >= 0; i-- {
+			if nodes[i].exists {
+				perm = fs.FileMode(nodes[i].perm&0o777) | 0o300
+				break
+			}
+		}
+		return nn.mkdirsLocked(call, parent, "/"+parent, perm, perm, true)
 	case err != nil:
 		return err
 	case !fi.IsDir():
@@ -100,6 +110,15 @@ func (nn *namenode) create(_ context.Context, call *ipc.Call, req *hdfspb.Create
 	perm := fs.FileMode(req.GetMasked().GetPerm()) & fs.ModePerm
 	nn.mu.Lock()
 	defer nn.mu.Unlock()
+	// FSDirWriteFileOp.resolvePathForStartFile: WRITE on the file it
+	// overwrites, and on the last existing ancestor.
+	check := permCheck{ancestor: accessWrite}
+	if _, err := nn.stat(rel); err == nil && req.GetCreateFlag()&uint32(hdfspb.CreateFlagProto_OVERWRITE) != 0 {
+		check.self = accessWrite
+	}
+	if err := nn.checkPerm(call, rel, check); err != nil {
+		return nil, err
+	}
 	if err := nn.checkParent(call, rel, req.GetCreateParent()); err != nil {
 		return nil, err
 	}
@@ -127,11 +146,11 @@ func (nn *namenode) create(_ context.Context, call *ipc.Call, req *hdfspb.Create
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", src, err)
 	}
-	nn.setOwner(inodeOf(fi), shortName(call.User), "")
-	return &hdfspb.CreateResponseProto{Fs: nn.status(fi, "")}, nil
+	nn.created(call, rel)
+	return &hdfspb.CreateResponseProto{Fs: nn.status(fi, rel, "")}, nil
 }
 
-func (nn *namenode) append(_ context.Context, _ *ipc.Call, req *hdfspb.AppendRequestProto) (*hdfspb.AppendResponseProto, error) {
+func (nn *namenode) append(_ context.Context, call *ipc.Call, req *hdfspb.AppendRequestProto) (*hdfspb.AppendResponseProto, error) {
 	src := req.GetSrc()
 	rel, err := relPath(src)
 	if err != nil {
@@ -139,6 +158,10 @@ func (nn *namenode) append(_ context.Context, _ *ipc.Call, req *hdfspb.AppendReq
 	}
 	nn.mu.Lock()
 	defer nn.mu.Unlock()
+	// FSDirAppendOp.prepareFileForAppend: WRITE on the file.
+	if err := nn.checkPerm(call, rel, permCheck{self: accessWrite}); err != nil {
+		return nil, err
+	}
 	fi, err := nn.stat(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ipc.Errorf(ipc.FileNotFoundException, "Failed to append to non-existent file %s", src)
@@ -152,7 +175,7 @@ func (nn *namenode) append(_ context.Context, _ *ipc.Call, req *hdfspb.AppendReq
 	if err := nn.takeLease(rel, src, req.GetClientName()); err != nil {
 		return nil, err
 	}
-	resp := &hdfspb.AppendResponseProto{Stat: nn.status(fi, "")}
+	resp := &hdfspb.AppendResponseProto{Stat: nn.status(fi, rel, "")}
 	// A partly filled last block is reopened; otherwise the writer asks
 	// for a fresh block with addBlock.
 	if tail := fi.Size() % nn.opts.BlockSize; tail != 0 {
@@ -248,10 +271,14 @@ func (nn *namenode) truncateTo(rel string, size int64) error {
 	return nil
 }
 
-func (nn *namenode) getBlockLocations(_ context.Context, _ *ipc.Call, req *hdfspb.GetBlockLocationsRequestProto) (*hdfspb.GetBlockLocationsResponseProto, error) {
+func (nn *namenode) getBlockLocations(_ context.Context, call *ipc.Call, req *hdfspb.GetBlockLocationsRequestProto) (*hdfspb.GetBlockLocationsResponseProto, error) {
 	src := req.GetSrc()
 	rel, err := relPath(src)
 	if err != nil {
+		return nil, err
+	}
+	// FSDirStatAndListingOp.getBlockLocations: READ on the file.
+	if err := nn.checkPerm(call, rel, permCheck{self: accessRead}); err != nil {
 		return nil, err
 	}
 	fi, err := nn.stat(rel)
@@ -289,7 +316,7 @@ func (nn *namenode) getBlockLocations(_ context.Context, _ *ipc.Call, req *hdfsp
 	return &hdfspb.GetBlockLocationsResponseProto{Locations: locs}, nil
 }
 
-func (nn *namenode) truncate(_ context.Context, _ *ipc.Call, req *hdfspb.TruncateRequestProto) (*hdfspb.TruncateResponseProto, error) {
+func (nn *namenode) truncate(_ context.Context, call *ipc.Call, req *hdfspb.TruncateRequestProto) (*hdfspb.TruncateResponseProto, error) {
 	src := req.GetSrc()
 	rel, err := relPath(src)
 	if err != nil {
@@ -297,6 +324,10 @@ func (nn *namenode) truncate(_ context.Context, _ *ipc.Call, req *hdfspb.Truncat
 	}
 	nn.mu.Lock()
 	defer nn.mu.Unlock()
+	// FSDirTruncateOp.truncate: WRITE on the file.
+	if err := nn.checkPerm(call, rel, permCheck{self: accessWrite}); err != nil {
+		return nil, err
+	}
 	fi, err := nn.stat(rel)
 	if err != nil || fi.IsDir() {
 		return nil, notFound(src)

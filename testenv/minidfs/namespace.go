@@ -3,7 +3,6 @@ package minidfs
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path"
 	"strings"
 	"syscall"
@@ -49,15 +48,6 @@ func parentOf(rel string) string {
 // owner is the owner and group recorded for an inode.
 type owner struct{ user, group string }
 
-// shortName strips a Kerberos principal down to its first component, as
-// HDFS's default auth_to_local rule does.
-func shortName(user string) string {
-	if i := strings.IndexAny(user, "/@"); i >= 0 {
-		return user[:i]
-	}
-	return user
-}
-
 // stat returns the local file info of rel, mapping a missing file (or a
 // parent that is not a directory) to fs.ErrNotExist.
 func (nn *namenode) stat(rel string) (fs.FileInfo, error) {
@@ -76,15 +66,12 @@ func notFound(p string) error {
 	return ipc.Errorf(ipc.FileNotFoundException, "File does not exist: %s", p)
 }
 
-// status builds the HDFS status of a local file; name is the path field
-// (the child name in listings, empty in getFileInfo).
-func (nn *namenode) status(fi fs.FileInfo, name string) *hdfspb.HdfsFileStatusProto {
+// status builds the HDFS status of a local file at rel; name is the path
+// field (the child name in listings, empty in getFileInfo).
+func (nn *namenode) status(fi fs.FileInfo, rel, name string) *hdfspb.HdfsFileStatusProto {
 	ino := inodeOf(fi)
-	o := nn.ownerOf(ino)
-	perm := uint32(fi.Mode().Perm())
-	if fi.Mode()&os.ModeSticky != 0 {
-		perm |= 0o1000
-	}
+	o := nn.ownerOf(ino, rel)
+	perm := permBits(fi)
 	st := &hdfspb.HdfsFileStatusProto{
 		Path:             []byte(name),
 		Permission:       &hdfspb.FsPermissionProto{Perm: proto.Uint32(perm)},
@@ -107,23 +94,25 @@ func (nn *namenode) status(fi fs.FileInfo, name string) *hdfspb.HdfsFileStatusPr
 	return st
 }
 
-// ownerOf returns the recorded owner of an inode or the defaults.
-func (nn *namenode) ownerOf(ino uint64) owner {
+// ownerOf returns the recorded owner of the inode at rel, or the owner of
+// a file that appeared on disk (homeOwner).
+func (nn *namenode) ownerOf(ino uint64, rel string) owner {
 	nn.ownersMu.Lock()
 	defer nn.ownersMu.Unlock()
 	if o, ok := nn.owners[ino]; ok {
 		return o
 	}
-	return owner{user: nn.opts.Owner, group: nn.opts.Group}
+	return nn.homeOwner(rel)
 }
 
-// setOwner records the owner of an inode; empty fields keep their value.
-func (nn *namenode) setOwner(ino uint64, user, group string) {
+// setOwner records the owner of the inode at rel; empty fields keep their
+// value.
+func (nn *namenode) setOwner(ino uint64, rel, user, group string) {
 	nn.ownersMu.Lock()
 	defer nn.ownersMu.Unlock()
 	o, ok := nn.owners[ino]
 	if !ok {
-		o = owner{user: nn.opts.Owner, group: nn.opts.Group}
+		o = nn.homeOwner(rel)
 	}
 	if user != "" {
 		o.user = user
@@ -132,4 +121,24 @@ func (nn *namenode) setOwner(ino uint64, user, group string) {
 		o.group = group
 	}
 	nn.owners[ino] = o
+}
+
+// forget drops the recorded owners of rel and everything below it, before
+// they are deleted: the local filesystem reuses inode numbers.
+func (nn *namenode) forget(rel string) {
+	var inos []uint64
+	_ = fs.WalkDir(nn.root.FS(), rel, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if fi, err := d.Info(); err == nil {
+			inos = append(inos, inodeOf(fi))
+		}
+		return nil
+	})
+	nn.ownersMu.Lock()
+	defer nn.ownersMu.Unlock()
+	for _, ino := range inos {
+		delete(nn.owners, ino)
+	}
 }

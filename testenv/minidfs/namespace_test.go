@@ -1,6 +1,10 @@
 package minidfs
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gozie/gozie/testenv/internal/ugi"
+)
 
 func TestRelPath(t *testing.T) {
 	t.Parallel()
@@ -25,8 +29,8 @@ func TestRelPath(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{"alice": "alice", "alice@TEST.LOCAL": "alice", "nn/host@R": "nn"} {
-		if got := shortName(in); got != want {
-			t.Errorf("shortName(%q) = %q, want %q", in, got, want)
+		if got := ugi.ShortName(in); got != want {
+			t.Errorf("ugi.ShortName(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

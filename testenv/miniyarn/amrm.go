@@ -36,7 +36,14 @@ func startScheduler(_ context.Context, rm *RM) (*scheduler, error) {
 	if _, err := rand.Read(s.masterKey); err != nil {
 		return nil, fmt.Errorf("miniyarn: making the AMRM master key: %w", err)
 	}
-	s.srv = ipc.NewServer(ipc.ServerOptions{Addr: "127.0.0.1:0", Token: s.lookup, Logger: rm.log})
+	// hadoop.rpc.protection: the qops the scheduler offers and requires of
+	// AMs (ApplicationMasterService's IPC server reads it, through
+	// SaslPropertiesResolver, like every Hadoop server).
+	protection, err := ipc.ParseProtection(rm.opts.Conf[ipc.RPCProtectionKey])
+	if err != nil {
+		return nil, fmt.Errorf("miniyarn: %w", err)
+	}
+	s.srv = ipc.NewServer(ipc.ServerOptions{Addr: "127.0.0.1:0", Token: s.lookup, Protection: protection, Logger: rm.log})
 	s.srv.Handle(ipc.ApplicationMasterProtocol, methodRegister, ipc.Typed(s.register))
 	s.srv.Handle(ipc.ApplicationMasterProtocol, methodAllocate, ipc.Typed(s.allocate))
 	s.srv.Handle(ipc.ApplicationMasterProtocol, methodFinish, ipc.Typed(s.finish))

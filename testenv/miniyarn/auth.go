@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/gozie/gozie/testenv/internal/ugi"
 )
 
 // authCookie is the cookie Hadoop's authentication filter sets.
@@ -17,8 +19,45 @@ const authCookie = "hadoop.auth"
 // authenticate applies pseudo (simple) authentication: the user comes from the
 // user.name parameter or from a valid hadoop.auth cookie; without either the
 // request is refused with 401 unless anonymous access is allowed, in which case
-// it runs as dr.who. It writes the answer itself when it refuses.
+// it runs as dr.who. An authenticated request with a doAs parameter acts for
+// the user it names if the proxy-user rules allow it, and is refused with 403
+// AuthorizationException otherwise (DelegationTokenAuthenticationFilter's
+// doFilter with ProxyUsers.authorize). It writes the answer itself when it
+// refuses.
 func (rm *RM) authenticate(w http.ResponseWriter, r *http.Request) (string, bool) {
+	user, ok := rm.authenticateUser(w, r)
+	if !ok || user == StaticUser {
+		return user, ok
+	}
+	doAs := doAsParam(r)
+	if doAs == "" {
+		return user, true
+	}
+	if !validUserName(doAs) {
+		writeError(w, forbidden("Invalid user name %q", doAs))
+		return "", false
+	}
+	if err := rm.proxies.Authorize(user, doAs, ugi.HostOf(r.RemoteAddr)); err != nil {
+		writeError(w, &webError{status: http.StatusForbidden, exception: "AuthorizationException",
+			class: "org.apache.hadoop.security.authorize.AuthorizationException", message: err.Error()})
+		return "", false
+	}
+	return doAs, true
+}
+
+// doAsParam returns the doAs query parameter, whose name Hadoop's filters
+// match case-insensitively.
+func doAsParam(r *http.Request) string {
+	for k, v := range r.URL.Query() {
+		if strings.EqualFold(k, "doAs") && len(v) > 0 {
+			return v[0]
+		}
+	}
+	return ""
+}
+
+// authenticateUser finds the authenticated (real) user.
+func (rm *RM) authenticateUser(w http.ResponseWriter, r *http.Request) (string, bool) {
 	user := r.URL.Query().Get("user.name")
 	if user == "" {
 		user = rm.cookieUser(r)

@@ -16,9 +16,11 @@
 //     10, at most 100 printable ASCII characters; stored lower-cased), resources
 //     above the maximum, undecodable credentials. Submitting an id that is
 //     already known succeeds without effect, as on the real RM.
-//   - Localisation through [Storage] with YARN's timestamp check and its failure
-//     message, symlinks named by key, archives (zip, jar, tar, tar.gz, tgz)
-//     unpacked.
+//   - Localisation through [Storage] as the application's user (with
+//     [HDFSStorage], through MiniDFS's permission checks: a resource the user
+//     may not read fails the attempt), with YARN's timestamp check and its
+//     failure message, symlinks named by key, archives (zip, jar, tar, tar.gz,
+//     tgz) unpacked.
 //   - Launch: a launch_container.sh with the container environment
 //     (CONTAINER_ID, NM_HOST, NM_PORT, NM_HTTP_PORT, LOCAL_DIRS, LOG_DIRS, USER,
 //     LOGNAME, HOME, PWD, JAVA_HOME and the other pass-through variables,
@@ -36,7 +38,12 @@
 //     identifier names the attempt and whose password is an HMAC under the RM's
 //     master key; registerApplicationMaster makes the application RUNNING,
 //     allocate records progress, finishApplicationMaster records the final
-//     status, diagnostics and tracking URL.
+//     status, diagnostics and tracking URL. hadoop.rpc.protection in
+//     [Options.Conf] sets the qops the scheduler offers and requires, as a
+//     real RM's IPC server reads it (SaslPropertiesResolver, SaslRpcServer,
+//     Server.wrapWithSasl): under integrity or privacy an AM that accepts
+//     only authentication is refused, and every later packet is
+//     SASL-wrapped.
 //   - Kill: SIGTERM to the container's process group, SIGKILL after 250 ms;
 //     the first PUT answers 202, a later one 200 {"state":"KILLED"}.
 //   - HA: [Options.Standbys] extra web endpoints share the state; every endpoint
@@ -44,7 +51,11 @@
 //     /ws/v1/cluster/info. [RM.Failover] switches the active endpoint.
 //   - Pseudo authentication: user.name (or the hadoop.auth cookie it sets) is
 //     required unless [Options.AnonymousAllowed], which runs anonymous requests
-//     as dr.who.
+//     as dr.who. A doAs parameter makes an authenticated request act for the
+//     user it names, only as the hadoop.proxyuser.<user>.* rules of
+//     [Options.Conf] allow (403 AuthorizationException otherwise); the
+//     application belongs to that user (the report's "user", the container's
+//     USER).
 //   - Forgetting finished applications ([RM.Forget]) so that reports answer 404.
 //
 // Application state inside the RM:

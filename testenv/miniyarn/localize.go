@@ -2,35 +2,42 @@ package miniyarn
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/yarn"
 )
 
-// Storage is how the NodeManager reads local resources. The test environment
-// backs it with the HDFS client talking to MiniDFS, so paths and modification
-// times agree with what the submitter saw.
+// Storage is how the NodeManager reads local resources, as the application's
+// user: a real NodeManager's ContainerLocalizer downloads an application's
+// resources as its user (with the user's tokens on a secure cluster), so a
+// resource the user may not read fails localization. The test environment
+// backs it with the HDFS client talking to MiniDFS ([HDFSStorage]), so paths,
+// modification times and permissions agree with what the submitter saw.
 type Storage interface {
 	// Stat returns the size and the modification time (milliseconds since the
-	// epoch) of the file at uri.
-	Stat(ctx context.Context, uri string) (size int64, mtimeMillis int64, err error)
-	// Open opens the file at uri for reading.
-	Open(ctx context.Context, uri string) (io.ReadCloser, error)
+	// epoch) of the file at uri, as user.
+	Stat(ctx context.Context, user, uri string) (size int64, mtimeMillis int64, err error)
+	// Open opens the file at uri for reading, as user.
+	Open(ctx context.Context, user, uri string) (io.ReadCloser, error)
 }
 
 // LocalFS is a [Storage] for file:// URLs and plain absolute paths.
 type LocalFS struct{}
 
-// Stat implements [Storage].
-func (LocalFS) Stat(_ context.Context, uri string) (int64, int64, error) {
+// Stat implements [Storage]; it reads as the test process, whoever user is.
+func (LocalFS) Stat(_ context.Context, _, uri string) (int64, int64, error) {
 	p, err := localPath(uri)
 	if err != nil {
 		return 0, 0, err
@@ -45,8 +52,8 @@ func (LocalFS) Stat(_ context.Context, uri string) (int64, int64, error) {
 	return fi.Size(), fi.ModTime().UnixMilli(), nil
 }
 
-// Open implements [Storage].
-func (LocalFS) Open(_ context.Context, uri string) (io.ReadCloser, error) {
+// Open implements [Storage]; it reads as the test process, whoever user is.
+func (LocalFS) Open(_ context.Context, _, uri string) (io.ReadCloser, error) {
 	p, err := localPath(uri)
 	if err != nil {
 		return nil, err
@@ -56,6 +63,73 @@ func (LocalFS) Open(_ context.Context, uri string) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("open %s: %w", uri, err)
 	}
 	return f, nil
+}
+
+// HDFSStorage is a [Storage] that reads with the real HDFS client, connecting
+// as the application's user (SIMPLE authentication), as a NodeManager's
+// localizer running as that user does. It keeps one client per user until
+// Close.
+type HDFSStorage struct {
+	// DefaultFS is the filesystem of resources named by a bare path, e.g.
+	// MiniDFS's URI.
+	DefaultFS string
+
+	mu  sync.Mutex
+	fss map[string]*hadoop.Resolver
+}
+
+func (s *HDFSStorage) fs(user string) (*hadoop.Resolver, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.fss[user]; ok {
+		return r, nil
+	}
+	r, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: s.DefaultFS, User: user})
+	if err != nil {
+		return nil, err
+	}
+	if s.fss == nil {
+		s.fss = map[string]*hadoop.Resolver{}
+	}
+	s.fss[user] = r
+	return r, nil
+}
+
+// Stat implements [Storage].
+func (s *HDFSStorage) Stat(ctx context.Context, user, uri string) (int64, int64, error) {
+	r, err := s.fs(user)
+	if err != nil {
+		return 0, 0, err
+	}
+	fi, err := r.Stat(ctx, uri)
+	if err != nil {
+		return 0, 0, err
+	}
+	if fi.IsDir {
+		return 0, 0, fmt.Errorf("%s is a directory", uri)
+	}
+	return fi.Size, fi.ModTime.UnixMilli(), nil
+}
+
+// Open implements [Storage].
+func (s *HDFSStorage) Open(ctx context.Context, user, uri string) (io.ReadCloser, error) {
+	r, err := s.fs(user)
+	if err != nil {
+		return nil, err
+	}
+	return r.Open(ctx, uri)
+}
+
+// Close closes the clients.
+func (s *HDFSStorage) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var errs []error
+	for u, r := range s.fss {
+		errs = append(errs, r.Close())
+		delete(s.fss, u)
+	}
+	return errors.Join(errs...)
 }
 
 func localPath(uri string) (string, error) {
@@ -91,7 +165,7 @@ func (rm *RM) localize(ctx context.Context, a *app, at *attempt, appDir string) 
 	for i, key := range keys {
 		lr := a.sc.AMContainerSpec.LocalResources[key]
 		dst := filepath.Join(appDir, "filecache", fmt.Sprintf("%d-%d", at.id.Attempt, i+1))
-		p, err := rm.fetchResource(ctx, lr, dst)
+		p, err := rm.fetchResource(ctx, a.user, lr, dst)
 		if err != nil {
 			return nil, &localizationError{msg: fmt.Sprintf("[%s]Failed to download resource { { %s, %d, %s, null },pending,[(%s)],%d,DOWNLOADING}\n%v\n",
 				rm.opts.Now().Format("2006-01-02 15:04:05.000"), lr.Resource, lr.Timestamp, lr.Type, at.container, at.started.UnixNano(), err)}
@@ -101,10 +175,15 @@ func (rm *RM) localize(ctx context.Context, a *app, at *attempt, appDir string) 
 	return links, nil
 }
 
-// fetchResource copies one resource below dst (a fresh directory) after YARN's
-// timestamp check, unpacking archives, and returns the path to link to.
-func (rm *RM) fetchResource(ctx context.Context, lr yarn.LocalResource, dst string) (string, error) {
-	_, mtime, err := rm.opts.Storage.Stat(ctx, lr.Resource)
+// fetchResource copies one resource below dst (a fresh directory), as user,
+// after YARN's timestamp check, unpacking archives, and returns the path to
+// link to.
+func (rm *RM) fetchResource(ctx context.Context, user string, lr yarn.LocalResource, dst string) (string, error) {
+	_, mtime, err := rm.opts.Storage.Stat(ctx, user, lr.Resource)
+	if errors.Is(err, fs.ErrPermission) {
+		// FSDownload passes the NameNode's refusal on as it is.
+		return "", err
+	}
 	if err != nil {
 		return "", fmt.Errorf("java.io.FileNotFoundException: File %s does not exist: %w", lr.Resource, err)
 	}
@@ -118,7 +197,7 @@ func (rm *RM) fetchResource(ctx context.Context, lr yarn.LocalResource, dst stri
 	}
 	name := resourceBaseName(lr.Resource)
 	file := filepath.Join(dst, name)
-	if err := rm.copyResource(ctx, lr.Resource, file); err != nil {
+	if err := rm.copyResource(ctx, user, lr.Resource, file); err != nil {
 		return "", fmt.Errorf("java.io.IOException: %w", err)
 	}
 	if lr.Type == yarn.ResourceFile {
@@ -148,10 +227,10 @@ func resourceBaseName(uri string) string {
 	return name
 }
 
-func (rm *RM) copyResource(ctx context.Context, uri, file string) error {
+func (rm *RM) copyResource(ctx context.Context, user, uri, file string) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	src, err := rm.opts.Storage.Open(ctx, uri)
+	src, err := rm.opts.Storage.Open(ctx, user, uri)
 	if err != nil {
 		return fmt.Errorf("opening %s: %w", uri, err)
 	}

@@ -41,6 +41,14 @@ type Options struct {
 	// AnonymousAllowed lets requests without user.name run as dr.who; otherwise
 	// they get 401, as with pseudo authentication and anonymous access off.
 	AnonymousAllowed bool
+	// Conf holds the core-site.xml properties the RM reads: the proxy-user
+	// rules hadoop.proxyuser.<user>.users|groups|hosts, which decide whether
+	// a request's user may act for the user its doAs parameter names, and
+	// hadoop.user.group.static.mapping.overrides. Without rules no request
+	// may use doAs. hadoop.rpc.protection (authentication, integrity,
+	// privacy, or a list; default authentication) sets what the scheduler's
+	// IPC server offers and requires of ApplicationMasters.
+	Conf map[string]string
 	// Standbys is the number of extra web endpoints that act as standby RMs of
 	// an HA pair (sharing this RM's state).
 	Standbys int

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gozie/gozie/testenv/internal/ugi"
 	"github.com/gozie/gozie/yarn"
 )
 
@@ -39,6 +40,7 @@ type RM struct {
 	nmAddr   string
 	sched    *scheduler
 	secret   []byte // signs hadoop.auth cookies and AMRM tokens
+	proxies  *ugi.ProxyUsers
 	localDir string
 	logRoot  string
 
@@ -66,6 +68,7 @@ func Start(ctx context.Context, opts Options) (*RM, error) {
 		log:      o.Logger,
 		apps:     make(map[yarn.ApplicationID]*app),
 		secret:   make([]byte, 32),
+		proxies:  ugi.NewProxyUsers(o.Conf, ugi.NewGroups(o.Conf)),
 		localDir: filepath.Join(o.WorkDir, "nm-local-dir"),
 		logRoot:  filepath.Join(o.WorkDir, "nm-logs"),
 	}

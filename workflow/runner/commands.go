@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
@@ -80,7 +81,8 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 	if appPath == "" {
 		return nil, errorf(CodeInvalidParam, "Invalid parameter [%s]", PropAppPath)
 	}
-	dir, def, defaults, err := r.readApp(ctx, appPath)
+	// The app is read as the submitting user.
+	dir, def, defaults, err := r.readApp(hadoop.AsUser(ctx, user), appPath)
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +141,11 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, def [
 	if strings.HasSuffix(appPath, ".xml") {
 		// Not path.Dir: it would fold the "//" of "hdfs://nn/...".
 		dir, file = appPath[:max(strings.LastIndexByte(appPath, '/'), 0)], appPath
+	}
+	// A filesystem the server refuses is E0904 before anything is looked at,
+	// so that the answer says nothing about what is there.
+	if err := hadoop.CheckScheme(r.cfg.FS, appPath); err != nil {
+		return "", nil, nil, err
 	}
 	if _, err := r.cfg.FS.Stat(ctx, dir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -252,7 +259,7 @@ func (r *Runner) Rerun(ctx context.Context, id string, props *conf.Properties) e
 			if appPath == "" {
 				appPath = job.AppPath
 			}
-			_, def, defaults, err := r.readApp(ctx, appPath)
+			_, def, defaults, err := r.readApp(hadoop.AsUser(ctx, job.User), appPath)
 			if err != nil {
 				return err
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
 )
@@ -90,7 +91,9 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Run) error {
 		}
 		l.act = act
 	}
-	st, err := exec.Start(ctx, ar)
+	// Everything the executor does (staging, HDFS, YARN) acts for the
+	// job's user.
+	st, err := exec.Start(hadoop.AsUser(ctx, l.job.User), ar)
 	if err != nil {
 		return r.startFailed(ctx, run, l, err)
 	}
@@ -183,7 +186,7 @@ func (r *Runner) handleCheck(ctx context.Context, run *engine.Run) error {
 	if exec == nil {
 		return nil
 	}
-	st, err := exec.Check(ctx, r.actionRun(&l.job, &l.act, l.conf))
+	st, err := exec.Check(hadoop.AsUser(ctx, l.job.User), r.actionRun(&l.job, &l.act, l.conf))
 	if err != nil {
 		if actions.KindOf(err) == actions.Transient {
 			return err // the engine retries with backoff and records why
@@ -284,7 +287,7 @@ func (r *Runner) handleKill(ctx context.Context, run *engine.Run) error {
 	if exec == nil || (l.act.ExternalID == "" && l.act.LaunchTag == "") {
 		return nil
 	}
-	return exec.Kill(ctx, r.actionRun(&l.job, &l.act, l.conf))
+	return exec.Kill(hadoop.AsUser(ctx, l.job.User), r.actionRun(&l.job, &l.act, l.conf))
 }
 
 // handleRetry starts a user retry whose delay has passed.

@@ -359,6 +359,12 @@ func (r *Runner) actionRun(job *store.WorkflowJob, act *store.WorkflowAction, jo
 	if nn == "" {
 		nn = r.cfg.Options.DefaultNameNode
 	}
+	if nn == "" {
+		// As in Oozie, the action directory is then on the application's
+		// filesystem, never on a bare path that the server would read
+		// against its own default (its local disk, without a cluster).
+		nn = fsRoot(job.AppPath)
+	}
 	if rm == "" {
 		rm = r.cfg.Options.DefaultResourceManager
 	}
@@ -375,6 +381,17 @@ func (r *Runner) actionRun(job *store.WorkflowJob, act *store.WorkflowAction, jo
 			}
 		},
 	}
+}
+
+// fsRoot returns the root directory of a full URI's filesystem,
+// scheme://authority/ (file:/// without authority), or "" for a path.
+func fsRoot(uri string) string {
+	scheme, rest, ok := strings.Cut(uri, "://")
+	if !ok || scheme == "" || strings.Contains(scheme, "/") {
+		return ""
+	}
+	authority, _, _ := strings.Cut(rest, "/")
+	return scheme + "://" + authority + "/"
 }
 
 // clusterOf finds the name node and resource manager an action's resolved

@@ -33,11 +33,12 @@ type scripted struct {
 	started  chan string       // action ids, as they start
 	failOnce map[string]bool   // nodes whose first Start fails after launching
 	ext      map[string]string // action id → external id of its latest run
+	dirs     map[string]string // action id → action directory of its latest run
 }
 
 func newScripted() *scripted {
 	return &scripted{launches: map[string]int{}, ended: map[string]actions.Status{}, killed: map[string]bool{},
-		started: make(chan string, 100), failOnce: map[string]bool{}, ext: map[string]string{}}
+		started: make(chan string, 100), failOnce: map[string]bool{}, ext: map[string]string{}, dirs: map[string]string{}}
 }
 
 func (s *scripted) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
@@ -45,6 +46,7 @@ func (s *scripted) Start(ctx context.Context, run *actions.Run) (actions.Status,
 	defer s.mu.Unlock()
 	ext := "application_" + run.Tag
 	s.ext[run.ActionID] = ext
+	s.dirs[run.ActionID] = run.ActionDir
 	if s.launches[run.Tag] == 0 {
 		s.launches[run.Tag]++
 		s.started <- run.ActionID
@@ -123,7 +125,7 @@ func setup(t *testing.T, batch bool) *world {
 	}
 	log := slog.New(slog.NewTextHandler(testLogOut(), nil))
 	r, err := runner.New(runner.Config{Store: st, FS: fs, Logger: log, IDs: ids.NewGenerator("gozie-test", time.Now()),
-		Executors: actions.Registry{"shell": e}, CallbackBaseURL: "http://localhost/oozie/callback",
+		Executors: actions.Registry{"shell": e, "fs": e}, CallbackBaseURL: "http://localhost/oozie/callback",
 		PollInterval: 20 * time.Millisecond, CheckInterval: time.Hour, RetryInterval: 10 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -502,5 +504,29 @@ func TestUserRetryRelaunchesWithANewTag(t *testing.T) {
 	}
 	if d := time.Until(tr.DueAt); d < 50*time.Second || d > 61*time.Second {
 		t.Fatalf("retry due in %v, want about one minute (retry-interval 1)", d)
+	}
+}
+
+// TestActionDirOnTheApplicationsFilesystem: an action that names no name node,
+// on a server with no default one, has its action directory on the
+// application's filesystem (as Oozie puts it), not on a bare path the server
+// would read against its own default.
+func TestActionDirOnTheApplicationsFilesystem(t *testing.T) {
+	w := setup(t, false)
+	app := w.app(t, "no-nn", `<workflow-app xmlns="uri:oozie:workflow:0.5" name="no-nn">
+  <start to="mk"/>
+  <action name="mk"><fs><mkdir path="hdfs://nn:8020/out"/></fs><ok to="end"/><error to="end"/></action>
+  <end name="end"/>
+</workflow-app>`)
+	id, err := w.submit(t, app, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.waitStarted(t, id+"@mk")
+	w.exec.mu.Lock()
+	dir := w.exec.dirs[id+"@mk"]
+	w.exec.mu.Unlock()
+	if want := "file:///user/alice/gozie-sys/" + id + "/mk--fs/"; !strings.HasPrefix(dir, want) {
+		t.Errorf("action directory %q, want it under %q", dir, want)
 	}
 }

@@ -10,7 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/hadoop/ipc"
 	"github.com/gozie/gozie/yarn"
 )
 
@@ -118,7 +120,11 @@ func (l *launcher) connect(ctx context.Context) (*yarn.AMClient, error) {
 	if addr == "" {
 		addr = tok.Service
 	}
-	am, err := yarn.NewAMClient(ctx, addr, tok)
+	protection, err := l.rpcProtection()
+	if err != nil {
+		return nil, err
+	}
+	am, err := yarn.DialAM(ctx, yarn.AMConfig{SchedulerAddr: addr, Token: tok, Protection: protection})
 	if err != nil {
 		return nil, err
 	}
@@ -126,8 +132,27 @@ func (l *launcher) connect(ctx context.Context) (*yarn.AMClient, error) {
 		am.Close()
 		return nil, err
 	}
-	l.log.Info("registered with the ResourceManager", "scheduler", addr)
+	l.log.Info("registered with the ResourceManager", "scheduler", addr, "rpc_protection", am.Protection())
 	return am, nil
+}
+
+// rpcProtection is hadoop.rpc.protection of the Hadoop configuration the
+// NodeManager gives the container (HADOOP_CONF_DIR), which a scheduler
+// requiring integrity or privacy holds the AM to. A configuration that
+// cannot be read leaves the default (authentication), with a warning; a
+// value that is not a protection level is an error.
+func (l *launcher) rpcProtection() ([]ipc.Protection, error) {
+	dir := conf.HadoopConfDir(func(k string) (string, bool) {
+		v := l.env.Getenv(k)
+		return v, v != ""
+	})
+	h, err := conf.LoadHadoop(dir)
+	if err != nil {
+		l.log.Warn("no Hadoop configuration: assuming hadoop.rpc.protection=authentication", "err", err)
+		return nil, nil
+	}
+	v, _ := h.Get(ipc.RPCProtectionKey)
+	return ipc.ParseProtection(v)
 }
 
 func (l *launcher) host() string {

@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -16,26 +17,67 @@ type Server struct {
 	// Password returns the password of a user name, or an error when the
 	// user is unknown.
 	Password func(username string) (string, error)
+	// Qops lists the qualities of protection the server offers, in the
+	// order the challenge names them (Hadoop: hadoop.rpc.protection's
+	// order); a client that picks another is refused. Empty means QopAuth
+	// only.
+	Qops []string
+	// Ciphers lists the auth-conf ciphers offered; empty means
+	// DefaultCiphers.
+	Ciphers []string
+	// MaxBuf is the largest security-layer message the server receives,
+	// named in the challenge when it is not DefaultMaxBuf; 0 means
+	// DefaultMaxBuf.
+	MaxBuf int
+	// Nonce, if set, returns the server nonce (tests make it fixed);
+	// otherwise a random one is generated.
+	Nonce func() (string, error)
 
-	nonce    string
-	username string
-	done     bool
+	qops, ciphers []string
+	nonce         string
+	username      string
+	qop           string
+	layer         *SecurityLayer
+	done          bool
 }
 
 // Challenge returns the server's first message. It must be called once,
-// before Respond.
+// before Respond. The directives come in the order Java's server writes
+// them: realm, nonce, qop, maxbuf, charset, cipher, algorithm.
 func (s *Server) Challenge() ([]byte, error) {
-	nonce, err := randomNonce()
+	qops, ciphers, err := checkLists(s.Qops, s.Ciphers)
 	if err != nil {
 		return nil, err
 	}
-	s.nonce = nonce
-	return []byte(fmt.Sprintf("realm=%s,nonce=%s,qop=%s,charset=utf-8,algorithm=%s",
-		quote(s.Realm), quote(nonce), quote(QopAuth), algorithm)), nil
+	maxBuf, err := checkMaxBuf(s.MaxBuf)
+	if err != nil {
+		return nil, err
+	}
+	newNonce := s.Nonce
+	if newNonce == nil {
+		newNonce = randomNonce
+	}
+	nonce, err := newNonce()
+	if err != nil {
+		return nil, err
+	}
+	s.nonce, s.qops, s.ciphers = nonce, qops, ciphers
+	var b strings.Builder
+	fmt.Fprintf(&b, "realm=%s,nonce=%s,qop=%s,", quote(s.Realm), quote(nonce), quote(strings.Join(qops, ",")))
+	if maxBuf != DefaultMaxBuf {
+		fmt.Fprintf(&b, "maxbuf=%d,", maxBuf)
+	}
+	b.WriteString("charset=utf-8,")
+	if slices.Contains(qops, QopAuthConf) {
+		fmt.Fprintf(&b, "cipher=%s,", quote(strings.Join(ciphers, ",")))
+	}
+	b.WriteString("algorithm=" + algorithm)
+	return []byte(b.String()), nil
 }
 
 // Respond checks the client's digest-response and returns the rspauth
-// message to send back. On success Username reports who authenticated.
+// message to send back. On success Username reports who authenticated,
+// Qop what was negotiated and SecurityLayer the layer for later messages.
 func (s *Server) Respond(response []byte) ([]byte, error) {
 	if s.nonce == "" {
 		return nil, errors.New("digest-md5: response before challenge")
@@ -47,7 +89,7 @@ func (s *Server) Respond(response []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range []string{"username", "realm", "nonce", "cnonce", "nc", "qop", "digest-uri", "response", "charset", "authzid"} {
+	for _, name := range []string{"username", "realm", "nonce", "cnonce", "nc", "qop", "digest-uri", "response", "maxbuf", "charset", "cipher", "authzid"} {
 		if _, err := d.once(name); err != nil {
 			return nil, err
 		}
@@ -65,10 +107,31 @@ func (s *Server) Respond(response []byte) ([]byte, error) {
 	if d.get("cnonce") == "" {
 		return nil, errors.New("digest-md5: response has no cnonce")
 	}
-	if qop := d.get("qop"); qop != "" && qop != QopAuth {
-		return nil, fmt.Errorf("digest-md5: qop %q not offered", qop)
+	// A missing qop means "auth" (RFC 2831), which a server that requires
+	// a security layer does not offer.
+	qop := QopAuth
+	if d.has("qop") {
+		qop = d.get("qop")
 	}
-	if d.has("realm") && d.get("realm") != s.Realm {
+	if !slices.Contains(s.qops, qop) {
+		return nil, fmt.Errorf("%w: the client chose qop %q, the server offers %q", ErrNoCommonQop, qop, strings.Join(s.qops, ","))
+	}
+	cipher := ""
+	if qop == QopAuthConf {
+		cipher = d.get("cipher")
+		if !slices.Contains(s.ciphers, cipher) {
+			return nil, fmt.Errorf("%w: the client chose cipher %q, the server offers %q", ErrNoCommonQop, cipher, strings.Join(s.ciphers, ","))
+		}
+	}
+	sendMax, err := parseMaxBuf(d)
+	if err != nil {
+		return nil, err
+	}
+	if qop != QopAuth && sendMax <= overhead(qop) {
+		return nil, fmt.Errorf("digest-md5: client maxbuf %d leaves no room for a %s message", sendMax, qop)
+	}
+	// Like Java's server, a response without a realm chose the empty one.
+	if d.get("realm") != s.Realm {
 		return nil, fmt.Errorf("digest-md5: realm %q not offered", d.get("realm"))
 	}
 	wantURI := s.Protocol + "/" + s.ServerName
@@ -94,14 +157,17 @@ func (s *Server) Respond(response []byte) ([]byte, error) {
 		cnonce:    d.get("cnonce"),
 		authzid:   authzid,
 		digestURI: wantURI,
+		qop:       qop,
 		utf8:      d.has("charset"),
 	}
 	want := sess.digest("AUTHENTICATE")
 	if subtle.ConstantTimeCompare([]byte(d.get("response")), []byte(want)) != 1 {
 		return nil, fmt.Errorf("%w: wrong digest for user %q", ErrAuthFailed, username)
 	}
-	s.username = username
-	s.done = true
+	s.username, s.qop, s.done = username, qop, true
+	if qop != QopAuth {
+		s.layer = newSecurityLayer(sess, cipher, false, sendMax)
+	}
 	return []byte("rspauth=" + sess.digest("")), nil
 }
 
@@ -112,3 +178,16 @@ func (s *Server) Username() string {
 	}
 	return s.username
 }
+
+// Qop returns the negotiated quality of protection once Respond
+// succeeded.
+func (s *Server) Qop() string {
+	if !s.done {
+		return ""
+	}
+	return s.qop
+}
+
+// SecurityLayer returns the integrity or confidentiality layer once
+// Respond succeeded, or nil when the qop is auth (or before).
+func (s *Server) SecurityLayer() *SecurityLayer { return s.layer }

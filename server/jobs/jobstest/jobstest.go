@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"os"
+	"os/user"
 	"path/filepath"
 	"testing"
 	"time"
@@ -255,10 +256,15 @@ const NoOpApp = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="no-op-wf">
 `
 
 // StartDFS starts a MiniDFS for the test (the name node of proxy submissions) with an empty
-// library directory /user/<user>/lib for each user given; it stops with the test.
+// library directory /user/<user>/lib for each user given; it stops with the test. The
+// test's own user, the server's, may act for every user.
 func StartDFS(t *testing.T, users ...string) *minidfs.MiniDFS {
 	t.Helper()
-	dfs, err := minidfs.Start(context.Background(), minidfs.Options{Root: t.TempDir()})
+	self, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dfs, err := minidfs.Start(context.Background(), minidfs.Options{Root: t.TempDir(), Conf: minidfs.ProxyUserConf(self.Username)})
 	if err != nil {
 		t.Fatal(err)
 	}

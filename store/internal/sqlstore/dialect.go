@@ -10,6 +10,8 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"time"
+
+	"github.com/gozie/gozie/store"
 )
 
 // Dialect is what a backend tells the shared implementation.
@@ -56,15 +58,29 @@ type tm struct {
 func (d *Dialect) tm(t *time.Time) tm { return tm{t: t, native: d.NativeTime} }
 
 // tv encodes a time value as a query argument.
+// A bound outside the range a row may hold is clamped to it, which keeps
+// every comparison's meaning.
 func (d *Dialect) tv(t time.Time) any {
+	switch {
+	case t.IsZero():
+	case t.Before(store.MinTime):
+		t = store.MinTime
+	case t.After(store.MaxTime):
+		t = store.MaxTime
+	}
 	v, _ := tm{t: &t, native: d.NativeTime}.Value()
 	return v
 }
 
-// Value implements driver.Valuer.
+// Value implements driver.Valuer. A time outside store.MinTime..MaxTime is an
+// error, never a silent NULL or a wrapped value.
 func (c tm) Value() (driver.Value, error) {
 	if c.t.IsZero() {
 		return nil, nil
+	}
+	if !store.TimeInRange(*c.t) {
+		return nil, fmt.Errorf("sqlstore: time %s is outside the range the store holds (%s to %s)",
+			c.t.UTC().Format(time.RFC3339), store.MinTime.Format(time.RFC3339), store.MaxTime.Format(time.RFC3339))
 	}
 	u := c.t.UTC().Truncate(time.Millisecond)
 	if c.native {

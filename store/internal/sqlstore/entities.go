@@ -44,14 +44,14 @@ var coordJobs = &table[store.CoordJob]{
 		"external_id", "conf", "definition", "orig_definition", "frequency", "time_unit", "time_zone", "concurrency",
 		"timeout", "throttle", "execution_order", "start_time", "end_time", "pause_time", "last_action_number",
 		"last_action_time", "next_materialized_time", "done_materialization", "pending", "suspended_time",
-		"created_time", "last_modified", "version"},
+		"error_code", "error_message", "created_time", "last_modified", "version"},
 	fields: func(d *Dialect, r *store.CoordJob) []any {
 		return []any{&r.ID, &r.AppName, &r.AppPath, &r.User, &r.Group, &r.ACL, (*string)(&r.Status), &r.BundleID,
 			&r.ExternalID, &r.Conf, &r.Definition, &r.OrigDefinition, &r.Frequency, &r.TimeUnit, &r.TimeZone,
 			&r.Concurrency, &r.Timeout, &r.Throttle, &r.ExecutionOrder, d.tm(&r.StartTime), d.tm(&r.EndTime),
 			d.tm(&r.PauseTime), &r.LastActionNumber, d.tm(&r.LastActionTime), d.tm(&r.NextMaterializedTime),
-			&r.DoneMaterialization, &r.Pending, d.tm(&r.SuspendedTime), d.tm(&r.CreatedTime), d.tm(&r.LastModified),
-			(*int64)(&r.Version)}
+			&r.DoneMaterialization, &r.Pending, d.tm(&r.SuspendedTime), &r.ErrorCode, &r.ErrorMessage,
+			d.tm(&r.CreatedTime), d.tm(&r.LastModified), (*int64)(&r.Version)}
 	},
 	version: func(r *store.CoordJob) *store.Version { return &r.Version },
 }

@@ -121,7 +121,7 @@ func (x *txn) Fail(ctx context.Context, t store.Trigger, retryAt time.Time, reas
 		reason = reason[:4000]
 	}
 	due := earliest(retryAt, requeue)
-	_, err = x.tx.ExecContext(ctx, `UPDATE triggers SET due_at = $2, attempts = attempts + 1, last_error = $3,
+	_, err = x.tx.ExecContext(ctx, `UPDATE triggers SET due_at = $2, last_error = $3,
 lease_owner = '', lease_expires = NULL, requeue_at = NULL, cancelled = FALSE WHERE id = $1`, t.ID, x.d.tv(due), reason)
 	if err != nil {
 		return x.mapErr(err, "failing trigger %s/%s", t.Kind, t.EntityID)
@@ -196,7 +196,8 @@ func (x *txn) wrap(err error, format string, args ...any) error {
 }
 
 // ClaimTriggers implements store.Store: one statement leases the oldest due
-// triggers that nobody holds, or whose holder's lease has expired.
+// triggers that nobody holds, or whose holder's lease has expired, and
+// counts the attempt.
 func (s *DB) ClaimTriggers(ctx context.Context, req store.ClaimRequest) ([]store.Trigger, error) {
 	if req.Limit <= 0 {
 		req.Limit = 1
@@ -225,7 +226,7 @@ func (s *DB) ClaimTriggers(ctx context.Context, req store.ClaimRequest) ([]store
 due AS (
   SELECT id FROM triggers WHERE lease_owner = '' AND due_at <= %[3]s%[4]s
   ORDER BY due_at, id LIMIT %[5]d%[6]s)
-UPDATE triggers SET lease_owner = %[1]s, lease_expires = %[2]s, lease_seq = lease_seq + 1
+UPDATE triggers SET lease_owner = %[1]s, lease_expires = %[2]s, lease_seq = lease_seq + 1, attempts = attempts + 1
 WHERE id IN (SELECT id FROM (SELECT id FROM expired UNION ALL SELECT id FROM due) AS c LIMIT %[5]d)
 RETURNING %[7]s`, owner, until, now, kinds, req.Limit, s.d.SkipLocked, triggerCols)
 	// One statement, committed on its own: no BEGIN/COMMIT round trips.

@@ -96,6 +96,8 @@ CREATE TABLE coord_jobs (
   done_materialization   BOOLEAN NOT NULL DEFAULT FALSE,
   pending                BOOLEAN NOT NULL DEFAULT FALSE,
   suspended_time         TIMESTAMPTZ,
+  error_code             TEXT NOT NULL DEFAULT '',
+  error_message          TEXT NOT NULL DEFAULT '',
   created_time           TIMESTAMPTZ NOT NULL,
   last_modified          TIMESTAMPTZ,
   version                BIGINT NOT NULL
