@@ -3,17 +3,13 @@ package daemon_test
 import (
 	"bytes"
 	"context"
-	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/gozie/gozie/cli"
-	"github.com/gozie/gozie/conf"
-	"github.com/gozie/gozie/daemon"
 	"github.com/gozie/gozie/testenv/kdc"
 )
 
@@ -25,47 +21,19 @@ func TestKerberizedServer(t *testing.T) {
 	k.AddUser(t, "joe", "joepw")
 	k.AddUser(t, "hue", "huepw")
 	k.AddService(t, "HTTP/localhost")
+	s := serve(t, map[string]string{
+		"gozie.http.authentication.type":               "kerberos",
+		"gozie.http.authentication.kerberos.keytab":    k.Keytab(t, "http.keytab", "HTTP/localhost"),
+		"gozie.http.authentication.kerberos.principal": "HTTP/localhost@" + kdc.Realm,
+		"gozie.http.proxyusers":                        "hue:hosts=127.0.0.1;groups=*",
+		// The app is on the server's disk, which only an administrator opens.
+		"gozie.filesystems.supported": "hdfs,file"})
+	s.write(t, "wf/workflow.xml", `<workflow-app xmlns="uri:oozie:workflow:1.0" name="no-op"><start to="end"/><end name="end"/></workflow-app>`)
+	app := filepath.Join(s.apps, "wf")
 	dir := t.TempDir()
-	cfg, err := conf.Load(conf.Sources{ConfigDir: dir, LookupEnv: func(string) (string, bool) { return "", false },
-		Flags: map[string]string{"gozie.db.url": "sqlite:" + filepath.Join(dir, "gozie.db"), "gozie.data.dir": dir,
-			"gozie.purge.enabled":                          "false",
-			"gozie.http.authentication.type":               "kerberos",
-			"gozie.http.authentication.kerberos.keytab":    k.Keytab(t, "http.keytab", "HTTP/localhost"),
-			"gozie.http.authentication.kerberos.principal": "HTTP/localhost@" + kdc.Realm,
-			"gozie.http.proxyusers":                        "hue:hosts=127.0.0.1;groups=*",
-			// The app is on the server's disk, which only an administrator opens.
-			"gozie.filesystems.supported": "hdfs,file"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	app := filepath.Join(dir, "apps", "wf")
-	if err := os.MkdirAll(app, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(app, "workflow.xml"),
-		[]byte(`<workflow-app xmlns="uri:oozie:workflow:1.0" name="no-op"><start to="end"/><end name="end"/></workflow-app>`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	d, err := daemon.Open(ctx, daemon.Options{Config: cfg, Listener: ln})
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- d.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	})
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	url := "http://localhost:" + port + "/oozie"
+	ctx := context.Background()
+	// SPNEGO names the service HTTP/localhost: the URL must say localhost.
+	url := strings.Replace(s.base, "127.0.0.1", "localhost", 1)
 
 	// The callback answers without a ticket (no such action here), the API does not.
 	for path, wantAuth := range map[string]bool{"/callback?id=nope&status=SUCCEEDED": false, "/v2/admin/status": true} {

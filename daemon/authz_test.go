@@ -22,6 +22,7 @@ import (
 // served is a daemon serving its REST API on a loopback port.
 type served struct {
 	d    *daemon.Daemon
+	cfg  *conf.Server
 	base string // http://127.0.0.1:port/oozie
 	apps string // a folder for file:// apps
 }
@@ -60,7 +61,7 @@ func serve(t *testing.T, flags map[string]string) *served {
 			t.Errorf("Run: %v", err)
 		}
 	})
-	return &served{d: d, base: "http://" + ln.Addr().String() + "/oozie", apps: filepath.Join(dir, "apps")}
+	return &served{d: d, cfg: cfg, base: "http://" + ln.Addr().String() + "/oozie", apps: filepath.Join(dir, "apps")}
 }
 
 // write writes an app file under s.apps.

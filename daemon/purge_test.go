@@ -4,14 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net"
 	"net/http"
-	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
-	"github.com/gozie/gozie/conf"
-	"github.com/gozie/gozie/daemon"
 	"github.com/gozie/gozie/purge"
 	"github.com/gozie/gozie/store"
 )
@@ -22,33 +19,13 @@ import (
 // no trigger is armed, and the admin endpoint still works.
 func TestPurgeWiring(t *testing.T) {
 	for _, enabled := range []bool{true, false} {
-		dir := t.TempDir()
-		flags := map[string]string{"gozie.db.url": "sqlite:" + filepath.Join(dir, "gozie.db"), "gozie.data.dir": dir,
-			"gozie.purge.interval": "2h"}
-		if !enabled {
-			flags["gozie.purge.enabled"] = "false"
-		}
-		cfg, err := conf.Load(conf.Sources{ConfigDir: dir, LookupEnv: func(string) (string, bool) { return "", false }, Flags: flags})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		d, err := daemon.Open(ctx, daemon.Options{Config: cfg, Listener: ln})
-		if err != nil {
-			cancel()
-			t.Fatal(err)
-		}
+		started := time.Now()
+		s := serve(t, map[string]string{"gozie.purge.interval": "2h", "gozie.purge.enabled": strconv.FormatBool(enabled)})
+		d := s.d
 		if d.Purge.Settings().Interval != 2*time.Hour || !d.Purge.Settings().OldCoordActions {
 			t.Errorf("purge settings %+v do not follow the configuration", d.Purge.Settings())
 		}
-		started := time.Now()
-		done := make(chan error, 1)
-		go func() { done <- d.Run(ctx) }()
-
+		ctx := context.Background()
 		trigger := func() (store.Trigger, error) {
 			var tr store.Trigger
 			err := d.Store.Tx(ctx, func(x store.Tx) (err error) { tr, err = x.GetTrigger(ctx, purge.Kind, purge.Entity); return })
@@ -70,23 +47,12 @@ func TestPurgeWiring(t *testing.T) {
 			t.Errorf("purge off, but its trigger: %v", err)
 		}
 
-		req, err := http.NewRequest(http.MethodPut, "http://"+ln.Addr().String()+"/oozie/v2/admin/purge?wf=30&limit=10&user.name="+cfg.UserName, nil) // an admin by default
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		// The user the server runs as is an admin by default.
+		status, code, out := s.call(t, http.MethodPut, "/v2/admin/purge?wf=30&limit=10", s.cfg.UserName, "")
 		var answer map[string]any
-		err = json.NewDecoder(resp.Body).Decode(&answer)
-		resp.Body.Close()
-		if err != nil || resp.StatusCode != http.StatusOK || answer["purge"] != "Purge command executed successfully" {
-			t.Errorf("PUT admin/purge: %d %v %v", resp.StatusCode, answer, err)
-		}
-		cancel()
-		if err := <-done; err != nil {
-			t.Fatal(err)
+		err := json.Unmarshal([]byte(out), &answer)
+		if err != nil || status != http.StatusOK || answer["purge"] != "Purge command executed successfully" {
+			t.Errorf("PUT admin/purge: %d %s %v %v", status, code, answer, err)
 		}
 	}
 }
