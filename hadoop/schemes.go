@@ -49,9 +49,9 @@ func Scheme(uri string) string {
 	return strings.ToLower(scheme)
 }
 
-// validScheme reports whether s is a URI scheme (RFC 3986: a letter, then
+// ValidScheme reports whether s is a URI scheme (RFC 3986: a letter, then
 // letters, digits, '+', '-' and '.').
-func validScheme(s string) bool {
+func ValidScheme(s string) bool {
 	for i, c := range s {
 		switch {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
@@ -93,7 +93,7 @@ func NewSchemePolicy(schemes []string, defaultFS string) (*SchemePolicy, error) 
 		case s == "":
 		case s == "*":
 			p.all = true
-		case validScheme(s):
+		case ValidScheme(s):
 			p.allowed[s] = true
 		default:
 			return nil, fmt.Errorf("hadoop: %q is not a filesystem scheme", s)

@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
+
+	"github.com/gozie/gozie/hadoop"
 )
 
 // FuzzParseURI checks that a parsed path renders back to the same parts.
@@ -13,7 +15,7 @@ func FuzzParseURI(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		u := parseURI(s)
-		if u.scheme != "" && (!isScheme(u.scheme) || u.scheme != strings.ToLower(u.scheme)) {
+		if u.scheme != "" && (!hadoop.ValidScheme(u.scheme) || u.scheme != strings.ToLower(u.scheme)) {
 			t.Fatalf("scheme %q of %q", u.scheme, s)
 		}
 		if strings.Contains(u.authority, "/") {

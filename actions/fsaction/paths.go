@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/hadoop"
 )
 
 // uri is a path as Hadoop's Path reads it: an optional scheme, an optional
@@ -19,7 +20,7 @@ type uri struct {
 // of the path.
 func parseURI(s string) uri {
 	var u uri
-	if i := strings.IndexByte(s, ':'); i > 0 && isScheme(s[:i]) {
+	if i := strings.IndexByte(s, ':'); i > 0 && hadoop.ValidScheme(s[:i]) {
 		u.scheme, s = strings.ToLower(s[:i]), s[i+1:]
 		if rest, ok := strings.CutPrefix(s, "//"); ok {
 			u.authority, s = rest, ""
@@ -30,20 +31,6 @@ func parseURI(s string) uri {
 	}
 	u.path = s
 	return u
-}
-
-// isScheme reports whether s is a URI scheme (RFC 3986: a letter, then
-// letters, digits, '+', '-', '.').
-func isScheme(s string) bool {
-	for i, c := range s {
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
-		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
-		default:
-			return false
-		}
-	}
-	return s != ""
 }
 
 func (u uri) absolute() bool { return strings.HasPrefix(u.path, "/") }
