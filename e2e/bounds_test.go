@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -204,5 +205,38 @@ func (e *env) waitCoordJSON(t *testing.T, id string, timeout time.Duration, cond
 			t.Fatalf("coordinator %s: last %+v, %v", id, c, err)
 		}
 		time.Sleep(200 * time.Millisecond) // polling the REST API as a script would
+	}
+}
+
+// TestSubstitutionAttack is the other memory attack of issue 13 through the real binary: a
+// 1 MB property referenced 19 times by each of 50 others once took the server from 24 MB to
+// 1.8 GB (and 2 MB killed it). Now the submission is a 400 naming a property, and the
+// server's peak RSS stays under 300 MB.
+func TestSubstitutionAttack(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	addr := freeAddr(t)
+	server := start(t, "gozie server started", "server", "-local", "-data-dir", dir, "-addr", addr, "-config-dir", t.TempDir())
+	e := &env{dir: dir, url: "http://" + addr + "/oozie", cluster: readCluster(t, dir), user: currentUser(t)}
+	e.writeApp(t, "noop-sub", noopWorkflow)
+	props := map[string]string{
+		"user.name":                 e.user,
+		"oozie.wf.application.path": e.cluster["nameNode"] + "/user/" + e.user + "/examples/apps/noop-sub",
+		"big":                       strings.Repeat("x", 1<<20),
+	}
+	for i := range 50 {
+		props[fmt.Sprintf("p%02d", i)] = strings.Repeat("${big}", 19)
+	}
+	status, code, msg := e.postJob(t, props)
+	if status != http.StatusBadRequest || !strings.Contains(msg, "variable substitution result too large") {
+		t.Fatalf("the attack's submission answered %d %s: %.300s", status, code, msg)
+	}
+	if !regexp.MustCompile(`p\d\d`).MatchString(msg) {
+		t.Errorf("the refusal names no property: %.300s", msg)
+	}
+	if peak := peakRSS(t, server.cmd.Process.Pid); peak > 300<<20 {
+		t.Fatalf("the server's peak RSS is %d MB", peak>>20)
+	} else {
+		t.Logf("the server's peak RSS after the attack: %d MB", peak>>20)
 	}
 }
