@@ -22,7 +22,8 @@ const DefaultMaxAttempts = 10
 type GiveUp func(ctx context.Context, x store.Tx, t store.Trigger, cause string) error
 
 // HandleGiveUp registers g for triggers of kind (see Config.MaxAttempts). It must be called
-// before Start. A kind without one is only removed, and logged.
+// before Start. A kind without one is given up only when it keeps taking its server down
+// (see exhausted), and then only removed, and logged.
 func (e *Engine) HandleGiveUp(kind string, g GiveUp) {
 	if _, ok := e.giveUps[kind]; ok {
 		panic("engine: two give-up handlers for kind " + kind)
@@ -31,11 +32,21 @@ func (e *Engine) HandleGiveUp(kind string, g GiveUp) {
 }
 
 // exhausted reports whether a claimed trigger has used up its attempts: it was claimed
-// MaxAttempts times before without succeeding, each attempt failed or its server died
-// holding it (a poison trigger that crashes the server counts as well as one whose handler
-// returns errors). Its handler is then not run again (see giveUp).
+// MaxAttempts times before without succeeding. A kind with a GiveUp handler is then given up
+// whatever made the attempts fail (a poison trigger that crashes the server counts as well
+// as one whose handler returns errors). A kind without one is work on the outside world (a
+// YARN report, the batched poll, a purge pass) whose errors are outages that it rides out,
+// retrying with backoff for as long as they last, as DESIGN's reliability rules ask; it is
+// given up only when its last attempt recorded no error, that is when its server died
+// holding it, so that a trigger that takes the server down never crash-loops it.
 func (e *Engine) exhausted(t store.Trigger) bool {
-	return t.Attempts > e.cfg.MaxAttempts
+	if t.Attempts <= e.cfg.MaxAttempts {
+		return false
+	}
+	if _, ok := e.giveUps[t.Kind]; ok {
+		return true
+	}
+	return t.LastError == ""
 }
 
 // suspect reports whether a claimed trigger failed before, or was held by a server that

@@ -180,3 +180,37 @@ func TestSuspectTriggerOfABatchKindRunsAlone(t *testing.T) {
 		}
 	})
 }
+
+// A kind without a GiveUp handler is work on the outside world: an outage (its handler
+// returning errors) is retried past MaxAttempts for as long as it lasts, and the trigger
+// runs again when the outage ends.
+func TestOutageOfAKindWithoutGiveUpIsRiddenOut(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b backend) {
+		s := b.open(t)
+		fake := clock.NewFake(t0)
+		var calls atomic.Int32
+		healed := make(chan struct{})
+		e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger(), MaxSleep: time.Hour, MaxAttempts: 3,
+			Backoff: func(int) time.Duration { return 0 }})
+		e.Handle("wf-poll", func(ctx context.Context, r *engine.Run) error {
+			if n := calls.Add(1); n <= 7 {
+				return fmt.Errorf("the ResourceManager is down (#%d)", n)
+			}
+			close(healed)
+			return nil
+		})
+		schedule(t, s, "wf-poll", "poll", t0)
+		start(t, e)
+		waitFor(t, "the poll to succeed after the outage", func() bool {
+			select {
+			case <-healed:
+				return true
+			default:
+				return false
+			}
+		})
+		if n := calls.Load(); n != 8 {
+			t.Fatalf("the handler ran %d times, want 8: seven failures past MaxAttempts 3, then success", n)
+		}
+	})
+}

@@ -32,4 +32,5 @@ const (
 	CodeJobNotFound     = "E0604" // Job does not exist [x]
 	CodeActionNotFound  = "E0605" // Action does not exist [x]
 	CodeConfig          = "E0307" // runtime error reading configuration
+	CodeInternal        = "E0902" // Exception occurred: [x] (work the engine gave up on)
 )

@@ -220,34 +220,53 @@ func (r *Runner) handleCheck(ctx context.Context, run *engine.Run) error {
 // in one transaction with the trigger's release.
 func (r *Runner) end(ctx context.Context, run *engine.Run, actionID string, st actions.Status) error {
 	return r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
-		act, err := x.GetWorkflowAction(ctx, actionID)
-		if err != nil {
-			return err
-		}
-		if act.Status.Terminal() {
-			return nil // already ended (a replayed check)
-		}
-		setExternal(&act, st)
-		act.EndTime = r.now()
-		act.LastModified = r.now()
-		if err := x.UpdateWorkflowAction(ctx, &act); err != nil {
-			return err
-		}
-		outcome := workflow.OutcomeOK
-		switch st.Outcome {
-		case actions.Error:
-			outcome = workflow.OutcomeError
-		case actions.Failed:
-			outcome = workflow.OutcomeFailed
-		}
-		step, err := r.decide(ctx, x, act.JobID, workflow.Event{Kind: workflow.EventActionEnd, Node: act.Name,
-			Outcome: outcome, ErrorCode: st.ErrorCode, ErrorMessage: st.ErrorMessage,
-			ExternalStatus: st.ExternalStatus, Data: st.Data})
-		if err != nil {
-			return err
-		}
-		return r.apply(ctx, x, step, run.Trigger.Payload)
+		return r.endIn(ctx, x, actionID, st, run.Trigger.Payload)
 	})
+}
+
+// endIn records an action's end in x and applies what the decision core makes of it.
+func (r *Runner) endIn(ctx context.Context, x store.Tx, actionID string, st actions.Status, payload string) error {
+	act, err := x.GetWorkflowAction(ctx, actionID)
+	if err != nil {
+		return err
+	}
+	if act.Status.Terminal() {
+		return nil // already ended (a replayed check)
+	}
+	setExternal(&act, st)
+	act.EndTime = r.now()
+	act.LastModified = r.now()
+	if err := x.UpdateWorkflowAction(ctx, &act); err != nil {
+		return err
+	}
+	outcome := workflow.OutcomeOK
+	switch st.Outcome {
+	case actions.Error:
+		outcome = workflow.OutcomeError
+	case actions.Failed:
+		outcome = workflow.OutcomeFailed
+	}
+	step, err := r.decide(ctx, x, act.JobID, workflow.Event{Kind: workflow.EventActionEnd, Node: act.Name,
+		Outcome: outcome, ErrorCode: st.ErrorCode, ErrorMessage: st.ErrorMessage,
+		ExternalStatus: st.ExternalStatus, Data: st.Data})
+	if err != nil {
+		return err
+	}
+	return r.apply(ctx, x, step, payload)
+}
+
+// giveUp ends an action whose start the engine gave up on (engine.Config.MaxAttempts):
+// its handler kept failing, or kept taking the server down, for reasons of the server's own
+// (launch failures of the cluster are retried inside the handler and never count). The
+// action ends in ERROR with the engine's cause, and the workflow follows its error
+// transition, so that no workflow is left RUNNING on work that will never happen.
+func (r *Runner) giveUp(ctx context.Context, x store.Tx, t store.Trigger, cause string) error {
+	err := r.endIn(ctx, x, t.EntityID, actions.Status{Done: true, Outcome: actions.Error, ErrorCode: CodeInternal,
+		ErrorMessage: cause}, t.Payload)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	return err
 }
 
 // finish releases the trigger (due again at next, or deleted) together with

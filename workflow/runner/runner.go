@@ -176,6 +176,11 @@ func (r *Runner) Register(e *engine.Engine) {
 	e.Handle(KindActionKill, r.handleKill)
 	e.Handle(KindActionRetry, r.handleRetry)
 	e.Handle(KindPoll, r.handlePoll)
+	// Launch failures of the cluster are retried inside the start handlers; what still
+	// fails them is the server's own trouble, given up on after bounded attempts. Checks,
+	// kills and the poll ride out cluster outages instead (engine.HandleGiveUp).
+	e.HandleGiveUp(KindActionStart, r.giveUp)
+	e.HandleGiveUp(KindActionRetry, r.giveUp)
 }
 
 func (r *Runner) now() time.Time { return r.cfg.Clock.Now().UTC() }

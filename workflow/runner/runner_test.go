@@ -32,18 +32,22 @@ type scripted struct {
 	killed   map[string]bool
 	started  chan string       // action ids, as they start
 	failOnce map[string]bool   // nodes whose first Start fails after launching
+	panics   map[string]bool   // nodes whose every Start panics (a bug of the server's own)
 	ext      map[string]string // action id → external id of its latest run
 	dirs     map[string]string // action id → action directory of its latest run
 }
 
 func newScripted() *scripted {
 	return &scripted{launches: map[string]int{}, ended: map[string]actions.Status{}, killed: map[string]bool{},
-		started: make(chan string, 100), failOnce: map[string]bool{}, ext: map[string]string{}, dirs: map[string]string{}}
+		started: make(chan string, 100), failOnce: map[string]bool{}, panics: map[string]bool{}, ext: map[string]string{}, dirs: map[string]string{}}
 }
 
 func (s *scripted) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.panics[run.Node] {
+		panic("a bug starting " + run.Node)
+	}
 	ext := "application_" + run.Tag
 	s.ext[run.ActionID] = ext
 	s.dirs[run.ActionID] = run.ActionDir
@@ -349,6 +353,28 @@ func TestLaunchRetriedAfterFailureNeverLaunchesTwice(t *testing.T) {
 		if n != 1 {
 			t.Fatalf("tag %s launched %d times", tag, n)
 		}
+	}
+}
+
+// An action whose start keeps failing for the server's own reasons (here a panic) is given
+// up after the engine's bounded attempts: it ends in ERROR with the cause, and the workflow
+// follows its error transition instead of staying RUNNING forever.
+func TestStartThatKeepsFailingIsGivenUp(t *testing.T) {
+	w := setup(t, false)
+	w.exec.panics["extract"] = true
+	id, err := w.submit(t, w.app(t, "chain", chainApp), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := w.waitStatus(t, id, store.WorkflowKilled)
+	_, acts := w.job(t, id)
+	a := acts["extract"]
+	if a.Status != store.ActionError || a.ErrorCode != runner.CodeInternal || !strings.Contains(a.ErrorMessage, "gave up") ||
+		!strings.Contains(a.ErrorMessage, "a bug starting extract") {
+		t.Fatalf("extract: %s %s %q", a.Status, a.ErrorCode, a.ErrorMessage)
+	}
+	if acts["fail"].Status == "" || job.Status != store.WorkflowKilled {
+		t.Fatalf("the workflow did not take the error transition to fail: %+v", acts)
 	}
 }
 
