@@ -215,8 +215,7 @@ func (e *env) waitCoordJSON(t *testing.T, id string, timeout time.Duration, cond
 func TestSubstitutionAttack(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	addr := freeAddr(t)
-	server := start(t, "gozie server started", "server", "-local", "-data-dir", dir, "-addr", addr, "-config-dir", t.TempDir())
+	server, addr := startServer(t, "-local", "-data-dir", dir, "-config-dir", t.TempDir())
 	e := &env{dir: dir, url: "http://" + addr + "/oozie", cluster: readCluster(t, dir), user: currentUser(t)}
 	e.writeApp(t, "noop-sub", noopWorkflow)
 	props := map[string]string{

@@ -64,9 +64,7 @@ func (e *env) writeCoordApp(t *testing.T, name, coordXML string) string {
 func localServerWith(t *testing.T, flags ...string) *env {
 	t.Helper()
 	dir := t.TempDir()
-	addr := freeAddr(t)
-	args := append([]string{"server", "-local", "-data-dir", dir, "-addr", addr, "-config-dir", t.TempDir()}, flags...)
-	start(t, "gozie server started", args...)
+	_, addr := startServer(t, append([]string{"-local", "-data-dir", dir, "-config-dir", t.TempDir()}, flags...)...)
 	return &env{dir: dir, url: "http://" + addr + "/oozie", cluster: readCluster(t, dir), user: currentUser(t)}
 }
 

@@ -63,6 +63,34 @@ type proc struct {
 // ready.
 func start(t *testing.T, ready string, args ...string) *proc {
 	t.Helper()
+	p, err := tryStart(t, ready, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// startServer starts `gozie server` with args and a free loopback -addr, and
+// returns the process and the address. A port that another process takes
+// between its choice and the server's bind is chosen again.
+func startServer(t *testing.T, args ...string) (*proc, string) {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		addr := freeAddr(t)
+		p, err := tryStart(t, "gozie server started", append(append([]string{"server"}, args...), "-addr", addr)...)
+		if err == nil {
+			return p, addr
+		}
+		if attempt == 5 || !strings.Contains(err.Error(), "address already in use") {
+			t.Fatal(err)
+		}
+	}
+}
+
+// tryStart is start, answering an error when the process exits or stays
+// silent instead of logging ready.
+func tryStart(t *testing.T, ready string, args ...string) (*proc, error) {
+	t.Helper()
 	p := &proc{cmd: exec.Command(binary, args...), done: make(chan struct{})}
 	p.cmd.Dir = t.TempDir()
 	stderr, err := p.cmd.StderrPipe()
@@ -98,11 +126,11 @@ func start(t *testing.T, ready string, args ...string) *proc {
 	select {
 	case <-seen:
 	case <-p.done:
-		t.Fatalf("gozie %s exited before %q:\n%s", args[0], ready, p.log())
+		return nil, fmt.Errorf("gozie %s exited before %q:\n%s", args[0], ready, p.log())
 	case <-time.After(60 * time.Second):
-		t.Fatalf("gozie %s never logged %q:\n%s", args[0], ready, p.log())
+		return nil, fmt.Errorf("gozie %s never logged %q:\n%s", args[0], ready, p.log())
 	}
-	return p
+	return p, nil
 }
 
 func (p *proc) log() string {
@@ -156,8 +184,7 @@ func currentUser(t *testing.T) string {
 func localServer(t *testing.T) *env {
 	t.Helper()
 	dir := t.TempDir()
-	addr := freeAddr(t)
-	start(t, "gozie server started", "server", "-local", "-data-dir", dir, "-addr", addr, "-config-dir", t.TempDir())
+	_, addr := startServer(t, "-local", "-data-dir", dir, "-config-dir", t.TempDir())
 	return &env{dir: dir, url: "http://" + addr + "/oozie", cluster: readCluster(t, dir), user: currentUser(t)}
 }
 

@@ -240,8 +240,7 @@ func TestEmailActionSendsThroughConfiguredServer(t *testing.T) {
 	}
 	t.Cleanup(func() { sink.Close() })
 	dir := t.TempDir()
-	addr := freeAddr(t)
-	start(t, "gozie server started", "server", "-local", "-data-dir", dir, "-addr", addr, "-config-dir", t.TempDir(),
+	_, addr := startServer(t, "-local", "-data-dir", dir, "-config-dir", t.TempDir(),
 		"-email.smtp.host", "127.0.0.1", "-email.smtp.port", sinkPort(sink), "-email.smtp.from", "gozie@example.com")
 	e := &env{dir: dir, url: "http://" + addr + "/oozie", cluster: readCluster(t, dir), user: currentUser(t)}
 	id := e.run(t, e.writeApp(t, "notify", emailApp), "day=2025-03-09")
