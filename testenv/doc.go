@@ -73,6 +73,26 @@
 //	an AM that exits without unregistering fails its       miniyarn            resourcemanager RMAppAttemptImpl (AMContainerFinished)
 //	attempt
 //	localization checks the resource's timestamp           miniyarn            yarn/util/FSDownload.java copy
+//	the AMRM token in the container's token file has an    miniyarn            resourcemanager/security/AMRMTokenSecretManager.java
+//	empty service and an empty alias: the AM finds the                         createAndGetAMRMToken (new Text()), amlauncher/
+//	scheduler in its configuration                                             AMLauncher.java setupTokens (addToken(getService(),..))
+//	the AM's scheduler: yarn.resourcemanager.scheduler.    (launcher)          yarn/client/ClientRMProxy.java getRMAddress,
+//	address, per rm-id of yarn.resourcemanager.ha.rm-ids                       ConfiguredRMFailoverProxyProvider (rm-ids in order)
+//	under HA, tried in order
+//	every container gets the NodeManager's own             miniyarn            nodemanager/containermanager/launcher/
+//	HADOOP_CONF_DIR, forced over the application's: a                          ContainerLaunch.java sanitizeEnv
+//	generated core-site.xml (fs.defaultFS, Options.Conf),                      (putEnvIfNotNull(HADOOP_CONF_DIR, System.getenv))
+//	hdfs-site.xml (Options.HDFSConf) and yarn-site.xml
+//	(the scheduler address), never the test process's
+//	allocate: responseId 0 after registering, then the     miniyarn            resourcemanager/ApplicationMasterService.java
+//	last response's echoed; one step old gets the last                         allocate, registerApplicationMaster (setResponseId(0)),
+//	response again unprocessed; any other is refused                           ApplicationMasterServiceUtils getNextResponseId
+//	(InvalidApplicationMasterRequestException "Invalid
+//	responseId in AllocateRequest ... expect responseId
+//	to be <n>, but get <m>")
+//	finishApplicationMaster answers isUnregistered=false   miniyarn            ApplicationMasterService.finishApplicationMaster
+//	to the call that unregisters, true once the final                          (RMApp.isAppFinalStateStored)
+//	state is stored; the AM asks again
 //	the default static user may not kill ("The default     miniyarn            RMWebServices.updateAppState
 //	static user cannot carry out this operation.")
 //

@@ -43,8 +43,9 @@ type AMRegistration struct {
 }
 
 // AMRMToken returns the AMRM token (kind YARN_AM_RM_TOKEN) from a container's
-// token file, the file named by HADOOP_TOKEN_FILE_LOCATION. The token's service
-// is the scheduler's address.
+// token file, the file named by HADOOP_TOKEN_FILE_LOCATION. A real RM writes it
+// with an empty service and alias: the scheduler's address comes from the
+// container's Hadoop configuration (see [SchedulerAddresses]).
 func AMRMToken(tokenFile string) (hadoop.Token, error) {
 	creds, err := hadoop.ReadTokenFile(tokenFile)
 	if err != nil {
@@ -58,7 +59,9 @@ func AMRMToken(tokenFile string) (hadoop.Token, error) {
 }
 
 // NewAMClientFromEnv connects with the AMRM token of the container's token file
-// (HADOOP_TOKEN_FILE_LOCATION) to the scheduler address the token names.
+// (HADOOP_TOKEN_FILE_LOCATION) to the scheduler the container's Hadoop
+// configuration (HADOOP_CONF_DIR) names, failing over along its rm-ids (see
+// [SchedulerAddresses] and [DialAMAny]).
 func NewAMClientFromEnv(ctx context.Context) (*AMClient, error) {
 	path := os.Getenv(hadoop.TokenFileEnv)
 	if path == "" {
@@ -68,7 +71,12 @@ func NewAMClientFromEnv(ctx context.Context) (*AMClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewAMClient(ctx, tok.Service, tok)
+	h, err := ContainerHadoopConf(os.LookupEnv)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to the scheduler: %w", err)
+	}
+	am, _, err := DialAMAny(ctx, SchedulerAddresses(h, tok), AMConfig{Token: tok})
+	return am, err
 }
 
 // NewAMClient connects to the scheduler at schedulerAddr (host:port,
@@ -125,6 +133,11 @@ func (c *AMClient) Register(ctx context.Context, host, trackingURL string) (AMRe
 	if err := c.conn.Call(ctx, "registerApplicationMaster", req, &resp); err != nil {
 		return AMRegistration{}, fmt.Errorf("registering the ApplicationMaster: %w", err)
 	}
+	// The RM expects responseId 0 after a registration, a second one too
+	// (a resync), as MapReduce's RMContainerAllocator resets it.
+	c.mu.Lock()
+	c.responseID = 0
+	c.mu.Unlock()
 	return AMRegistration{
 		MaxResource: Resource{
 			MemoryMB: resp.GetMaximumCapability().GetMemory(),

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -211,6 +212,29 @@ func (c *cluster) waitCallback(t *testing.T, run *actions.Run) string {
 		case <-changed:
 		case <-timer.C:
 			t.Fatalf("no callback from the launcher of %s; RM says %+v", run.ActionID, c.rm.Apps())
+		}
+	}
+}
+
+// waitCalls waits until n callbacks of a run arrived and returns their
+// statuses in order. A job's end notification arrives after its AM
+// unregistered, so possibly after the RM reports the job ended.
+func (c *cluster) waitCalls(t *testing.T, run *actions.Run, n int) []string {
+	t.Helper()
+	timer := time.NewTimer(waitTimeout)
+	defer timer.Stop()
+	for {
+		c.mu.Lock()
+		calls := slices.Clone(c.calls[run.ActionID])
+		changed := c.cbChanged
+		c.mu.Unlock()
+		if len(calls) >= n {
+			return calls
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			t.Fatalf("callbacks of %s: %v, want %d", run.ActionID, calls, n)
 		}
 	}
 }

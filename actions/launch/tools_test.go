@@ -207,10 +207,7 @@ func TestMapReduceActionFollowsItsJob(t *testing.T) {
 		t.Errorf("no _SUCCESS: %v", err)
 	}
 	// The launcher called back once submitted, the job once done.
-	c.mu.Lock()
-	calls := slices.Clone(c.calls[run.ActionID])
-	c.mu.Unlock()
-	if !slices.Equal(calls, []string{"SUCCEEDED", "SUCCEEDED"}) {
+	if calls := c.waitCalls(t, run, 2); !slices.Equal(calls, []string{"SUCCEEDED", "SUCCEEDED"}) {
 		t.Errorf("callbacks %v, want the launcher's and the job's", calls)
 	}
 	// The batched poll sees the job's end by the job's id.

@@ -90,14 +90,22 @@ func (t *tool) appMaster(ctx context.Context, file string) int {
 	return exitOK
 }
 
-// registerAM registers with the scheduler named by the container's AMRM
-// token.
+// registerAM registers with the scheduler named by the container's Hadoop
+// configuration (HADOOP_CONF_DIR), as a MapReduce AM does: the AMRM token a
+// real RM writes has an empty service.
 func (t *tool) registerAM(ctx context.Context) (*yarn.AMClient, error) {
 	tok, err := yarn.AMRMToken(t.env.Getenv(hadoop.TokenFileEnv))
 	if err != nil {
 		return nil, err
 	}
-	am, err := yarn.NewAMClient(ctx, tok.Service, tok)
+	h, err := yarn.ContainerHadoopConf(func(k string) (string, bool) {
+		v := t.env.Getenv(k)
+		return v, v != ""
+	})
+	if err != nil {
+		return nil, err
+	}
+	am, _, err := yarn.DialAMAny(ctx, yarn.SchedulerAddresses(h, tok), yarn.AMConfig{Token: tok})
 	if err != nil {
 		return nil, err
 	}

@@ -61,6 +61,8 @@ type yarnLauncher struct {
 type amHello struct {
 	conn  net.Conn
 	token hadoop.Token
+	// confDir is the container's HADOOP_CONF_DIR, which names the scheduler.
+	confDir string
 }
 
 // appSpec describes a statement's application.
@@ -138,7 +140,8 @@ func (l *yarnLauncher) drop(c net.Conn) {
 	l.mu.Unlock()
 }
 
-// greet reads the relay's line "<key> <base64 token file>" and hands the
+// greet reads the relay's line "<key> <base64 token file> [<base64
+// HADOOP_CONF_DIR>]" and hands the
 // connection to the statement waiting for that key.
 func (l *yarnLauncher) greet(c net.Conn) error {
 	c.SetReadDeadline(time.Now().Add(amLaunchTimeout))
@@ -151,9 +154,14 @@ func (l *yarnLauncher) greet(c net.Conn) error {
 	if !ok {
 		return errors.New("malformed relay greeting")
 	}
+	enc, encDir, _ := strings.Cut(enc, " ")
 	raw, err := base64.StdEncoding.DecodeString(enc)
 	if err != nil {
 		return fmt.Errorf("decoding the token file: %w", err)
+	}
+	confDir, err := base64.StdEncoding.DecodeString(encDir)
+	if err != nil {
+		return fmt.Errorf("decoding HADOOP_CONF_DIR: %w", err)
 	}
 	creds, err := hadoop.ReadCredentials(bytes.NewReader(raw))
 	if err != nil {
@@ -170,15 +178,15 @@ func (l *yarnLauncher) greet(c net.Conn) error {
 	if ch == nil {
 		return fmt.Errorf("no statement waits for relay %q", key)
 	}
-	ch <- amHello{conn: c, token: tok}
+	ch <- amHello{conn: c, token: tok, confDir: string(confDir)}
 	return nil
 }
 
 // relayCommand is the AM container's command: connect to the rendezvous
-// socket, send the key and the token file, wait for "done".
+// socket, send the key, the token file and HADOOP_CONF_DIR, wait for "done".
 func (l *yarnLauncher) relayCommand(key string) string {
 	port := l.ln.Addr().(*net.TCPAddr).Port
-	return fmt.Sprintf(`exec 3<>/dev/tcp/127.0.0.1/%d && echo "%s $(base64 -w0 "$HADOOP_TOKEN_FILE_LOCATION")" >&3 && read -r verdict <&3 && [ "$verdict" = done ]`+
+	return fmt.Sprintf(`exec 3<>/dev/tcp/127.0.0.1/%d && echo "%s $(base64 -w0 "$HADOOP_TOKEN_FILE_LOCATION") $(printf %%s "$HADOOP_CONF_DIR" | base64 -w0)" >&3 && read -r verdict <&3 && [ "$verdict" = done ]`+
 		` 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr`, port, key)
 }
 
@@ -219,7 +227,7 @@ func (l *yarnLauncher) launch(ctx context.Context, spec appSpec) (*runningApp, e
 	}
 	app := &runningApp{id: na.ApplicationID, l: l, conn: hello.conn, lost: make(chan struct{}), stop: make(chan struct{}),
 		beats: make(chan struct{})}
-	am, err := yarn.NewAMClient(ctx, hello.token.Service, hello.token)
+	am, err := l.dialAM(ctx, hello)
 	if err != nil {
 		l.drop(hello.conn)
 		return nil, err
@@ -358,4 +366,20 @@ func truncate(s string, n int) string {
 		return s[:n]
 	}
 	return s
+}
+
+// dialAM connects to the scheduler the relay's HADOOP_CONF_DIR names (the
+// AMRM token of a real RM has an empty service).
+func (l *yarnLauncher) dialAM(ctx context.Context, hello amHello) (*yarn.AMClient, error) {
+	h, err := yarn.ContainerHadoopConf(func(k string) (string, bool) {
+		if k == "HADOOP_CONF_DIR" && hello.confDir != "" {
+			return hello.confDir, true
+		}
+		return "", false
+	})
+	if err != nil {
+		return nil, err
+	}
+	am, _, err := yarn.DialAMAny(ctx, yarn.SchedulerAddresses(h, hello.token), yarn.AMConfig{Token: hello.token})
+	return am, err
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha1"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/gozie/gozie/hadoop"
@@ -60,6 +61,8 @@ func (s *scheduler) close() error { return s.srv.Close() }
 
 // tokenFor issues the AMRM token of an attempt: the identifier is the encoded
 // AMRMTokenIdentifierProto, the password its HMAC-SHA1 under the master key.
+// Its service is empty, as AMRMTokenSecretManager.createAndGetAMRMToken
+// leaves it: the AM finds the scheduler in its HADOOP_CONF_DIR.
 func (s *scheduler) tokenFor(id yarn.AttemptID) (hadoop.Token, error) {
 	ident, err := proto.Marshal(&yarnpb.AMRMTokenIdentifierProto{
 		AppAttemptId: attemptProto(id),
@@ -72,7 +75,6 @@ func (s *scheduler) tokenFor(id yarn.AttemptID) (hadoop.Token, error) {
 		Identifier: ident,
 		Password:   s.password(ident),
 		Kind:       hadoop.KindAMRMToken,
-		Service:    s.addr(),
 	}, nil
 }
 
@@ -158,15 +160,7 @@ func (s *scheduler) allocate(_ context.Context, call *ipc.Call, req *yarnpb.Allo
 	if err != nil {
 		return nil, err
 	}
-	if err := s.rm.heartbeatAM(id, req.GetProgress()); err != nil {
-		return nil, err
-	}
-	max := s.rm.opts.MaxResource
-	return &yarnpb.AllocateResponseProto{
-		ResponseId:      proto.Int32(req.GetResponseId() + 1),
-		Limit:           &yarnpb.ResourceProto{Memory: proto.Int64(max.MemoryMB), VirtualCores: proto.Int32(int32(max.VCores))},
-		NumClusterNodes: proto.Int32(1),
-	}, nil
+	return s.rm.heartbeatAM(id, req)
 }
 
 func (s *scheduler) finish(_ context.Context, call *ipc.Call, req *yarnpb.FinishApplicationMasterRequestProto) (*yarnpb.FinishApplicationMasterResponseProto, error) {
@@ -174,10 +168,11 @@ func (s *scheduler) finish(_ context.Context, call *ipc.Call, req *yarnpb.Finish
 	if err != nil {
 		return nil, err
 	}
-	if err := s.rm.unregisterAM(id, finalStatusOf(req.GetFinalApplicationStatus()), req.GetDiagnostics(), req.GetTrackingUrl()); err != nil {
+	stored, err := s.rm.unregisterAM(id, finalStatusOf(req.GetFinalApplicationStatus()), req.GetDiagnostics(), req.GetTrackingUrl())
+	if err != nil {
 		return nil, err
 	}
-	return &yarnpb.FinishApplicationMasterResponseProto{IsUnregistered: proto.Bool(true)}, nil
+	return &yarnpb.FinishApplicationMasterResponseProto{IsUnregistered: proto.Bool(stored)}, nil
 }
 
 func finalStatusOf(p yarnpb.FinalApplicationStatusProto) yarn.FinalStatus {
@@ -229,6 +224,7 @@ func (rm *RM) registerAM(id yarn.AttemptID, host, trackingURL string) (string, e
 		return "", ipc.Errorf(ipc.InvalidApplicationMasterRequestException, "Application Master is already registered : %s", id.App)
 	}
 	at.registered = true
+	at.lastAllocate = &yarnpb.AllocateResponseProto{ResponseId: proto.Int32(0)}
 	at.state = attemptRunning
 	a.amTracking = trackingURL
 	rm.setState(a, yarn.StateRunning)
@@ -236,43 +232,70 @@ func (rm *RM) registerAM(id yarn.AttemptID, host, trackingURL string) (string, e
 	return a.sc.Queue, nil
 }
 
-// heartbeatAM records an allocate call's progress (0–1).
-func (rm *RM) heartbeatAM(id yarn.AttemptID, progress float32) error {
+// heartbeatAM answers an allocate call and records its progress (0–1), as
+// ApplicationMasterService.allocate does: the request must echo the last
+// response's responseId; one a step old (a retried call) gets the last
+// response again without effect; any other is refused with
+// InvalidApplicationMasterRequestException.
+func (rm *RM) heartbeatAM(id yarn.AttemptID, req *yarnpb.AllocateRequestProto) (*yarnpb.AllocateResponseProto, error) {
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
 	a, at, err := rm.liveAttemptLocked(id)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !at.registered {
-		return ipc.Errorf(ipc.ApplicationMasterNotRegisteredException,
-			"AM is not registered for known application attempt: %s or RM had restarted after AM registered. AM should re-register.", id)
+		return nil, ipc.Errorf(ipc.ApplicationMasterNotRegisteredException,
+			"AM is not registered for known application attempt: %s or RM had restarted after AM registered.  AM should re-register.", id)
 	}
-	if at.unregistered {
-		return nil
+	last := at.lastAllocate
+	switch got, want := req.GetResponseId(), last.GetResponseId(); {
+	case nextResponseID(got) == want:
+		return last, nil
+	case got != want:
+		return nil, ipc.Errorf(ipc.InvalidApplicationMasterRequestException,
+			"Invalid responseId in AllocateRequest from application attempt: %s, expect responseId to be %d, but get %d", id, want, got)
 	}
-	p := float64(progress * 100) // float32 arithmetic, as the RM computes it
-	a.progress = min(max(p, 0), 100)
-	return nil
+	if !at.unregistered {
+		p := float64(req.GetProgress() * 100) // float32 arithmetic, as the RM computes it
+		a.progress = min(max(p, 0), 100)
+	}
+	limit := rm.opts.MaxResource
+	resp := &yarnpb.AllocateResponseProto{
+		ResponseId:      proto.Int32(nextResponseID(last.GetResponseId())),
+		Limit:           &yarnpb.ResourceProto{Memory: proto.Int64(limit.MemoryMB), VirtualCores: proto.Int32(int32(limit.VCores))},
+		NumClusterNodes: proto.Int32(1),
+	}
+	at.lastAllocate = resp
+	return resp, nil
 }
+
+// nextResponseID is the responseId after id, wrapping to 0 past the largest
+// int32 (ApplicationMasterServiceUtils.getNextResponseId).
+func nextResponseID(id int32) int32 { return (id + 1) & math.MaxInt32 }
 
 // unregisterAM records an AM's final status; the application ends FINISHED with
 // that final status (UNDEFINED counts as SUCCEEDED, as on the RM). The
-// container gets FinishingGrace to exit by itself before it is killed.
-func (rm *RM) unregisterAM(id yarn.AttemptID, final yarn.FinalStatus, diag, trackingURL string) error {
+// container gets FinishingGrace to exit by itself before it is killed. It
+// reports whether the final state was stored before the call: like
+// ApplicationMasterService.finishApplicationMaster, which answers
+// isUnregistered=false to the call that unregisters (the state store writes
+// the final state afterwards) and true once isAppFinalStateStored, the
+// first call gets false and the AM must ask again.
+func (rm *RM) unregisterAM(id yarn.AttemptID, final yarn.FinalStatus, diag, trackingURL string) (bool, error) {
 	rm.mu.Lock()
 	defer rm.flushTransitions()
 	defer rm.mu.Unlock()
 	a, at, err := rm.liveAttemptLocked(id)
 	if err != nil {
-		return err
-	}
-	if !at.registered {
-		return ipc.Errorf(ipc.ApplicationMasterNotRegisteredException,
-			"Application Master is trying to unregister before registering for: %s", id)
+		return false, err
 	}
 	if at.unregistered {
-		return nil
+		return true, nil
+	}
+	if !at.registered {
+		return false, ipc.Errorf(ipc.ApplicationMasterNotRegisteredException,
+			"Application Master is trying to unregister before registering for: %s", id.App)
 	}
 	at.unregistered = true
 	at.state = attemptFinished
@@ -299,5 +322,5 @@ func (rm *RM) unregisterAM(id yarn.AttemptID, final yarn.FinalStatus, diag, trac
 			rm.mu.Unlock()
 		}
 	}()
-	return nil
+	return false, nil
 }

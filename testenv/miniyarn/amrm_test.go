@@ -4,13 +4,16 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/hadoop/hadooppb/yarnpb"
 	"github.com/gozie/gozie/hadoop/ipc"
 	"github.com/gozie/gozie/testenv/miniyarn"
 	"github.com/gozie/gozie/yarn"
+	"google.golang.org/protobuf/proto"
 )
 
 // TestSchedulerProtocolRules drives the ApplicationMasterProtocol from the test
@@ -18,22 +21,7 @@ import (
 func TestSchedulerProtocolRules(t *testing.T) {
 	t.Parallel()
 	c := setup(t, miniyarn.Options{FinishingGrace: 200 * time.Millisecond})
-	out := filepath.Join(t.TempDir(), "tokens")
-	id := c.submit(t, `cp "$HADOOP_TOKEN_FILE_LOCATION" "$TOKENS_COPY.tmp" && mv "$TOKENS_COPY.tmp" "$TOKENS_COPY"; exec sleep 300`, func(sc *yarn.ApplicationSubmissionContext) {
-		sc.AMContainerSpec.Environment = yarn.EntryMap[string]{"TOKENS_COPY": out}
-	})
-	deadline := time.Now().Add(waitTimeout)
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if _, err := os.Stat(out); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the container never copied its token file")
-		}
-		<-tick.C
-	}
+	id, out := submitWaitingAM(t, c)
 	tok, err := yarn.AMRMToken(out)
 	if err != nil {
 		t.Fatal(err)
@@ -114,5 +102,99 @@ func TestManyConcurrentApplications(t *testing.T) {
 	list, err := c.client.Apps(ctxT(t), yarn.AppsFilter{Tags: []string{"batch"}, States: []yarn.AppState{yarn.StateFinished}})
 	if err != nil || len(list) != n {
 		t.Fatalf("Apps = %d, %v", len(list), err)
+	}
+}
+
+// submitWaitingAM submits an application whose container copies its token
+// file out and sleeps; it returns once the copy exists.
+func submitWaitingAM(t *testing.T, c *cluster) (yarn.ApplicationID, string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "tokens")
+	id := c.submit(t, `cp "$HADOOP_TOKEN_FILE_LOCATION" "$TOKENS_COPY.tmp" && mv "$TOKENS_COPY.tmp" "$TOKENS_COPY"; exec sleep 300`, func(sc *yarn.ApplicationSubmissionContext) {
+		sc.AMContainerSpec.Environment = yarn.EntryMap[string]{"TOKENS_COPY": out}
+	})
+	deadline := time.Now().Add(waitTimeout)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if _, err := os.Stat(out); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the container never copied its token file")
+		}
+		<-tick.C
+	}
+	return id, out
+}
+
+// TestSchedulerResponseIDAndUnregistration drives allocate and
+// finishApplicationMaster with raw calls: the RM expects responseId 0 after
+// registering and then each response's id echoed; a call one step old gets
+// the last response again without effect; any other id is refused with
+// InvalidApplicationMasterRequestException. The call that unregisters gets
+// isUnregistered=false (the state store has not yet stored the final state),
+// a later one true.
+func TestSchedulerResponseIDAndUnregistration(t *testing.T) {
+	t.Parallel()
+	c := setup(t, miniyarn.Options{FinishingGrace: 200 * time.Millisecond})
+	id, out := submitWaitingAM(t, c)
+	tok, err := yarn.AMRMToken(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := ctxT(t)
+	conn, err := ipc.Dial(ctx, ipc.ClientOptions{Addr: c.rm.SchedulerAddr(), Protocol: ipc.ApplicationMasterProtocol, Token: tok.IPC()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := conn.Call(ctx, "registerApplicationMaster", &yarnpb.RegisterApplicationMasterRequestProto{Host: proto.String("h"), RpcPort: proto.Int32(-1)},
+		&yarnpb.RegisterApplicationMasterResponseProto{}); err != nil {
+		t.Fatal(err)
+	}
+	allocate := func(responseID int32, progress float32) (int32, error) {
+		var resp yarnpb.AllocateResponseProto
+		err := conn.Call(ctx, "allocate", &yarnpb.AllocateRequestProto{ResponseId: proto.Int32(responseID), Progress: proto.Float32(progress)}, &resp)
+		return resp.GetResponseId(), err
+	}
+	var remote *ipc.RemoteError
+	if _, err := allocate(5, 0.1); !errors.As(err, &remote) || remote.Class != ipc.InvalidApplicationMasterRequestException ||
+		!strings.Contains(remote.Message, "expect responseId to be 0, but get 5") {
+		t.Fatalf("allocate with a wrong first responseId: %v", err)
+	}
+	if got, err := allocate(0, 0.2); err != nil || got != 1 {
+		t.Fatalf("allocate 0: %d, %v; want 1", got, err)
+	}
+	if got, err := allocate(1, 0.25); err != nil || got != 2 {
+		t.Fatalf("allocate 1: %d, %v; want 2", got, err)
+	}
+	// A retried call (one step old) gets the last response, and is not
+	// counted: the progress stays 25%.
+	if got, err := allocate(1, 0.9); err != nil || got != 2 {
+		t.Fatalf("allocate 1 again: %d, %v; want the last response, 2", got, err)
+	}
+	if r, _ := c.rm.App(id); r.Progress != 25 {
+		t.Errorf("a duplicate heartbeat changed the progress to %v", r.Progress)
+	}
+	// Two steps old is stale.
+	if _, err := allocate(0, 0.4); !errors.As(err, &remote) || remote.Class != ipc.InvalidApplicationMasterRequestException {
+		t.Fatalf("allocate with a stale responseId: %v", err)
+	}
+
+	finish := func() (bool, error) {
+		var resp yarnpb.FinishApplicationMasterResponseProto
+		err := conn.Call(ctx, "finishApplicationMaster", &yarnpb.FinishApplicationMasterRequestProto{
+			FinalApplicationStatus: yarnpb.FinalApplicationStatusProto_APP_SUCCEEDED.Enum()}, &resp)
+		return resp.GetIsUnregistered(), err
+	}
+	if done, err := finish(); err != nil || done {
+		t.Fatalf("first finishApplicationMaster: isUnregistered=%v, %v; want false", done, err)
+	}
+	if done, err := finish(); err != nil || !done {
+		t.Fatalf("second finishApplicationMaster: isUnregistered=%v, %v; want true", done, err)
+	}
+	if r := c.waitDone(t, id); r.State != yarn.StateFinished || r.FinalStatus != yarn.FinalSucceeded {
+		t.Errorf("after unregistering: %s/%s", r.State, r.FinalStatus)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/testenv/miniyarn"
 	"github.com/gozie/gozie/yarn"
@@ -42,11 +43,12 @@ func TestContainerEnvironment(t *testing.T) {
 	c := setup(t, miniyarn.Options{Lenient: true, Env: map[string]string{"HADOOP_CONF_DIR": "/etc/hadoop/conf", "GOZIE_FROM_NM": "nm"}})
 	r, env := containerEnv(t, c, func(sc *yarn.ApplicationSubmissionContext) {
 		sc.AMContainerSpec.Environment = yarn.EntryMap[string]{
-			"CLASSPATH":     "{{PWD}}<CPS>{{PWD}}/lib/*",
-			"GOZIE_LOG":     "<LOG_DIR>/gozie.log",
-			"GOZIE_FROM_NM": "app wins",
-			"CONTAINER_ID":  "the NM overrides this",
-			"QUOTED":        `say "hi" \ there`,
+			"CLASSPATH":       "{{PWD}}<CPS>{{PWD}}/lib/*",
+			"GOZIE_LOG":       "<LOG_DIR>/gozie.log",
+			"GOZIE_FROM_NM":   "app wins",
+			"CONTAINER_ID":    "the NM overrides this",
+			"QUOTED":          `say "hi" \ there`,
+			"HADOOP_CONF_DIR": "the NM overrides this too",
 		}
 	})
 	cid := yarn.ContainerID{Attempt: yarn.AttemptID{App: r.ID, Attempt: 1}, Container: 1}.String()
@@ -61,7 +63,7 @@ func TestContainerEnvironment(t *testing.T) {
 		"CLASSPATH":                  pwd + ":" + pwd + "/lib/*",
 		"GOZIE_LOG":                  env["LOG_DIRS"] + "/gozie.log",
 		"GOZIE_FROM_NM":              "app wins",
-		"HADOOP_CONF_DIR":            "/etc/hadoop/conf",
+		"HADOOP_CONF_DIR":            "/etc/hadoop/conf", // the NM's own, forced
 		"QUOTED":                     `say "hi" \ there`,
 		"HADOOP_TOKEN_FILE_LOCATION": filepath.Join(pwd, "container_tokens"),
 	}
@@ -81,8 +83,46 @@ func TestContainerEnvironment(t *testing.T) {
 		t.Fatalf("token file: %v", err)
 	}
 	tok, ok := creds.TokenOfKind(hadoop.KindAMRMToken)
-	if !ok || tok.Service != c.rm.SchedulerAddr() || len(tok.Password) == 0 {
-		t.Errorf("AMRM token %+v (ok %v), want service %s", tok, ok, c.rm.SchedulerAddr())
+	if !ok || tok.Service != "" || len(tok.Password) == 0 {
+		t.Errorf("AMRM token %+v (ok %v), want an empty service", tok, ok)
+	}
+}
+
+// A real RM writes the AMRM token with an empty service under an empty
+// alias, and the NodeManager exports its own HADOOP_CONF_DIR, whose
+// yarn-site.xml names the scheduler: an AM finds the scheduler only there.
+func TestAMRMTokenHasNoServiceAndConfDirNamesScheduler(t *testing.T) {
+	t.Setenv("HADOOP_CONF_DIR", "/the/test/process/conf") // must not leak into containers
+	storage := &miniyarn.HDFSStorage{DefaultFS: "hdfs://mycluster"}
+	t.Cleanup(func() { storage.Close() })
+	c := setup(t, miniyarn.Options{Lenient: true, Storage: storage,
+		Conf:     map[string]string{"hadoop.proxyuser.gozie.hosts": "*"},
+		HDFSConf: map[string]string{"dfs.nameservices": "mycluster"}})
+	_, env := containerEnv(t, c, nil)
+	dir := env["HADOOP_CONF_DIR"]
+	if dir == "" || dir == "/the/test/process/conf" || dir != c.rm.HadoopConfDir() {
+		t.Fatalf("HADOOP_CONF_DIR = %q, want the generated %q", dir, c.rm.HadoopConfDir())
+	}
+	h, err := conf.LoadHadoop(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := h.SchedulerAddresses(); len(got) != 1 || got[0] != c.rm.SchedulerAddr() {
+		t.Errorf("scheduler addresses %v, want [%s]", got, c.rm.SchedulerAddr())
+	}
+	for k, want := range map[string]string{"fs.defaultFS": "hdfs://mycluster", "dfs.nameservices": "mycluster",
+		"hadoop.proxyuser.gozie.hosts": "*"} {
+		if got, _ := h.Get(k); got != want {
+			t.Errorf("%s = %q, want %q", k, got, want)
+		}
+	}
+	creds, err := hadoop.ReadTokenFile(env["HADOOP_TOKEN_FILE_LOCATION"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, ok := creds.Tokens[""]
+	if !ok || tok.Kind != hadoop.KindAMRMToken || tok.Service != "" {
+		t.Errorf("tokens %v: want the AMRM token under the empty alias with an empty service", creds.Tokens)
 	}
 }
 

@@ -36,9 +36,13 @@
 //   - The ApplicationMasterProtocol on [RM.SchedulerAddr] (Hadoop IPC, SASL
 //     TOKEN/DIGEST-MD5): each attempt's token file holds an AMRM token whose
 //     identifier names the attempt and whose password is an HMAC under the RM's
-//     master key; registerApplicationMaster makes the application RUNNING,
-//     allocate records progress, finishApplicationMaster records the final
-//     status, diagnostics and tracking URL. hadoop.rpc.protection in
+//     master key, with an empty service and alias as a real RM writes it; the
+//     AM finds the scheduler in the container's HADOOP_CONF_DIR, the
+//     NodeManager's generated configuration ([RM.HadoopConfDir]: core-site.xml,
+//     hdfs-site.xml, yarn-site.xml). registerApplicationMaster makes the
+//     application RUNNING, allocate records progress (checking responseId),
+//     finishApplicationMaster records the final status, diagnostics and
+//     tracking URL (isUnregistered=false, then true). hadoop.rpc.protection in
 //     [Options.Conf] sets the qops the scheduler offers and requires, as a
 //     real RM's IPC server reads it (SaslPropertiesResolver, SaslRpcServer,
 //     Server.wrapWithSasl): under integrity or privacy an AM that accepts

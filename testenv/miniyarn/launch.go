@@ -25,9 +25,10 @@ const (
 
 // passThroughEnv is the NodeManager's default env whitelist
 // (yarn.nodemanager.env-whitelist): copied from the NM's own environment when
-// the application does not set them.
+// the application does not set them. HADOOP_CONF_DIR is not among them: the
+// NM forces its own (see containerEnv).
 var passThroughEnv = []string{
-	"JAVA_HOME", "HADOOP_COMMON_HOME", "HADOOP_HDFS_HOME", "HADOOP_CONF_DIR",
+	"JAVA_HOME", "HADOOP_COMMON_HOME", "HADOOP_HDFS_HOME",
 	"CLASSPATH_PREPEND_DISTCACHE", "HADOOP_YARN_HOME", "HADOOP_HOME", "HADOOP_MAPRED_HOME",
 	"PATH", "LANG", "TZ", "MALLOC_ARENA_MAX",
 }
@@ -98,7 +99,8 @@ type envVar struct{ key, value string }
 // containerEnv builds the container environment in the NodeManager's order:
 // the application's variables, then [Options.Env] and the whitelisted NM
 // variables where the application set none, then the variables the NM always
-// sets itself.
+// sets itself, among them HADOOP_CONF_DIR: the NM's own configuration
+// directory (generated, or Options.Env's), never the test process's.
 func (rm *RM) containerEnv(a *app, at *attempt, appDir, workDir, logDir, tokenFile string) []envVar {
 	rm.mu.Lock()
 	userEnv := a.sc.AMContainerSpec.Environment
@@ -139,6 +141,10 @@ func (rm *RM) containerEnv(a *app, at *attempt, appDir, workDir, logDir, tokenFi
 			put(k, v, false)
 		}
 	}
+	confDir := rm.confDir
+	if v, ok := rm.opts.Env["HADOOP_CONF_DIR"]; ok && v != "" {
+		confDir = v
+	}
 	_, nmPort, _ := strings.Cut(rm.nmAddr, ":")
 	nmHost := strings.TrimSuffix(rm.nmAddr, ":"+nmPort)
 	forced := []envVar{
@@ -155,6 +161,7 @@ func (rm *RM) containerEnv(a *app, at *attempt, appDir, workDir, logDir, tokenFi
 		{"APP_SUBMIT_TIME_ENV", strconv.FormatInt(submitted, 10)},
 		{"APPLICATION_WEB_PROXY_BASE", "/proxy/" + a.id.String()},
 		{"HADOOP_TOKEN_FILE_LOCATION", tokenFile},
+		{"HADOOP_CONF_DIR", confDir},
 	}
 	for _, e := range forced {
 		put(e.key, e.value, true)
@@ -227,6 +234,8 @@ func (rm *RM) writeContainerTokens(a *app, at *attempt, path string) error {
 		if err != nil {
 			return fmt.Errorf("container %s: %w", at.container, err)
 		}
+		// Under the empty alias, as AMLauncher.setupTokens adds it
+		// (credentials.addToken(amrmToken.getService(), ...)).
 		creds.Tokens[amrm.Service] = amrm
 	}
 	if err := hadoop.WriteTokenFile(path, creds, hadoop.TokenFormatWritable); err != nil {

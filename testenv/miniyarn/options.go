@@ -49,6 +49,10 @@ type Options struct {
 	// privacy, or a list; default authentication) sets what the scheduler's
 	// IPC server offers and requires of ApplicationMasters.
 	Conf map[string]string
+	// HDFSConf holds the hdfs-site.xml properties of the configuration the
+	// NodeManager gives containers (HADOOP_CONF_DIR), e.g. dfs.nameservices
+	// and the NameNodes of an HA nameservice.
+	HDFSConf map[string]string
 	// Standbys is the number of extra web endpoints that act as standby RMs of
 	// an HA pair (sharing this RM's state).
 	Standbys int
@@ -69,7 +73,9 @@ type Options struct {
 	// means DefaultUserHomeDir.
 	UserHomeDir string
 	// Env adds variables to every container's environment (after the user's,
-	// before the NodeManager's own), e.g. a JAVA_HOME or HADOOP_CONF_DIR.
+	// before the NodeManager's own), e.g. a JAVA_HOME. HADOOP_CONF_DIR here
+	// replaces the generated configuration directory (RM.HadoopConfDir) as
+	// the NodeManager's own, which every container gets.
 	Env map[string]string
 	// ClusterTimestamp fixes the middle part of application ids; 0 means the
 	// start time in milliseconds.

@@ -43,6 +43,7 @@ type RM struct {
 	proxies  *ugi.ProxyUsers
 	localDir string
 	logRoot  string
+	confDir  string // the NodeManager's HADOOP_CONF_DIR
 
 	ctx    context.Context // cancelled by Close; bounds localisation
 	cancel context.CancelFunc
@@ -71,6 +72,7 @@ func Start(ctx context.Context, opts Options) (*RM, error) {
 		proxies:  ugi.NewProxyUsers(o.Conf, ugi.NewGroups(o.Conf)),
 		localDir: filepath.Join(o.WorkDir, "nm-local-dir"),
 		logRoot:  filepath.Join(o.WorkDir, "nm-logs"),
+		confDir:  filepath.Join(o.WorkDir, nmConfDirName),
 	}
 	rm.ctx, rm.cancel = context.WithCancel(context.Background())
 	if _, err := rand.Read(rm.secret); err != nil {
@@ -99,6 +101,10 @@ func Start(ctx context.Context, opts Options) (*RM, error) {
 	rm.mu.Lock()
 	rm.sched = sched
 	rm.mu.Unlock()
+	if err := rm.writeNMConf(rm.confDir); err != nil {
+		rm.Close()
+		return nil, err
+	}
 	return rm, nil
 }
 

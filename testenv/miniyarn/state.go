@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/gozie/gozie/hadoop/hadooppb/yarnpb"
 	"github.com/gozie/gozie/yarn"
 )
 
@@ -38,6 +39,10 @@ type attempt struct {
 	finished     time.Time
 	registered   bool
 	unregistered bool
+	// lastAllocate is the last allocate response, whose responseId the next
+	// request must echo (0 after registering); a request one step old gets
+	// it again (ApplicationMasterService.allocate).
+	lastAllocate *yarnpb.AllocateResponseProto
 	diagnostics  string
 	workDir      string
 	logDir       string

@@ -29,6 +29,11 @@ type launcher struct {
 	spec *Spec
 	env  Env
 	log  *slog.Logger
+
+	// hconf is the container's Hadoop configuration, read once by
+	// hadoopConf; nil when it could not be read.
+	hconf      *conf.Hadoop
+	hconfTried bool
 }
 
 // run registers, runs the action while heartbeating, writes the result,
@@ -41,7 +46,13 @@ func (l *launcher) run(ctx context.Context) int {
 	} else {
 		l.log.Warn("no container id: the launcher id guard is off", "err", err)
 	}
-	fsys, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: l.defaultFS(), User: l.spec.User, Now: l.env.Now})
+	// The container's configuration maps an HA nameservice
+	// (hdfs://mycluster) to its NameNodes.
+	var hdfsConf map[string]string
+	if h := l.hadoopConf(); h != nil {
+		hdfsConf = h.Map()
+	}
+	fsys, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: l.defaultFS(), Conf: hdfsConf, User: l.spec.User, Now: l.env.Now})
 	if err != nil {
 		l.log.Error("opening the filesystem", "err", err)
 		return ExitFailed
@@ -106,7 +117,33 @@ func (l *launcher) defaultFS() string {
 	return scheme + "://" + authority
 }
 
-// connect registers with the scheduler named by the AMRM token (or the spec).
+// hadoopConf is the Hadoop configuration the NodeManager gives the container
+// (HADOOP_CONF_DIR, which a real NodeManager always exports): it names the
+// scheduler, the HDFS nameservices and hadoop.rpc.protection. A configuration
+// that cannot be read is logged once and leaves nil (Hadoop's defaults).
+func (l *launcher) hadoopConf() *conf.Hadoop {
+	if l.hconfTried {
+		return l.hconf
+	}
+	l.hconfTried = true
+	h, err := yarn.ContainerHadoopConf(func(k string) (string, bool) {
+		v := l.env.Getenv(k)
+		return v, v != ""
+	})
+	if err != nil {
+		l.log.Warn("no Hadoop configuration: using Hadoop's defaults", "err", err)
+		return nil
+	}
+	l.hconf = h
+	return h
+}
+
+// connect registers with the scheduler. A real RM writes the AMRM token with
+// an empty service, so the addresses come from the container's Hadoop
+// configuration (yarn.resourcemanager.scheduler.address, one per rm-id under
+// RM HA), tried in order until one accepts the connection; the token's
+// service serves only when the configuration names no scheduler, and the
+// spec's SchedulerAddress overrides both.
 func (l *launcher) connect(ctx context.Context) (*yarn.AMClient, error) {
 	tokenFile := l.env.Getenv(tokenFileEnv)
 	if tokenFile == "" {
@@ -116,15 +153,16 @@ func (l *launcher) connect(ctx context.Context) (*yarn.AMClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	addr := l.spec.SchedulerAddress
-	if addr == "" {
-		addr = tok.Service
+	h := l.hadoopConf()
+	addrs := yarn.SchedulerAddresses(h, tok)
+	if l.spec.SchedulerAddress != "" {
+		addrs = []string{l.spec.SchedulerAddress}
 	}
-	protection, err := l.rpcProtection()
+	protection, err := rpcProtection(h)
 	if err != nil {
 		return nil, err
 	}
-	am, err := yarn.DialAM(ctx, yarn.AMConfig{SchedulerAddr: addr, Token: tok, Protection: protection})
+	am, addr, err := yarn.DialAMAny(ctx, addrs, yarn.AMConfig{Token: tok, Protection: protection})
 	if err != nil {
 		return nil, err
 	}
@@ -136,19 +174,12 @@ func (l *launcher) connect(ctx context.Context) (*yarn.AMClient, error) {
 	return am, nil
 }
 
-// rpcProtection is hadoop.rpc.protection of the Hadoop configuration the
-// NodeManager gives the container (HADOOP_CONF_DIR), which a scheduler
-// requiring integrity or privacy holds the AM to. A configuration that
-// cannot be read leaves the default (authentication), with a warning; a
+// rpcProtection is hadoop.rpc.protection of the container's Hadoop
+// configuration h, which a scheduler requiring integrity or privacy holds
+// the AM to. Without a configuration it is the default (authentication); a
 // value that is not a protection level is an error.
-func (l *launcher) rpcProtection() ([]ipc.Protection, error) {
-	dir := conf.HadoopConfDir(func(k string) (string, bool) {
-		v := l.env.Getenv(k)
-		return v, v != ""
-	})
-	h, err := conf.LoadHadoop(dir)
-	if err != nil {
-		l.log.Warn("no Hadoop configuration: assuming hadoop.rpc.protection=authentication", "err", err)
+func rpcProtection(h *conf.Hadoop) ([]ipc.Protection, error) {
+	if h == nil {
 		return nil, nil
 	}
 	v, _ := h.Get(ipc.RPCProtectionKey)

@@ -25,48 +25,7 @@ func TestRegistersUnderRPCProtection(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	rm, err := miniyarn.Start(ctx, miniyarn.Options{WorkDir: t.TempDir(), KillGrace: 100 * time.Millisecond,
-		Conf: map[string]string{ipc.RPCProtectionKey: "privacy"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rm.Close() })
-	client, err := yarn.NewClient(yarn.Config{Addresses: []string{rm.WebURL()}, Auth: yarn.PseudoAuth{User: "alice"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	// An attempt whose container hands its token file over and waits.
-	tokens := filepath.Join(t.TempDir(), "tokens")
-	na, err := client.NewApplication(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = client.Submit(ctx, yarn.ApplicationSubmissionContext{
-		ApplicationID:   na.ApplicationID,
-		ApplicationName: "gozie:T=shell:" + t.Name(),
-		AMContainerSpec: yarn.ContainerLaunchContext{
-			Commands:    yarn.Commands{`cp "$HADOOP_TOKEN_FILE_LOCATION" "$TOKENS_COPY.tmp" && mv "$TOKENS_COPY.tmp" "$TOKENS_COPY"; exec sleep 300`},
-			Environment: yarn.EntryMap[string]{"TOKENS_COPY": tokens},
-		},
-		MaxAppAttempts: 1,
-		Resource:       &yarn.Resource{MemoryMB: 512, VCores: 1},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if _, err := os.Stat(tokens); err == nil {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatal("the container never copied its token file")
-		case <-tick.C:
-		}
-	}
+	rm, na, tokens := startWaitingAttempt(ctx, t, miniyarn.Options{Conf: map[string]string{ipc.RPCProtectionKey: "privacy"}})
 
 	confDir := t.TempDir()
 	var core strings.Builder
@@ -113,4 +72,53 @@ func TestRegistersUnderRPCProtection(t *testing.T) {
 	if _, err := bad.connect(ctx); err == nil || !strings.Contains(err.Error(), ipc.RPCProtectionKey) {
 		t.Errorf("an unknown protection level: %v", err)
 	}
+}
+
+// startWaitingAttempt starts a MiniYARN RM with opts and submits an
+// application whose container copies its token file to the returned path
+// and waits; it returns once the copy exists.
+func startWaitingAttempt(ctx context.Context, t *testing.T, opts miniyarn.Options) (*miniyarn.RM, yarn.NewApplication, string) {
+	t.Helper()
+	opts.WorkDir = t.TempDir()
+	opts.KillGrace = 100 * time.Millisecond
+	rm, err := miniyarn.Start(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rm.Close() })
+	client, err := yarn.NewClient(yarn.Config{Addresses: []string{rm.WebURL()}, Auth: yarn.PseudoAuth{User: "alice"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens := filepath.Join(t.TempDir(), "tokens")
+	na, err := client.NewApplication(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = client.Submit(ctx, yarn.ApplicationSubmissionContext{
+		ApplicationID:   na.ApplicationID,
+		ApplicationName: "gozie:T=shell:" + t.Name(),
+		AMContainerSpec: yarn.ContainerLaunchContext{
+			Commands:    yarn.Commands{`cp "$HADOOP_TOKEN_FILE_LOCATION" "$TOKENS_COPY.tmp" && mv "$TOKENS_COPY.tmp" "$TOKENS_COPY"; exec sleep 300`},
+			Environment: yarn.EntryMap[string]{"TOKENS_COPY": tokens},
+		},
+		MaxAppAttempts: 1,
+		Resource:       &yarn.Resource{MemoryMB: 512, VCores: 1},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if _, err := os.Stat(tokens); err == nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the container never copied its token file")
+		case <-tick.C:
+		}
+	}
+	return rm, na, tokens
 }

@@ -70,7 +70,8 @@ type Spec struct {
 	// run ended.
 	CallbackURL string `json:"callbackUrl,omitempty"`
 	// SchedulerAddress overrides the scheduler address (host:port) that the
-	// AMRM token names.
+	// container's Hadoop configuration (HADOOP_CONF_DIR) or, without one,
+	// the AMRM token names.
 	SchedulerAddress string `json:"schedulerAddress,omitempty"`
 	// Heartbeat is the interval between heartbeats to the RM; zero means
 	// DefaultHeartbeat.
