@@ -2,6 +2,8 @@ package conf
 
 import (
 	"iter"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -33,6 +35,16 @@ func NewProperties(pairs ...string) *Properties {
 	p := &Properties{}
 	for i := 0; i+1 < len(pairs); i += 2 {
 		p.Set(pairs[i], pairs[i+1])
+	}
+	return p
+}
+
+// PropertiesFromMap returns the properties of m in key order, so that what is written from
+// a map (a generated *-site.xml, an action configuration) is the same every time.
+func PropertiesFromMap(m map[string]string) *Properties {
+	p := &Properties{}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		p.Set(k, m[k])
 	}
 	return p
 }

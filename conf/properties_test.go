@@ -270,3 +270,11 @@ func readFile(path string) (string, error) {
 	b, err := os.ReadFile(path)
 	return string(b), err
 }
+
+func TestPropertiesFromMap(t *testing.T) {
+	t.Parallel()
+	p := PropertiesFromMap(map[string]string{"b": "2", "a": "1", "c": "3"})
+	if got := pairs(p); !reflect.DeepEqual(got, []string{"a", "1", "b", "2", "c", "3"}) {
+		t.Errorf("PropertiesFromMap = %q, want key order", got)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/gozie/gozie/conf"
@@ -41,17 +40,8 @@ func (rm *RM) writeNMConf(dir string) error {
 	for name, props := range map[string]map[string]string{
 		"core-site.xml": core, "hdfs-site.xml": rm.opts.HDFSConf, "yarn-site.xml": yarnSite,
 	} {
-		keys := make([]string, 0, len(props))
-		for k := range props {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		pairs := make([]string, 0, 2*len(keys))
-		for _, k := range keys {
-			pairs = append(pairs, k, props[k])
-		}
 		var b strings.Builder
-		if err := conf.WriteConfigurationXML(&b, conf.NewProperties(pairs...)); err != nil {
+		if err := conf.WriteConfigurationXML(&b, conf.PropertiesFromMap(props)); err != nil {
 			return fmt.Errorf("miniyarn: %s: %w", name, err)
 		}
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {

@@ -251,17 +251,8 @@ func (l *launcher) prepare(ctx context.Context, fsys hadoop.FileSystem) error {
 // writeActionConf writes the action configuration as Hadoop configuration
 // XML, in key order.
 func writeActionConf(p string, props map[string]string) error {
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	pairs := make([]string, 0, 2*len(keys))
-	for _, k := range keys {
-		pairs = append(pairs, k, props[k])
-	}
 	var buf bytes.Buffer
-	if err := conf.WriteConfigurationXML(&buf, conf.NewProperties(pairs...)); err != nil {
+	if err := conf.WriteConfigurationXML(&buf, conf.PropertiesFromMap(props)); err != nil {
 		return fmt.Errorf("writing the action configuration: %w", err)
 	}
 	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
