@@ -67,6 +67,10 @@
 //	────────────────────────────────────────────────────── ─────────────────── ──────────────────────────────────────────────────────
 //	SIMPLE refused by a Kerberized NameNode ("SIMPLE       minidfs (ipc)       ipc/Server.java initializeAuthContext
 //	authentication is not enabled")
+//	hadoop.rpc.protection (authentication, integrity,      minidfs, miniyarn   security/SaslPropertiesResolver.java, SaslRpcServer
+//	privacy) is the qop offered; a client that picks         (AMRM)            QualityOfProtection, ipc/Server.java wrapWithSasl,
+//	another is refused; past auth, every RPC travels in                        ipc/SaslRpcClient.java (WRAP, call id -33)
+//	SASL WRAP messages
 //	a standby answers StandbyException; clients fail over  minidfs, miniyarn   ipc/StandbyException, RMWebApp standby redirect
 //	only a lease holder writes; a second writer gets       minidfs             namenode/LeaseManager, FSNamesystem.recoverLeaseInternal
 //	AlreadyBeingCreatedException until the soft limit
