@@ -30,6 +30,18 @@
 // ResolverConfig.RequireUser makes a call that names no user an error
 // (ErrNoUser) instead of acting as the server.
 //
+// HA nameservices: hdfs://<ns> resolves through ResolverConfig.Conf
+// (dfs.ha.namenodes.<ns>, dfs.namenode.rpc-address.<ns>.<nn>), and the
+// paths and URIs the Resolver returns keep the nameservice, never a
+// NameNode's address. colinmarc fails over on StandbyException within a
+// call; the Resolver gives it each NameNode several times over (colinmarc
+// skips a NameNode for 5 seconds after a failure, which would break a
+// failover back in that time), and a call that no NameNode served (all
+// standby, unreachable) is tried again as Hadoop's client does
+// (dfs.client.failover.*; NoActiveNameNodeError when they run out). A file
+// open for writing survives a failover; one whose block or completion no
+// NameNode served fails as a whole and never appears at its path.
+//
 // Sub-packages: ipc (Hadoop IPC client and server with SIMPLE, TOKEN and
 // KERBEROS authentication) and hadooppb (the protocol messages).
 //

@@ -65,12 +65,15 @@ func fileSystems(t *testing.T) []fsCase {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ha := haResolver(t, startHADFS(t, nil), nil)
 	return []fsCase{
 		{"local", &hadoop.LocalFS{Now: clock}, t.TempDir()},
 		{"hdfs", hadoop.NewHDFS(c, clock), "/hdfs-direct"},
 		{"resolver-hdfs-uri", res, m.URI() + "/via-uri"},
 		{"resolver-bare-path", res, "/via-default"},
 		{"resolver-file-uri", res, "file://" + t.TempDir()},
+		// An HA nameservice, nn1 standby at the first call.
+		{"resolver-ha-nameservice", ha, "hdfs://minicluster/via-ha"},
 		// The restricted view passes what its policy allows through unchanged.
 		{"restricted-hdfs-uri", hdfsOnly.Restrict(res), m.URI() + "/restricted"},
 		{"restricted-bare-path", hdfsOnly.Restrict(res), "/restricted-default"},
@@ -302,43 +305,6 @@ func TestResolverSharesNamespaceWithMiniDFSRoot(t *testing.T) {
 	}
 	if _, err := res.Stat(ctx, "/feeds"); err == nil {
 		t.Error("Stat after Close succeeded")
-	}
-}
-
-func TestResolverHANameservice(t *testing.T) {
-	t.Parallel()
-	root := t.TempDir()
-	var nns []*minidfs.MiniDFS
-	for range 2 {
-		m, err := minidfs.Start(context.Background(), minidfs.Options{Root: root, Superuser: "gozie"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { m.Close() })
-		nns = append(nns, m)
-	}
-	nns[0].SetStandby(true)
-	conf := hadoopconf.HadoopConf{
-		"fs.defaultFS":                           "hdfs://mycluster",
-		"dfs.nameservices":                       "mycluster",
-		"dfs.ha.namenodes.mycluster":             "nn1, nn2",
-		"dfs.namenode.rpc-address.mycluster.nn1": nns[0].Addr(),
-		"dfs.namenode.rpc-address.mycluster.nn2": nns[1].Addr(),
-	}
-	res, err := hadoop.NewResolver(hadoop.ResolverConfig{Conf: conf, User: "gozie"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Close()
-	ctx := context.Background()
-	if err := res.WriteFile(ctx, "/ha/flag", []byte("x"), 0o644); err != nil {
-		t.Fatalf("WriteFile through the nameservice: %v", err)
-	}
-	if b, err := os.ReadFile(filepath.Join(root, "ha/flag")); err != nil || string(b) != "x" {
-		t.Errorf("backing file: %q, %v", b, err)
-	}
-	if ok, err := res.Glob(ctx, "hdfs://mycluster/ha/*"); err != nil || !slices.Equal(ok, []string{"hdfs://mycluster/ha/flag"}) {
-		t.Errorf("Glob = %v, %v", ok, err)
 	}
 }
 

@@ -32,6 +32,11 @@ type HDFS struct {
 	opMu sync.Mutex
 	rec  *refusals
 
+	// With failover set (clients of an HA nameservice, uri naming it), a
+	// call that no NameNode served is tried again as the policy says.
+	failover *failoverPolicy
+	uri      string
+
 	// colinmarc's ServerDefaults caches its answer without a lock, so the
 	// first concurrent calls race; the answer is fetched once here.
 	defaultsMu sync.Mutex
@@ -51,12 +56,34 @@ func NewHDFS(client *hdfs.Client, now func() time.Time) *HDFS {
 // Client returns the underlying colinmarc client.
 func (h *HDFS) Client() *hdfs.Client { return h.client }
 
-// do runs one operation of the colinmarc client. A refusal
-// (fs.ErrPermission) gets back the NameNode's exception and message, which
-// colinmarc drops: "mkdir /user/alice/x:
-// org.apache.hadoop.security.AccessControlException: Permission denied:
-// user=bob, access=WRITE, …".
-func (h *HDFS) do(op func() error) error {
+// do runs one operation of the colinmarc client. On an HA nameservice, an
+// operation that no NameNode served (all standby during a failover, or
+// unreachable) is run again after a wait, as Hadoop's client fails over
+// (failoverPolicy), until it is served, the attempts run out
+// (*NoActiveNameNodeError) or ctx ends. A refusal (fs.ErrPermission) gets
+// back the NameNode's exception and message, which colinmarc drops: "mkdir
+// /user/alice/x: org.apache.hadoop.security.AccessControlException:
+// Permission denied: user=bob, access=WRITE, …".
+func (h *HDFS) do(ctx context.Context, op func() error) error {
+	err := h.once(op)
+	if h.failover == nil || !noNameNodeServed(err) {
+		return err
+	}
+	attempts := 1
+	for ; attempts < h.failover.maxAttempts && noNameNodeServed(err); attempts++ {
+		if h.failover.wait(ctx, attempts) != nil {
+			break
+		}
+		err = h.once(op)
+	}
+	if noNameNodeServed(err) {
+		return &NoActiveNameNodeError{Nameservice: h.uri, Attempts: attempts, Err: err}
+	}
+	return err
+}
+
+// once runs op one time; see do.
+func (h *HDFS) once(op func() error) error {
 	if h.rec == nil {
 		return op()
 	}
@@ -97,7 +124,7 @@ func (h *HDFS) Stat(ctx context.Context, p string) (FileInfo, error) {
 		return FileInfo{}, err
 	}
 	var fi fs.FileInfo
-	err := h.do(func() (err error) {
+	err := h.do(ctx, func() (err error) {
 		fi, err = h.client.Stat(p)
 		return err
 	})
@@ -113,7 +140,7 @@ func (h *HDFS) ReadDir(ctx context.Context, p string) ([]FileInfo, error) {
 		return nil, err
 	}
 	var fis []fs.FileInfo
-	err := h.do(func() (err error) {
+	err := h.do(ctx, func() (err error) {
 		fis, err = h.client.ReadDir(p)
 		return err
 	})
@@ -133,7 +160,7 @@ func (h *HDFS) MkdirAll(ctx context.Context, p string, perm fs.FileMode) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return h.do(func() error { return h.client.MkdirAll(p, perm) })
+	return h.do(ctx, func() error { return h.client.MkdirAll(p, perm) })
 }
 
 // WriteFile implements FileSystem.
@@ -144,7 +171,7 @@ func (h *HDFS) WriteFile(ctx context.Context, p string, data []byte, perm fs.Fil
 	}
 	if _, err := w.Write(data); err != nil {
 		w.abort()
-		return fmt.Errorf("writing %s: %w", p, err)
+		return err
 	}
 	return w.Close()
 }
@@ -158,13 +185,13 @@ func (h *HDFS) create(ctx context.Context, p string, perm fs.FileMode) (*hdfsWri
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	defaults, err := h.serverDefaults()
+	defaults, err := h.serverDefaults(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("creating %s: server defaults: %w", p, err)
 	}
 	tmp := path.Join(path.Dir(p), path.Base(tempName(p)))
 	var fw *hdfs.FileWriter
-	err = h.do(func() error {
+	err = h.do(ctx, func() error {
 		if fi, err := h.client.Stat(p); err == nil && fi.IsDir() {
 			return &fs.PathError{Op: "create", Path: p, Err: ErrIsDirectory}
 		}
@@ -182,15 +209,19 @@ func (h *HDFS) create(ctx context.Context, p string, perm fs.FileMode) (*hdfsWri
 	if d, ok := ctx.Deadline(); ok {
 		fw.SetDeadline(d)
 	}
-	return &hdfsWriter{h: h, fw: fw, tmp: tmp, final: p}, nil
+	return &hdfsWriter{h: h, ctx: ctx, fw: fw, tmp: tmp, final: p}, nil
 }
 
 // serverDefaults returns the NameNode's defaults, fetched once.
-func (h *HDFS) serverDefaults() (hdfs.ServerDefaults, error) {
+func (h *HDFS) serverDefaults(ctx context.Context) (hdfs.ServerDefaults, error) {
 	h.defaultsMu.Lock()
 	defer h.defaultsMu.Unlock()
 	if h.defaults == nil {
-		d, err := h.client.ServerDefaults()
+		var d hdfs.ServerDefaults
+		err := h.do(ctx, func() (err error) {
+			d, err = h.client.ServerDefaults()
+			return err
+		})
 		if err != nil {
 			return hdfs.ServerDefaults{}, err
 		}
@@ -200,21 +231,42 @@ func (h *HDFS) serverDefaults() (hdfs.ServerDefaults, error) {
 }
 
 // hdfsWriter writes to a hidden temporary file and renames it into place
-// on Close.
+// on Close. The data goes to the DataNode and the file's blocks are
+// allocated and completed by whichever NameNode of an HA nameservice is
+// active: colinmarc fails over on StandbyException within a call, and the
+// lease, held by the client, survives a failover. A write or completion
+// that fails anyway (no NameNode served it, a DataNode error) fails the
+// whole file: colinmarc cannot resume a file after a failed addBlock or
+// complete, so Close removes the temporary file and returns the first
+// error, and no part of the data ever appears at the final path.
 type hdfsWriter struct {
-	h           *HDFS
-	fw          *hdfs.FileWriter
-	tmp, final  string
-	done        bool
-	writeFailed bool
+	h          *HDFS
+	ctx        context.Context
+	fw         *hdfs.FileWriter
+	tmp, final string
+	done       bool
+	err        error // the first failed write
 }
 
 func (w *hdfsWriter) Write(b []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.failed("writing", w.err)
+	}
 	n, err := w.fw.Write(b)
 	if err != nil {
-		w.writeFailed = true
+		w.err = err
+		return n, w.failed("writing", err)
 	}
-	return n, err
+	return n, nil
+}
+
+// failed describes a failed write or completion of the file; one that no
+// NameNode of an HA nameservice served says so.
+func (w *hdfsWriter) failed(op string, err error) error {
+	if w.h.failover != nil && noNameNodeServed(err) {
+		err = &NoActiveNameNodeError{Nameservice: w.h.uri, Attempts: 1, Err: err}
+	}
+	return fmt.Errorf("%s %s: %w (nothing was written to %s)", op, w.final, err, w.final)
 }
 
 func (w *hdfsWriter) abort() {
@@ -229,15 +281,16 @@ func (w *hdfsWriter) Close() error {
 		return nil
 	}
 	w.done = true
+	if w.err != nil {
+		w.fw.Close() // releases the DataNode connection; the file is dropped
+		w.h.client.Remove(w.tmp)
+		return w.failed("writing", w.err)
+	}
 	if err := w.fw.Close(); err != nil {
 		w.h.client.Remove(w.tmp)
-		return err
+		return w.failed("completing", err)
 	}
-	if w.writeFailed {
-		w.h.client.Remove(w.tmp)
-		return fmt.Errorf("writing %s: an earlier write failed", w.final)
-	}
-	if err := w.h.do(func() error { return w.h.client.Rename(w.tmp, w.final) }); err != nil {
+	if err := w.h.do(w.ctx, func() error { return w.h.client.Rename(w.tmp, w.final) }); err != nil {
 		w.h.client.Remove(w.tmp)
 		return err
 	}
@@ -250,7 +303,7 @@ func (h *HDFS) Open(ctx context.Context, p string) (io.ReadCloser, error) {
 		return nil, err
 	}
 	var r *hdfs.FileReader
-	err := h.do(func() (err error) {
+	err := h.do(ctx, func() (err error) {
 		r, err = h.client.Open(p)
 		return err
 	})
@@ -305,7 +358,7 @@ func (h *HDFS) Rename(ctx context.Context, from, to string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return h.do(func() error { return h.client.Rename(from, to) })
+	return h.do(ctx, func() error { return h.client.Rename(from, to) })
 }
 
 // Remove implements FileSystem.
@@ -313,7 +366,7 @@ func (h *HDFS) Remove(ctx context.Context, p string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return h.do(func() error { return h.client.Remove(p) })
+	return h.do(ctx, func() error { return h.client.Remove(p) })
 }
 
 // RemoveAll implements FileSystem.
@@ -324,7 +377,7 @@ func (h *HDFS) RemoveAll(ctx context.Context, p string) error {
 	if path.Clean(p) == "/" {
 		return &fs.PathError{Op: "removeall", Path: p, Err: fs.ErrPermission}
 	}
-	return h.do(func() error { return h.client.RemoveAll(p) })
+	return h.do(ctx, func() error { return h.client.RemoveAll(p) })
 }
 
 // Chmod implements FileSystem.
@@ -332,7 +385,7 @@ func (h *HDFS) Chmod(ctx context.Context, p string, perm fs.FileMode) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return h.do(func() error { return h.client.Chmod(p, perm) })
+	return h.do(ctx, func() error { return h.client.Chmod(p, perm) })
 }
 
 // Chown implements Owner: it sets the owner, the group, or both (an empty
@@ -341,7 +394,7 @@ func (h *HDFS) Chown(ctx context.Context, p, owner, group string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return h.do(func() error { return h.client.Chown(p, owner, group) })
+	return h.do(ctx, func() error { return h.client.Chown(p, owner, group) })
 }
 
 // Touchz implements FileSystem. colinmarc sends times in whole seconds, so
@@ -350,7 +403,7 @@ func (h *HDFS) Touchz(ctx context.Context, p string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return h.do(func() error {
+	return h.do(ctx, func() error {
 		fi, err := h.client.Stat(p)
 		switch {
 		case errors.Is(err, os.ErrNotExist):

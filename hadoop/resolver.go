@@ -41,7 +41,9 @@ type ResolverConfig struct {
 	// fs.default.name) from Conf, else "file:///".
 	DefaultFS string
 	// Conf holds the merged Hadoop *-site.xml properties, used for HA
-	// nameservices and client options (see LoadHadoopConf).
+	// nameservices (dfs.ha.namenodes.<ns>, dfs.namenode.rpc-address.<ns>.
+	// <nn>), their failover settings (dfs.client.failover.*, see
+	// FailoverMaxAttemptsKey) and client options (see LoadHadoopConf).
 	Conf hadoopconf.HadoopConf
 	// User is the HDFS user for SIMPLE authentication: the identity of
 	// calls made for no one else, and the real user of proxy connections
@@ -80,8 +82,9 @@ type ResolverConfig struct {
 // addresses, effective user), at most MaxClients of them idle, and closes
 // them in Close.
 type Resolver struct {
-	cfg   ResolverConfig
-	local *LocalFS
+	cfg      ResolverConfig
+	local    *LocalFS
+	failover *failoverPolicy // for the clients of HA nameservices
 
 	mu      sync.Mutex
 	clients map[string]*hdfsEntry
@@ -138,7 +141,11 @@ func NewResolver(cfg ResolverConfig) (*Resolver, error) {
 	if cfg.MaxClients <= 0 {
 		cfg.MaxClients = DefaultMaxClients
 	}
-	r := &Resolver{cfg: cfg, local: &LocalFS{Now: cfg.Now}, clients: map[string]*hdfsEntry{}, idle: list.New()}
+	failover, err := newFailoverPolicy(cfg.Conf)
+	if err != nil {
+		return nil, err
+	}
+	r := &Resolver{cfg: cfg, local: &LocalFS{Now: cfg.Now}, failover: failover, clients: map[string]*hdfsEntry{}, idle: list.New()}
 	if _, err := r.parse(cfg.DefaultFS); err != nil {
 		return nil, fmt.Errorf("hadoop: default filesystem: %w", err)
 	}
@@ -342,6 +349,9 @@ func (r *Resolver) hdfsFor(authority, user string) (h *HDFS, release func(), err
 func (r *Resolver) connect(authority string, addrs []string, user string, self bool) (*HDFS, error) {
 	opts := hdfs.ClientOptionsFromConf(r.cfg.Conf)
 	opts.Addresses = addrs
+	if len(addrs) > 1 {
+		opts.Addresses = failoverAddresses(addrs)
+	}
 	opts.User = user
 	opts.KerberosClient = r.cfg.Kerberos
 	if r.cfg.Kerberos != nil {
@@ -370,8 +380,11 @@ func (r *Resolver) connect(authority string, addrs []string, user string, self b
 	}
 	h := NewHDFS(c, r.cfg.Now)
 	h.rec = rec
+	if len(addrs) > 1 {
+		h.failover, h.uri = r.failover, "hdfs://"+authority
+	}
 	if !self {
-		if _, err := h.serverDefaults(); err != nil {
+		if _, err := h.serverDefaults(context.Background()); err != nil {
 			c.Close()
 			return nil, fmt.Errorf("hadoop: connecting to hdfs://%s as %s: %w", authority, user, err)
 		}

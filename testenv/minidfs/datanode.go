@@ -47,10 +47,15 @@ type datanode struct {
 	conns  map[net.Conn]struct{}
 }
 
-func startDatanode(ctx context.Context, root *os.Root, log *slog.Logger) (*datanode, error) {
-	l, err := listenLoopback()
+// startDatanode listens on addr (a random loopback port when empty) and
+// serves blocks from root.
+func startDatanode(ctx context.Context, root *os.Root, addr string, log *slog.Logger) (*datanode, error) {
+	if addr == "" {
+		addr = loopback
+	}
+	l, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("minidfs: starting the DataNode: listening on %s: %w", addr, err)
 	}
 	d := &datanode{root: root, log: log, l: l, conns: map[net.Conn]struct{}{}}
 	d.ctx, d.cancel = context.WithCancel(ctx)
@@ -74,6 +79,16 @@ func startDatanode(ctx context.Context, root *os.Root, log *slog.Logger) (*datan
 
 func (d *datanode) addr() string { return d.l.Addr().String() }
 func (d *datanode) port() int    { return d.l.Addr().(*net.TCPAddr).Port }
+
+// ip is the address the NameNodes give clients for the DataNode: the bound
+// IP, or 127.0.0.1 when it listens on every interface.
+func (d *datanode) ip() string {
+	ip := d.l.Addr().(*net.TCPAddr).IP
+	if ip == nil || ip.IsUnspecified() {
+		return "127.0.0.1"
+	}
+	return ip.String()
+}
 
 func (d *datanode) close() {
 	d.cancel()

@@ -1,7 +1,21 @@
 // Package minidfs is an in-process HDFS stand-in for tests and local runs:
 // a NameNode speaking Hadoop IPC (the ClientProtocol methods that
 // colinmarc/hdfs v2 calls) and a minimal DataNode speaking the
-// data-transfer protocol, both on random 127.0.0.1 ports.
+// data-transfer protocol, on random 127.0.0.1 ports or the fixed
+// addresses of Options.NameNodeAddrs and Options.DataNodeAddr.
+//
+// HA (Options.HA): two NameNodes, nn1 and nn2, serve one namespace, each
+// with its own HA state; nn1 starts active. The cluster is named by a
+// nameservice (Options.Nameservice, default "minicluster", so URI is
+// hdfs://minicluster) that no DNS knows: clients reach the NameNodes
+// through ClientConf, the hdfs-site.xml properties of the nameservice. A
+// standby refuses every client call with Hadoop's StandbyException and
+// category; Failover, TransitionToStandby and TransitionToActive are the
+// haadmin commands. A failover loses nothing: owners, leases and blocks
+// belong to the namespace, the new active renews every lease, and the one
+// DataNode serves both NameNodes, so a file open for writing carries on.
+// The HAServiceProtocol itself (getServiceStatus over IPC) is not served;
+// the hooks are Go methods.
 //
 // The namespace is a plain local directory: HDFS path /a/b is the file
 // <Root>/a/b, so files can be copied in and out with ordinary tools, and

@@ -83,3 +83,47 @@ func TestKerberos(t *testing.T) {
 		t.Error("SIMPLE client was served by a Kerberos-only NameNode")
 	}
 }
+
+// TestKerberosHA: both NameNodes of an HA pair require Kerberos with the
+// configured hadoop.rpc.protection; a Kerberos client finds the active
+// one through a standby nn1 (the service principal's _HOST is the host
+// clients are given, localhost), and nn2 turns SIMPLE away too.
+func TestKerberosHA(t *testing.T) {
+	t.Parallel()
+	k := kdc.Start(t)
+	k.AddUser(t, "alice", "alicepw")
+	k.AddService(t, "nn/localhost")
+	kt, err := keytab.Load(k.Keytab(t, "nn.keytab", "nn/localhost"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := startHA(t, minidfs.Options{
+		Kerberos:      &ipc.KerberosOptions{Keytab: kt, Service: "nn", Host: "localhost"},
+		Conf:          map[string]string{ipc.RPCProtectionKey: "privacy,authentication"},
+		NameNodeAddrs: []string{"localhost:0", "localhost:0"},
+	})
+	if err := m.Failover(1); err != nil {
+		t.Fatal(err)
+	}
+	cl := krbclient.NewWithPassword("alice", kdc.Realm, "alicepw", k.Config(t), krbclient.DisablePAFXFAST(true))
+	if err := cl.Login(); err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Destroy()
+	c, err := hdfs.NewClient(hdfs.ClientOptions{
+		Addresses:                    m.NameNodeAddrs(),
+		KerberosClient:               cl,
+		KerberosServicePrincipleName: "nn/_HOST",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.MkdirAll("/secure/ha", 0o755); err != nil {
+		t.Fatalf("MkdirAll over Kerberos through the standby nn1: %v", err)
+	}
+	simple := newClient(t, "mallory", m.NameNodeAddrs()[1])
+	if _, err := simple.Stat("/secure"); err == nil {
+		t.Error("SIMPLE client was served by the Kerberos-only nn2")
+	}
+}

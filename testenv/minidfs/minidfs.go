@@ -78,6 +78,24 @@ type Options struct {
 	// Kerberos, if set, makes the NameNode require Kerberos (GSSAPI) SASL
 	// with this service key instead of SIMPLE authentication.
 	Kerberos *ipc.KerberosOptions
+	// HA makes the cluster an HA pair: two NameNodes, nn1 and nn2, serving
+	// one namespace (one set of owners, leases and blocks), each with its
+	// own HA state; nn1 starts active and nn2 standby. Clients reach them
+	// through the nameservice (URI, ClientConf), and Failover switches
+	// them. Both take the same Conf, Kerberos and hadoop.rpc.protection.
+	HA bool
+	// Nameservice is the HA pair's nameservice id, the authority of URI;
+	// default DefaultNameservice. Without HA it is not used.
+	Nameservice string
+	// NameNodeAddrs are the listen addresses (host:port) of the NameNodes,
+	// one per NameNode (nn1 then nn2 with HA); empty, or an empty entry,
+	// means a random 127.0.0.1 port. A port already taken fails Start,
+	// naming it. Clients are given the configured host with the bound
+	// port (127.0.0.1 for an unspecified host).
+	NameNodeAddrs []string
+	// DataNodeAddr is the DataNode's data-transfer listen address
+	// (host:port); empty means a random 127.0.0.1 port.
+	DataNodeAddr string
 	// Now returns the current time for lease bookkeeping; default time.Now.
 	Now func() time.Time
 	// Logger receives diagnostics; default a logger that discards.
@@ -98,18 +116,20 @@ func ProxyUserConf(users ...string) map[string]string {
 	return conf
 }
 
-// MiniDFS is a running NameNode and DataNode pair.
+// MiniDFS is a running cluster: one NameNode, or an HA pair of them (one
+// namespace, two IPC servers), and one DataNode that serves them all.
 type MiniDFS struct {
 	opts Options
 	root *os.Root
-	nn   *namenode
-	ipc  *ipc.Server
+	nn   *namenode  // the namespace, shared by every NameNode
+	nns  []nameNode // nn1 (and nn2 with HA)
+	ha   *haState
 	dn   *datanode
 
 	closeOnce sync.Once
 }
 
-// Start opens Root and starts the NameNode and the DataNode.
+// Start opens Root and starts the NameNode(s) and the DataNode.
 func Start(ctx context.Context, opts Options) (*MiniDFS, error) {
 	if opts.Root == "" {
 		return nil, errors.New("minidfs: Options.Root is required")
@@ -119,6 +139,9 @@ func Start(ctx context.Context, opts Options) (*MiniDFS, error) {
 	}
 	if opts.BlockSize < 0 || opts.BlockSize%bytesPerChecksum != 0 {
 		return nil, fmt.Errorf("minidfs: BlockSize %d is not a positive multiple of %d", opts.BlockSize, bytesPerChecksum)
+	}
+	if err := checkHA(&opts); err != nil {
+		return nil, err
 	}
 	if opts.Superuser == "" {
 		opts.Superuser = "hdfs"
@@ -162,7 +185,7 @@ func Start(ctx context.Context, opts Options) (*MiniDFS, error) {
 		return nil, fmt.Errorf("minidfs: datanode uuid: %w", err)
 	}
 	m := &MiniDFS{opts: opts, root: root}
-	m.dn, err = startDatanode(ctx, root, opts.Logger)
+	m.dn, err = startDatanode(ctx, root, opts.DataNodeAddr, opts.Logger)
 	if err != nil {
 		root.Close()
 		return nil, err
@@ -179,21 +202,66 @@ func Start(ctx context.Context, opts Options) (*MiniDFS, error) {
 	} else {
 		so.Simple = true
 	}
-	m.ipc = ipc.NewServer(so)
-	m.nn.register(m.ipc)
-	if err := m.ipc.Start(ctx); err != nil {
-		m.dn.close()
-		root.Close()
-		return nil, fmt.Errorf("minidfs: starting namenode: %w", err)
+	if err := m.startNameNodes(ctx, so); err != nil {
+		m.Close()
+		return nil, err
 	}
 	return m, nil
 }
 
-// Addr returns the NameNode's host:port.
-func (m *MiniDFS) Addr() string { return m.ipc.Addr() }
+// startNameNodes starts one IPC server per NameNode over the one
+// namespace, each answering by its own HA state.
+func (m *MiniDFS) startNameNodes(ctx context.Context, so ipc.ServerOptions) error {
+	ids := []string{""}
+	if m.opts.HA {
+		ids = nameNodeIDs
+	}
+	m.ha = newHAState(len(ids))
+	for i, id := range ids {
+		listen := loopback
+		if i < len(m.opts.NameNodeAddrs) && m.opts.NameNodeAddrs[i] != "" {
+			listen = m.opts.NameNodeAddrs[i]
+		}
+		so.Addr = listen
+		srv := ipc.NewServer(so)
+		m.nn.register(srv, m.ha, i, id)
+		if err := srv.Start(ctx); err != nil {
+			name := "NameNode"
+			if id != "" {
+				name += " " + id
+			}
+			return fmt.Errorf("minidfs: starting %s: %w", name, err)
+		}
+		m.nns = append(m.nns, nameNode{id: id, srv: srv, addr: advertised(listen, srv.Addr())})
+	}
+	return nil
+}
 
-// URI returns hdfs://127.0.0.1:<port>, the value for fs.defaultFS.
-func (m *MiniDFS) URI() string { return "hdfs://" + m.Addr() }
+// Addr returns the active NameNode's host:port (nn1's while none is).
+func (m *MiniDFS) Addr() string {
+	if i := m.ActiveNameNode(); i >= 0 {
+		return m.nns[i].addr
+	}
+	return m.nns[0].addr
+}
+
+// URI returns the value for fs.defaultFS: hdfs://<nameservice> for an HA
+// pair, a name only ClientConf maps to the NameNodes, and
+// hdfs://<host>:<port> of the NameNode otherwise.
+func (m *MiniDFS) URI() string {
+	if m.opts.HA {
+		return "hdfs://" + m.opts.Nameservice
+	}
+	return "hdfs://" + m.Addr()
+}
+
+// Nameservice returns the HA pair's nameservice id ("" without HA).
+func (m *MiniDFS) Nameservice() string {
+	if !m.opts.HA {
+		return ""
+	}
+	return m.opts.Nameservice
+}
 
 // Root returns the local directory backing the namespace.
 func (m *MiniDFS) Root() string { return m.opts.Root }
@@ -210,28 +278,18 @@ func (m *MiniDFS) CreateHome(user string) error {
 	return m.nn.createHome(user)
 }
 
-// SetStandby makes the NameNode answer every call with a StandbyException
-// (or stop doing so). Two MiniDFS sharing one Root, one of them in
-// standby, behave like an HA pair that clients fail over between.
-func (m *MiniDFS) SetStandby(standby bool) { m.ipc.SetStandby(standby) }
-
-// Close stops both servers and releases the root. It is idempotent.
+// Close stops every server and releases the root. It is idempotent.
 func (m *MiniDFS) Close() error {
 	m.closeOnce.Do(func() {
-		m.ipc.Close()
+		for _, n := range m.nns {
+			n.srv.Close()
+		}
 		m.dn.close()
 		m.root.Close()
 	})
 	return nil
 }
 
-// loopback is the address both servers listen on.
+// loopback is the default listen address of every server: a random
+// 127.0.0.1 port.
 const loopback = "127.0.0.1:0"
-
-func listenLoopback() (net.Listener, error) {
-	l, err := net.Listen("tcp", loopback)
-	if err != nil {
-		return nil, fmt.Errorf("minidfs: listening: %w", err)
-	}
-	return l, nil
-}

@@ -324,28 +324,6 @@ func TestRenamePermsTimes(t *testing.T) {
 	}
 }
 
-func TestStandbyFailover(t *testing.T) {
-	t.Parallel()
-	root := t.TempDir()
-	var nns []*minidfs.MiniDFS
-	for range 2 {
-		m, err := minidfs.Start(context.Background(), minidfs.Options{Root: root, Superuser: "alice"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { m.Close() })
-		nns = append(nns, m)
-	}
-	nns[0].SetStandby(true)
-	c := newClient(t, "alice", nns[0].Addr(), nns[1].Addr())
-	if err := c.MkdirAll("/ha", 0o755); err != nil {
-		t.Fatalf("MkdirAll through the active NameNode: %v", err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "ha")); err != nil {
-		t.Error(err)
-	}
-}
-
 func TestStartValidation(t *testing.T) {
 	t.Parallel()
 	tests := []minidfs.Options{

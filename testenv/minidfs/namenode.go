@@ -65,9 +65,15 @@ func newNamenode(opts Options, root *os.Root, dn *datanode, dnUUID string) *name
 	}
 }
 
-// register installs the ClientProtocol handlers.
-func (nn *namenode) register(s *ipc.Server) {
-	h := func(method string, fn ipc.Handler) {
+// register installs the ClientProtocol handlers on s, the server of
+// NameNode idx (id nn1, nn2, or "" without HA). Each call first meets the NameNode's HA state with the
+// category Hadoop's NameNode checks for it (FSNamesystem.checkOperation,
+// called first in each NameNodeRpcServer or FSNamesystem method): a
+// standby refuses READ and WRITE with a StandbyException. addBlock is
+// READ because getAdditionalBlock checks READ before WRITE;
+// getDataEncryptionKey checks nothing.
+func (nn *namenode) register(s *ipc.Server, ha *haState, idx int, id string) {
+	h := func(method string, cat opCategory, fn ipc.Handler) {
 		if nn.opts.CreateHomes {
 			inner := fn
 			fn = func(ctx context.Context, call *ipc.Call, req []byte) (proto.Message, error) {
@@ -75,29 +81,38 @@ func (nn *namenode) register(s *ipc.Server) {
 				return inner(ctx, call, req)
 			}
 		}
-		s.Handle(ipc.ClientProtocol, method, fn)
+		serve := fn
+		s.Handle(ipc.ClientProtocol, method, func(ctx context.Context, call *ipc.Call, req []byte) (proto.Message, error) {
+			release, err := ha.enter(idx, cat)
+			if err != nil {
+				nn.opts.Logger.Debug("minidfs: a standby NameNode refused a call", "namenode", id, "method", method, "user", call.User)
+				return nil, err
+			}
+			defer release()
+			return serve(ctx, call, req)
+		})
 	}
-	h("getFileInfo", ipc.Typed(nn.getFileInfo))
-	h("getListing", ipc.Typed(nn.getListing))
-	h("mkdirs", ipc.Typed(nn.mkdirs))
-	h("delete", ipc.Typed(nn.delete))
-	h("rename", ipc.Typed(nn.rename))
-	h("rename2", ipc.Typed(nn.rename2))
-	h("setPermission", ipc.Typed(nn.setPermission))
-	h("setOwner", ipc.Typed(nn.setOwnerCall))
-	h("setTimes", ipc.Typed(nn.setTimes))
-	h("getContentSummary", ipc.Typed(nn.getContentSummary))
-	h("getFsStats", ipc.Typed(nn.getFsStats))
-	h("getServerDefaults", ipc.Typed(nn.getServerDefaults))
-	h("renewLease", ipc.Typed(nn.renewLease))
-	h("getDataEncryptionKey", ipc.Typed(nn.getDataEncryptionKey))
-	h("create", ipc.Typed(nn.create))
-	h("append", ipc.Typed(nn.append))
-	h("addBlock", ipc.Typed(nn.addBlock))
-	h("updateBlockForPipeline", ipc.Typed(nn.updateBlockForPipeline))
-	h("complete", ipc.Typed(nn.complete))
-	h("getBlockLocations", ipc.Typed(nn.getBlockLocations))
-	h("truncate", ipc.Typed(nn.truncate))
+	h("getFileInfo", opRead, ipc.Typed(nn.getFileInfo))
+	h("getListing", opRead, ipc.Typed(nn.getListing))
+	h("mkdirs", opWrite, ipc.Typed(nn.mkdirs))
+	h("delete", opWrite, ipc.Typed(nn.delete))
+	h("rename", opWrite, ipc.Typed(nn.rename))
+	h("rename2", opWrite, ipc.Typed(nn.rename2))
+	h("setPermission", opWrite, ipc.Typed(nn.setPermission))
+	h("setOwner", opWrite, ipc.Typed(nn.setOwnerCall))
+	h("setTimes", opWrite, ipc.Typed(nn.setTimes))
+	h("getContentSummary", opRead, ipc.Typed(nn.getContentSummary))
+	h("getFsStats", opRead, ipc.Typed(nn.getFsStats))
+	h("getServerDefaults", opRead, ipc.Typed(nn.getServerDefaults))
+	h("renewLease", opWrite, ipc.Typed(nn.renewLease))
+	h("getDataEncryptionKey", opUnchecked, ipc.Typed(nn.getDataEncryptionKey))
+	h("create", opWrite, ipc.Typed(nn.create))
+	h("append", opWrite, ipc.Typed(nn.append))
+	h("addBlock", opRead, ipc.Typed(nn.addBlock))
+	h("updateBlockForPipeline", opWrite, ipc.Typed(nn.updateBlockForPipeline))
+	h("complete", opWrite, ipc.Typed(nn.complete))
+	h("getBlockLocations", opRead, ipc.Typed(nn.getBlockLocations))
+	h("truncate", opWrite, ipc.Typed(nn.truncate))
 }
 
 // ensureHome gives a user a home at the first call (Options.CreateHomes).

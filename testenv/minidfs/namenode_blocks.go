@@ -18,8 +18,8 @@ func (nn *namenode) datanodeInfo() *hdfspb.DatanodeInfoProto {
 	capacity, free := diskUsage(nn.opts.Root)
 	return &hdfspb.DatanodeInfoProto{
 		Id: &hdfspb.DatanodeIDProto{
-			IpAddr:       proto.String("127.0.0.1"),
-			HostName:     proto.String("127.0.0.1"),
+			IpAddr:       proto.String(nn.dn.ip()),
+			HostName:     proto.String(nn.dn.ip()),
 			DatanodeUuid: proto.String(nn.dnUUID),
 			XferPort:     proto.Uint32(uint32(nn.dn.port())),
 			InfoPort:     proto.Uint32(0),

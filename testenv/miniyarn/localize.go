@@ -73,6 +73,11 @@ type HDFSStorage struct {
 	// DefaultFS is the filesystem of resources named by a bare path, e.g.
 	// MiniDFS's URI.
 	DefaultFS string
+	// Conf is the HDFS client configuration (hdfs-site.xml properties),
+	// e.g. MiniDFS.ClientConf(): with it, an HA nameservice such as
+	// hdfs://minicluster resolves to its NameNodes, as the NodeManager's
+	// own configuration resolves it.
+	Conf map[string]string
 
 	mu  sync.Mutex
 	fss map[string]*hadoop.Resolver
@@ -84,7 +89,7 @@ func (s *HDFSStorage) fs(user string) (*hadoop.Resolver, error) {
 	if r, ok := s.fss[user]; ok {
 		return r, nil
 	}
-	r, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: s.DefaultFS, User: user})
+	r, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: s.DefaultFS, Conf: s.Conf, User: user})
 	if err != nil {
 		return nil, err
 	}
