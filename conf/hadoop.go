@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -253,14 +254,115 @@ func (h *Hadoop) rmAddresses(key string, port int) []string {
 	if ids := h.RMHAIDs(); len(ids) > 0 {
 		out := make([]string, 0, len(ids))
 		for _, id := range ids {
-			host := h.GetDefault("yarn.resourcemanager.hostname."+id,
-				h.GetDefault("yarn.resourcemanager.hostname", defaultRMHostname))
-			out = append(out, h.GetDefault(key+"."+id, joinHostPort(host, port)))
+			out = append(out, h.GetDefault(key+"."+id, joinHostPort(h.rmHostname(id, defaultRMHostname), port)))
 		}
 		return out
 	}
-	host := h.GetDefault("yarn.resourcemanager.hostname", defaultRMHostname)
-	return []string{h.GetDefault(key, joinHostPort(host, port))}
+	return []string{h.GetDefault(key, joinHostPort(h.rmHostname("", defaultRMHostname), port))}
+}
+
+// rmHostname returns yarn.resourcemanager.hostname.<id> (id non-empty),
+// else yarn.resourcemanager.hostname, else def.
+func (h *Hadoop) rmHostname(id, def string) string {
+	if id != "" {
+		def = h.GetDefault("yarn.resourcemanager.hostname", def)
+		return h.GetDefault("yarn.resourcemanager.hostname."+id, def)
+	}
+	return h.GetDefault("yarn.resourcemanager.hostname", def)
+}
+
+// ResourceManagerSet is the ResourceManager cluster a Hadoop configuration
+// describes, with every name the configuration gives it: what an action's
+// resourceManager (jobTracker) value may say to mean this cluster.
+// actions/rmroute decides which values name it.
+type ResourceManagerSet struct {
+	// ConfDir is the directory the configuration was read from ("" for
+	// defaults only), for error messages.
+	ConfDir string
+	// ClusterID is yarn.resourcemanager.cluster-id, "" when unset.
+	ClusterID string
+	// HA reports ResourceManager HA: yarn.resourcemanager.ha.enabled with
+	// rm-ids (RMHAIDs).
+	HA bool
+	// Address is yarn.resourcemanager.address as set, "" when unset. Under HA
+	// the per-rm-id addresses are the RMs' own, but the plain key is often
+	// still there, and job.properties copy it.
+	Address string
+	// RMs are the ResourceManagers: one per rm-id under HA, else one.
+	RMs []ResourceManagerNames
+}
+
+// ResourceManagerNames are the names of one ResourceManager of a
+// ResourceManagerSet.
+type ResourceManagerNames struct {
+	// ID is the rm-id, "" without HA.
+	ID string
+	// Hostname is yarn.resourcemanager.hostname[.<id>] (under HA the
+	// per-id key, else the plain one), "" when neither is set.
+	Hostname string
+	// Address is the client RPC address, as ResourceManagerAddresses
+	// gives it.
+	Address string
+	// WebAppURL is the web application's base URL, as
+	// ResourceManagerWebAppURLs gives it.
+	WebAppURL string
+}
+
+// ResourceManagers returns the configured ResourceManager cluster and its
+// names; RMs[i] has the i-th address of ResourceManagerAddresses and
+// ResourceManagerWebAppURLs.
+func (h *Hadoop) ResourceManagers() ResourceManagerSet {
+	set := ResourceManagerSet{
+		ConfDir:   h.Dir,
+		ClusterID: h.GetDefault("yarn.resourcemanager.cluster-id", ""),
+		Address:   h.GetDefault("yarn.resourcemanager.address", ""),
+	}
+	ids := h.RMHAIDs()
+	set.HA = len(ids) > 0
+	if !set.HA {
+		ids = []string{""}
+	}
+	rpc, web := h.ResourceManagerAddresses(), h.ResourceManagerWebAppURLs()
+	for i, id := range ids {
+		set.RMs = append(set.RMs, ResourceManagerNames{ID: id, Hostname: h.rmHostname(id, ""),
+			Address: rpc[i], WebAppURL: web[i]})
+	}
+	return set
+}
+
+// WebAppURLs returns the web application base URLs of the set's RMs.
+func (s ResourceManagerSet) WebAppURLs() []string {
+	out := make([]string, len(s.RMs))
+	for i, rm := range s.RMs {
+		out[i] = rm.WebAppURL
+	}
+	return out
+}
+
+// DefaultYARNApplicationClasspath is Hadoop's default of
+// yarn.application.classpath in its cross-platform form
+// (YarnConfiguration.DEFAULT_YARN_CROSS_PLATFORM_APPLICATION_CLASSPATH):
+// the NodeManager expands {{VAR}} with its own environment, so a client
+// that does not know the node's OS can send it.
+var DefaultYARNApplicationClasspath = []string{
+	"{{HADOOP_CONF_DIR}}",
+	"{{HADOOP_COMMON_HOME}}/share/hadoop/common/*",
+	"{{HADOOP_COMMON_HOME}}/share/hadoop/common/lib/*",
+	"{{HADOOP_HDFS_HOME}}/share/hadoop/hdfs/*",
+	"{{HADOOP_HDFS_HOME}}/share/hadoop/hdfs/lib/*",
+	"{{HADOOP_YARN_HOME}}/share/hadoop/yarn/*",
+	"{{HADOOP_YARN_HOME}}/share/hadoop/yarn/lib/*",
+}
+
+// YARNApplicationClasspath returns the class path entries of
+// yarn.application.classpath (comma-separated, trimmed), or a copy of
+// DefaultYARNApplicationClasspath when it is unset or blank, as
+// YARN's own clients read it.
+func (h *Hadoop) YARNApplicationClasspath() []string {
+	if cp := h.Strings("yarn.application.classpath"); len(cp) > 0 {
+		return cp
+	}
+	return slices.Clone(DefaultYARNApplicationClasspath)
 }
 
 func joinHostPort(host string, port int) string {

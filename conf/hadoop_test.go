@@ -183,3 +183,87 @@ func TestHadoopConfDir(t *testing.T) {
 		}
 	}
 }
+
+func TestResourceManagers(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		props []string
+		want  ResourceManagerSet
+	}{
+		{
+			name: "defaults only",
+			want: ResourceManagerSet{RMs: []ResourceManagerNames{{Address: "0.0.0.0:8032", WebAppURL: "http://0.0.0.0:8088"}}},
+		},
+		{
+			name:  "one RM by hostname",
+			props: []string{"yarn.resourcemanager.hostname", "rm", "yarn.resourcemanager.cluster-id", "ignored-but-kept"},
+			want: ResourceManagerSet{ClusterID: "ignored-but-kept",
+				RMs: []ResourceManagerNames{{Hostname: "rm", Address: "rm:8032", WebAppURL: "http://rm:8088"}}},
+		},
+		{
+			name: "HA by hostnames, default ports, cluster id",
+			props: []string{"yarn.resourcemanager.ha.enabled", "true", "yarn.resourcemanager.ha.rm-ids", "rm1,rm2",
+				"yarn.resourcemanager.cluster-id", "yarnRM",
+				"yarn.resourcemanager.hostname.rm1", "h1", "yarn.resourcemanager.hostname.rm2", "h2"},
+			want: ResourceManagerSet{ClusterID: "yarnRM", HA: true, RMs: []ResourceManagerNames{
+				{ID: "rm1", Hostname: "h1", Address: "h1:8032", WebAppURL: "http://h1:8088"},
+				{ID: "rm2", Hostname: "h2", Address: "h2:8032", WebAppURL: "http://h2:8088"}}},
+		},
+		{
+			name: "HA by explicit addresses, HTTPS only, the plain address kept",
+			props: []string{"yarn.resourcemanager.ha.enabled", "true", "yarn.resourcemanager.ha.rm-ids", "a,b",
+				"yarn.http.policy", "HTTPS_ONLY", "yarn.resourcemanager.address", "h1:8050",
+				"yarn.resourcemanager.address.a", "h1:8050", "yarn.resourcemanager.address.b", "h2:8050",
+				"yarn.resourcemanager.webapp.https.address.a", "h1:8443", "yarn.resourcemanager.hostname.b", "h2"},
+			want: ResourceManagerSet{HA: true, Address: "h1:8050", RMs: []ResourceManagerNames{
+				{ID: "a", Address: "h1:8050", WebAppURL: "https://h1:8443"},
+				{ID: "b", Hostname: "h2", Address: "h2:8050", WebAppURL: "https://h2:8090"}}},
+		},
+	}
+	for _, tt := range tests {
+		h := NewHadoop(NewProperties(tt.props...), nil)
+		if got := h.ResourceManagers(); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: ResourceManagers() =\n%+v, want\n%+v", tt.name, got, tt.want)
+		}
+		if got, want := h.ResourceManagers().WebAppURLs(), h.ResourceManagerWebAppURLs(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: WebAppURLs = %q, want ResourceManagerWebAppURLs %q", tt.name, got, want)
+		}
+	}
+	dir := t.TempDir()
+	h, err := LoadHadoop(dir)
+	if err != nil || h.ResourceManagers().ConfDir != dir {
+		t.Errorf("ConfDir of a loaded configuration: %v %v", h.ResourceManagers().ConfDir, err)
+	}
+}
+
+func TestYARNApplicationClasspath(t *testing.T) {
+	t.Parallel()
+	// Hadoop's cross-platform default, spelled out independently.
+	def := []string{"{{HADOOP_CONF_DIR}}",
+		"{{HADOOP_COMMON_HOME}}/share/hadoop/common/*", "{{HADOOP_COMMON_HOME}}/share/hadoop/common/lib/*",
+		"{{HADOOP_HDFS_HOME}}/share/hadoop/hdfs/*", "{{HADOOP_HDFS_HOME}}/share/hadoop/hdfs/lib/*",
+		"{{HADOOP_YARN_HOME}}/share/hadoop/yarn/*", "{{HADOOP_YARN_HOME}}/share/hadoop/yarn/lib/*"}
+	tests := []struct {
+		name  string
+		props []string
+		want  []string
+	}{
+		{"unset", nil, def},
+		{"blank, as yarn-default.xml has it", []string{"yarn.application.classpath", "  "}, def},
+		{"an HDP-style list over lines", []string{"yarn.application.classpath",
+			"$HADOOP_CONF_DIR,\n  /usr/hdp/current/hadoop-client/*,\n  /usr/hdp/current/hadoop-client/lib/*\n"},
+			[]string{"$HADOOP_CONF_DIR", "/usr/hdp/current/hadoop-client/*", "/usr/hdp/current/hadoop-client/lib/*"}},
+	}
+	for _, tt := range tests {
+		h := NewHadoop(NewProperties(tt.props...), nil)
+		got := h.YARNApplicationClasspath()
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: YARNApplicationClasspath() = %q, want %q", tt.name, got, tt.want)
+		}
+		got[0] = "changed"
+	}
+	if DefaultYARNApplicationClasspath[0] != "{{HADOOP_CONF_DIR}}" {
+		t.Error("a caller changed the default through the returned slice")
+	}
+}

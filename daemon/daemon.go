@@ -122,15 +122,16 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		Metrics:     engine.NewMetrics(reg),
 		MaxAttempts: cfg.Engine.MaxAttempts,
 	})
-	hconf, err := hadoop.LoadHadoopConf()
+	hconf, err := hadoopConf(cfg)
 	if err != nil {
 		st.Close()
-		return nil, fmt.Errorf("reading Hadoop configuration: %w", err)
+		return nil, err
 	}
 	// HDFS: the server's user is the real user of every call, which acts
 	// for the job's user (hadoop.AsUser, set where work is done for a
 	// job); a call that names no user fails rather than act as the server.
-	d.FS, err = hadoop.NewResolver(hadoop.ResolverConfig{Conf: hconf, DefaultFS: cfg.Hadoop.DefaultNameNode,
+	// The configuration maps HA nameservices to their NameNodes.
+	d.FS, err = hadoop.NewResolver(hadoop.ResolverConfig{Conf: hconf.Map(), DefaultFS: cfg.Hadoop.DefaultNameNode,
 		User: cfg.UserName, RequireUser: true, Now: opts.Clock.Now})
 	if err != nil {
 		st.Close()
@@ -143,7 +144,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	}
 	d.UserFS = schemes.Restrict(d.FS)
 	if opts.Executors == nil {
-		if opts.Executors, err = executors(cfg, d.UserFS, opts.Clock, log, opts.LauncherBinary); err != nil {
+		if opts.Executors, err = executors(cfg, hconf, d.UserFS, opts.Clock, log, opts.LauncherBinary); err != nil {
 			st.Close()
 			return nil, err
 		}

@@ -21,15 +21,11 @@ import (
 	"github.com/gozie/gozie/yarn/launcher"
 )
 
-// executors builds the action executors: shell, java, hive and map-reduce
-// run as YARN applications with `gozie launcher` as their ApplicationMaster,
-// on the cluster each action names (hive through beeline against the
-// action's HiveServer2 or the server's default); fs and email run in the
-// server; hive2 runs its statements on HiveServer2 from the server. The
-// sub-workflow executor needs the workflow runner, so subWorkflows adds it
-// once the runner exists. Every executor acts on paths users name, so fs is
-// the filesystems seen through gozie.filesystems.supported.
-func executors(cfg *conf.Server, fs *hadoop.Restricted, clk clock.Clock, log *slog.Logger, binary string) (actions.Registry, error) {
+// hadoopConf reads the Hadoop client configuration of the cluster the
+// server uses: gozie.hadoop.conf.dir, else $HADOOP_CONF_DIR (or
+// $HADOOP_HOME/etc/hadoop). Its HDFS nameservices, ResourceManagers and
+// application class path serve every part of the server.
+func hadoopConf(cfg *conf.Server) (*conf.Hadoop, error) {
 	dir := cfg.Hadoop.ConfDir
 	if dir == "" {
 		dir = conf.HadoopConfDir(os.LookupEnv)
@@ -38,7 +34,21 @@ func executors(cfg *conf.Server, fs *hadoop.Restricted, clk clock.Clock, log *sl
 	if err != nil {
 		return nil, fmt.Errorf("reading Hadoop configuration: %w", err)
 	}
-	resolve := rmroute.ResolveWith(hc.ResourceManagerAddresses(), hc.ResourceManagerWebAppURLs())
+	return hc, nil
+}
+
+// executors builds the action executors: shell, java, hive and map-reduce
+// run as YARN applications with `gozie launcher` as their ApplicationMaster,
+// on the cluster each action names (hive through beeline against the
+// action's HiveServer2 or the server's default); fs and email run in the
+// server; hive2 runs its statements on HiveServer2 from the server. The
+// sub-workflow executor needs the workflow runner, so subWorkflows adds it
+// once the runner exists. Every executor acts on paths users name, so fs is
+// the filesystems seen through gozie.filesystems.supported.
+func executors(cfg *conf.Server, hc *conf.Hadoop, fs *hadoop.Restricted, clk clock.Clock, log *slog.Logger, binary string) (actions.Registry, error) {
+	// Actions name their cluster by RPC address, RM HA cluster id, rm-id or
+	// host; rmroute.ResolveWith has the rules.
+	resolve := rmroute.ResolveWith(hc.ResourceManagers())
 	reg := actions.Registry{}
 	for _, typ := range []string{launcher.TypeShell, launcher.TypeJava, launcher.TypeHive, launcher.TypeMapReduce} {
 		reg[typ] = rmroute.NewRouter(resolve, func(web []string) (actions.Executor, error) {
@@ -50,9 +60,10 @@ func executors(cfg *conf.Server, fs *hadoop.Restricted, clk clock.Clock, log *sl
 			if err != nil {
 				return nil, err
 			}
-			return launch.New(launch.Config{Type: typ, YARN: yc, FS: fs, Binary: binary, Queue: cfg.Launcher.Queue,
-				MemoryMB: cfg.Launcher.MemoryMB, VCores: cfg.Launcher.VCores, MaxOutputData: cfg.Action.MaxOutputData,
-				HiveJDBCURL: cfg.Hadoop.DefaultHiveJDBCURL, Clock: clk, Logger: log.With("component", "launch", "type", typ)})
+			lc := launchConfig(cfg, hc, typ)
+			lc.YARN, lc.FS, lc.Binary, lc.Clock = yc, fs, binary, clk
+			lc.Logger = log.With("component", "launch", "type", typ)
+			return launch.New(lc)
 		})
 	}
 	fsx, err := fsaction.New(fsaction.Config{FS: fs, Clock: clk, Logger: log.With("component", "fs-action")})
@@ -73,6 +84,17 @@ func executors(cfg *conf.Server, fs *hadoop.Restricted, clk clock.Clock, log *sl
 	}
 	reg["email"] = em
 	return reg, nil
+}
+
+// launchConfig is what the launch executor of typ takes from the server's
+// settings and the Hadoop configuration hc, before the cluster's client and
+// the process's parts are added: java actions get the cluster's
+// yarn.application.classpath (Hadoop's default when unset), as YARN
+// applications put it on their class path.
+func launchConfig(cfg *conf.Server, hc *conf.Hadoop, typ string) launch.Config {
+	return launch.Config{Type: typ, Queue: cfg.Launcher.Queue, MemoryMB: cfg.Launcher.MemoryMB,
+		VCores: cfg.Launcher.VCores, MaxOutputData: cfg.Action.MaxOutputData,
+		Classpath: hc.YARNApplicationClasspath(), HiveJDBCURL: cfg.Hadoop.DefaultHiveJDBCURL}
 }
 
 // subWorkflows registers the sub-workflow executor on the runner's

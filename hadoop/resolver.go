@@ -43,7 +43,8 @@ type ResolverConfig struct {
 	// Conf holds the merged Hadoop *-site.xml properties, used for HA
 	// nameservices (dfs.ha.namenodes.<ns>, dfs.namenode.rpc-address.<ns>.
 	// <nn>), their failover settings (dfs.client.failover.*, see
-	// FailoverMaxAttemptsKey) and client options (see LoadHadoopConf).
+	// FailoverMaxAttemptsKey) and client options; conf.Hadoop's Map gives
+	// them from a configuration directory.
 	Conf hadoopconf.HadoopConf
 	// User is the HDFS user for SIMPLE authentication: the identity of
 	// calls made for no one else, and the real user of proxy connections
@@ -99,19 +100,6 @@ var (
 	_ Chowner       = (*Resolver)(nil)
 )
 
-// LoadHadoopConf reads core-site.xml, hdfs-site.xml and mapred-site.xml
-// from $HADOOP_CONF_DIR (or $HADOOP_HOME/conf); it returns an empty
-// configuration when neither is set.
-func LoadHadoopConf() (hadoopconf.HadoopConf, error) {
-	conf, err := hadoopconf.LoadFromEnvironment()
-	if err != nil {
-		return nil, fmt.Errorf("hadoop: loading configuration: %w", err)
-	}
-	if conf == nil {
-		conf = hadoopconf.HadoopConf{}
-	}
-	return conf, nil
-}
 
 // NewResolver returns a Resolver; HDFS connections are made lazily.
 func NewResolver(cfg ResolverConfig) (*Resolver, error) {

@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/workflow"
+	"github.com/gozie/gozie/yarn/launcher"
 )
 
 func TestQualify(t *testing.T) {
@@ -119,5 +121,44 @@ func TestCheckLink(t *testing.T) {
 		if err := checkLink(bad); err == nil {
 			t.Errorf("checkLink(%q) accepted", bad)
 		}
+	}
+}
+
+// TestPlanJavaClasspath: a java action's CLASSPATH is the working directory
+// and its jars, then the cluster's yarn.application.classpath, or Hadoop's
+// cross-platform default when the configuration has none, joined with the
+// NodeManager's <CPS>. Other action types get no CLASSPATH.
+func TestPlanJavaClasspath(t *testing.T) {
+	t.Parallel()
+	body := `<java xmlns="uri:oozie:workflow:0.5"><main-class>org.example.Main</main-class></java>`
+	tests := []struct {
+		name  string
+		props []string
+		want  string
+	}{
+		{"default", nil, "{{PWD}}<CPS>{{PWD}}/*<CPS>{{HADOOP_CONF_DIR}}" +
+			"<CPS>{{HADOOP_COMMON_HOME}}/share/hadoop/common/*<CPS>{{HADOOP_COMMON_HOME}}/share/hadoop/common/lib/*" +
+			"<CPS>{{HADOOP_HDFS_HOME}}/share/hadoop/hdfs/*<CPS>{{HADOOP_HDFS_HOME}}/share/hadoop/hdfs/lib/*" +
+			"<CPS>{{HADOOP_YARN_HOME}}/share/hadoop/yarn/*<CPS>{{HADOOP_YARN_HOME}}/share/hadoop/yarn/lib/*"},
+		{"configured", []string{"yarn.application.classpath", "/etc/hadoop/conf, /usr/lib/hadoop/*"},
+			"{{PWD}}<CPS>{{PWD}}/*<CPS>/etc/hadoop/conf<CPS>/usr/lib/hadoop/*"},
+	}
+	for _, tt := range tests {
+		cp := conf.NewHadoop(conf.NewProperties(tt.props...), nil).YARNApplicationClasspath()
+		p, err := planFor(t, launcher.TypeJava, body, func(c *Config) { c.Classpath = cp })
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got := p.env["CLASSPATH"]; got != tt.want {
+			t.Errorf("%s: CLASSPATH = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	shell := `<shell xmlns="uri:oozie:shell-action:1.0"><exec>true</exec></shell>`
+	p, err := planFor(t, launcher.TypeShell, shell, func(c *Config) { c.Classpath = []string{"/x/*"} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cp, ok := p.env["CLASSPATH"]; ok {
+		t.Errorf("a shell action got CLASSPATH %q", cp)
 	}
 }

@@ -347,9 +347,10 @@ func (r *Runner) handlePoll(ctx context.Context, run *engine.Run) error {
 	for i := range running {
 		act := &running[i]
 		if bc, ok := r.cfg.Executors[act.Type].(actions.BatchChecker); ok {
-			// The tag recorded at launch identifies the run; no job read needed.
+			// The tag recorded at launch identifies the run, and the tracker
+			// URI the ResourceManager it was sent to; no job read needed.
 			byExec[bc] = append(byExec[bc], &actions.Run{ActionID: act.ID, JobID: act.JobID, Node: act.Name,
-				Type: act.Type, Tag: act.LaunchTag, ExternalID: act.ExternalID})
+				Type: act.Type, Tag: act.LaunchTag, ExternalID: act.ExternalID, ResourceManager: act.TrackerURI})
 		}
 	}
 	var ended []string
