@@ -10,6 +10,7 @@ import (
 
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/hadoop"
+	krbclient "github.com/jcmturner/gokrb5/v8/client"
 )
 
 // Defaults of Config.
@@ -61,6 +62,13 @@ type Config struct {
 	MaxLogBytes int
 	// InstanceID names this executor in records; default a random id.
 	InstanceID string
+	// Kerberos is the server's logged-in Kerberos client (its principal
+	// must be allowed to act for the workflows' users by HiveServer2's
+	// hadoop.proxyuser rules). jdbc-urls with principal= need it: the
+	// session authenticates as this principal (SASL GSSAPI, or SPNEGO
+	// over HTTP) and acts for the workflow's user through
+	// hive.server2.proxy.user. nil refuses such URLs.
+	Kerberos *krbclient.Client
 }
 
 func (c *Config) setDefaults() error {

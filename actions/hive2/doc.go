@@ -7,9 +7,23 @@
 // The action's jdbc-url is parsed (ParseJDBCURL) into gohive's settings:
 // hosts (tried in order), database, transportMode=binary|http, httpPath,
 // auth=noSasl (else SASL PLAIN, or basic authentication over HTTP), ssl.
-// ZooKeeper discovery and Kerberos (principal=...) are refused with
-// CodeUnsupported for now. The session user is the workflow's user; the
-// password is the action's password element (else the URL's).
+// ZooKeeper discovery, auth=delegationToken and sasl.qop other than auth
+// are refused with CodeUnsupported for now. The session user is the
+// workflow's user; the password is the action's password element (else
+// the URL's).
+//
+// With principal=svc/_HOST@REALM (_HOST: the host connected to), the
+// session authenticates as the server's principal (Config.Kerberos), with
+// no cgo: over the binary transport the connection negotiates Thrift SASL
+// GSSAPI (qop auth) with gokrb5 and gohive speaks Thrift over the framed
+// connection; over HTTP gohive talks to an in-memory relay that sends each
+// request on with a SPNEGO token and doAs=<user>. OpenSession carries
+// hive.server2.proxy.user=<workflow user>, so HiveServer2 runs the session
+// as the user if its hadoop.proxyuser rules allow gozie's principal.
+//
+// FetchDelegationToken implements the hive2 credential type of workflow
+// <credentials>: a HIVE_DELEGATION_TOKEN for the job's user, for the
+// launch's credentials (alias CredentialAlias).
 //
 // The statements come from the script (relative to the application
 // directory) or the inline query, split like Beeline does

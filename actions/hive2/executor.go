@@ -194,7 +194,7 @@ func (e *Executor) ensure(ctx context.Context, run *actions.Run) (actions.Status
 // (claiming the run before anything slow, so that a concurrent Start
 // elsewhere sees it), the session, then the background loop.
 func (e *Executor) begin(ctx context.Context, run *actions.Run) (actions.Status, error) {
-	j, err := prepare(run)
+	j, err := e.prepare(run)
 	if err != nil {
 		return actions.Status{}, err
 	}
@@ -283,7 +283,7 @@ func (e *Executor) resume(ctx context.Context, run *actions.Run, st state) (acti
 		}
 		return st.status(run.Tag), nil
 	}
-	j, err := prepare(run)
+	j, err := e.prepare(run)
 	if err != nil {
 		return actions.Status{}, err
 	}

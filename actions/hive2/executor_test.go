@@ -476,7 +476,7 @@ func TestStartErrors(t *testing.T) {
 	}{
 		{"unreachable", body(goneURL, query("SELECT 1")), actions.Transient, hive2.CodeIO},
 		{"bad url", body("jdbc:mysql://h/db", query("SELECT 1")), actions.ActionError, hive2.CodeBadURL},
-		{"kerberos", body("jdbc:hive2://h:10000/db;principal=hive/_HOST@R", query("SELECT 1")), actions.ActionError, hive2.CodeUnsupported},
+		{"kerberos without a login", body("jdbc:hive2://h:10000/db;principal=hive/_HOST@R", query("SELECT 1")), actions.ActionError, hive2.CodeUnsupported},
 		{"zookeeper", body("jdbc:hive2://zk1:2181/;serviceDiscoveryMode=zooKeeper", query("SELECT 1")), actions.ActionError, hive2.CodeUnsupported},
 		{"missing script", body(e.hs2.JDBCURL(""), "<script>nosuch.q</script>"), actions.ActionError, hive2.CodeScriptMissing},
 		{"not hive2", `<shell xmlns="uri:oozie:shell-action:1.0"><exec>x</exec></shell>`, actions.ActionFailed, hive2.CodeBadAction},

@@ -27,12 +27,14 @@ type JDBCURL struct {
 	TransportMode string
 	// HTTPPath is the HTTP endpoint (httpPath; default "cliservice").
 	HTTPPath string
-	// Auth is gohive's authentication: "NONE" (SASL PLAIN, or basic
-	// authentication over HTTP) or "NOSASL" (auth=noSasl).
+	// Auth is "NONE" (SASL PLAIN, or basic authentication over HTTP),
+	// "NOSASL" (auth=noSasl) or "KERBEROS" (principal=...: SASL GSSAPI, or
+	// SPNEGO over HTTP).
 	Auth string
 	// SSL is ssl=true.
 	SSL bool
-	// Principal is the server's Kerberos principal (principal=...).
+	// Principal is the server's Kerberos principal (principal=...), e.g.
+	// hive/_HOST@REALM; _HOST stands for the host connected to.
 	Principal string
 	// User and Password are user= and password= (gozie uses the workflow's
 	// user, and the action's password when it has one).
@@ -49,7 +51,7 @@ type JDBCURL struct {
 var ErrJDBCURL = errors.New("bad HiveServer2 JDBC URL")
 
 // errUnsupportedURL reports a valid URL asking for what gozie does not do
-// yet (ZooKeeper discovery, Kerberos, delegation tokens).
+// yet (ZooKeeper discovery, SASL security layers, delegation tokens).
 var errUnsupportedURL = errors.New("unsupported HiveServer2 connection")
 
 const jdbcPrefix = "jdbc:hive2://"
@@ -175,13 +177,22 @@ func (u *JDBCURL) readSessionVars(raw string) error {
 		return fmt.Errorf("%w: service discovery (%s) in %q", errUnsupportedURL, v, raw)
 	}
 	if v, ok := get("principal"); ok && v != "" {
-		u.Principal = v
-		return fmt.Errorf("%w: Kerberos (principal=%s) in %q", errUnsupportedURL, v, raw)
+		u.Principal, u.Auth = v, "KERBEROS"
+	}
+	if v, ok := get("sasl.qop"); ok && u.Principal != "" && !strings.EqualFold(v, "auth") {
+		return fmt.Errorf("%w: sasl.qop=%s in %q (only auth is supported)", errUnsupportedURL, v, raw)
 	}
 	if v, ok := get("auth"); ok {
 		switch strings.ToLower(v) {
 		case "nosasl":
+			if u.Principal != "" {
+				return fmt.Errorf("%w %q: auth=noSasl contradicts principal=", ErrJDBCURL, raw)
+			}
 			u.Auth = "NOSASL"
+		case "kerberos":
+			if u.Principal == "" {
+				return fmt.Errorf("%w %q: auth=kerberos needs principal=", ErrJDBCURL, raw)
+			}
 		case "none", "":
 		default:
 			return fmt.Errorf("%w: auth=%s in %q", errUnsupportedURL, v, raw)

@@ -1,6 +1,7 @@
 package hive2
 
 import (
+	"encoding/base64"
 	"errors"
 	"maps"
 	"slices"
@@ -59,7 +60,9 @@ func TestParseJDBCURLErrors(t *testing.T) {
 		{"jdbc:hive2://h/db;auth=noSasl;transportMode=http", false},
 		{"jdbc:hive2://h/db;novalue", false},
 		{"jdbc:hive2:///db", true},
-		{"jdbc:hive2://h/db;principal=hive/_HOST@EXAMPLE.COM", true},
+		{"jdbc:hive2://h/db;principal=hive/_HOST@EXAMPLE.COM;sasl.qop=auth-conf", true},
+		{"jdbc:hive2://h/db;principal=hive/_HOST@EXAMPLE.COM;auth=noSasl", false},
+		{"jdbc:hive2://h/db;auth=kerberos", false},
 		{"jdbc:hive2://zk:2181/;serviceDiscoveryMode=zooKeeper;zooKeeperNamespace=hiveserver2", true},
 		{"jdbc:hive2://h/db;auth=delegationToken", true},
 	}
@@ -216,4 +219,41 @@ func FuzzSplitStatements(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestKerberosURL(t *testing.T) {
+	t.Parallel()
+	u, err := ParseJDBCURL("jdbc:hive2://gw1:10000/db;principal=hive/_HOST@EXAMPLE.COM;sasl.qop=auth;transportMode=http")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Auth != "KERBEROS" || u.Principal != "hive/_HOST@EXAMPLE.COM" || u.TransportMode != "http" {
+		t.Errorf("parsed %+v", u)
+	}
+	for _, tc := range [][3]string{
+		{"hive/_HOST@EXAMPLE.COM", "GW1.example.com", "hive/gw1.example.com@EXAMPLE.COM"},
+		{"hive/hs2.example.com@EXAMPLE.COM", "gw1", "hive/hs2.example.com@EXAMPLE.COM"},
+		{"hive/_HOST", "gw1", "hive/gw1"},
+		{"hive", "gw1", "hive"},
+	} {
+		if got := ServicePrincipal(tc[0], tc[1]); got != tc[2] {
+			t.Errorf("ServicePrincipal(%q, %q) = %q, want %q", tc[0], tc[1], got, tc[2])
+		}
+	}
+}
+
+func TestDecodeTokenRoundTrip(t *testing.T) {
+	t.Parallel()
+	// id "ab", password "pw", kind, service, as Token.encodeToUrlString writes them
+	raw := []byte("\x02ab\x02pw\x15HIVE_DELEGATION_TOKEN\x16hiveserver2ClientToken")
+	tok, err := DecodeToken(base64.RawURLEncoding.EncodeToString(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(tok.Identifier) != "ab" || string(tok.Password) != "pw" || tok.Kind != TokenKind || tok.Service != "hiveserver2ClientToken" {
+		t.Errorf("decoded %+v", tok)
+	}
+	if _, err := DecodeToken(base64.RawURLEncoding.EncodeToString(raw[:10])); err == nil {
+		t.Error("decoded a truncated token")
+	}
 }

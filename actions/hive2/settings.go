@@ -66,8 +66,19 @@ type job struct {
 	ignored  []string // Beeline arguments without meaning here
 }
 
-// prepare reads the action body of a run.
-func prepare(run *actions.Run) (*job, error) {
+// prepare reads the action body of a run and checks that the executor
+// can make the connection it asks for.
+func (e *Executor) prepare(run *actions.Run) (*job, error) {
+	j, err := prepareJob(run)
+	if err == nil && j.url.Principal != "" && e.cfg.Kerberos == nil {
+		return nil, actions.Errorf(actions.ActionError, CodeUnsupported, "the jdbc-url names principal=%s, but gozie has "+
+			"no Kerberos login (set gozie.kerberos.principal and gozie.kerberos.keytab)", j.url.Principal)
+	}
+	return j, err
+}
+
+// prepareJob reads the action body of a run.
+func prepareJob(run *actions.Run) (*job, error) {
 	body, err := workflow.ParseBody(run.Body)
 	if err != nil {
 		return nil, actions.Errorf(actions.ActionFailed, CodeBadAction, "reading the hive2 action: %v", err)
@@ -266,6 +277,9 @@ func (j *job) sessionConfiguration() map[string]string {
 		m["set:hiveconf:"+k] = v
 	}
 	m["use:database"] = j.url.Database
+	if j.url.Principal != "" {
+		m[ProxyUserKey] = j.user
+	}
 	return m
 }
 

@@ -2,9 +2,20 @@
 // runs. It serves the TCLIService Thrift API through the processor of
 // gohive's own generated hiveserver package, so the real gohive client
 // talks to it unchanged, over the transports of
-// hive.server2.transport.mode and hive.server2.authentication that gohive
-// supports without Kerberos: binary with SASL PLAIN (NONE), binary without
-// SASL (NOSASL), and HTTP with basic authentication.
+// hive.server2.transport.mode and hive.server2.authentication: binary with
+// SASL PLAIN (NONE), binary without SASL (NOSASL), HTTP with basic
+// authentication, and KERBEROS (AuthKerberos with Options.Kerberos): SASL
+// GSSAPI with qop auth over binary, SPNEGO over HTTP, everything else
+// refused (PLAIN "Unsupported mechanism type PLAIN", NOSASL, HTTP 401
+// "WWW-Authenticate: Negotiate"). A Kerberos session runs as the
+// principal's short name, or as the user named by the HTTP doAs parameter
+// or else hive.server2.proxy.user when Options.HadoopConf's
+// hadoop.proxyuser rules let the principal act for that user
+// (ThriftCLIService.getProxyUser). GetDelegationToken, RenewDelegationToken
+// and CancelDelegationToken manage HIVE_DELEGATION_TOKENs (service
+// hiveserver2ClientToken; owner may differ from the caller only under the
+// proxy-user rules; only the renewer renews, owner or renewer cancels);
+// DIGEST-MD5 with such a token is not accepted yet.
 //
 // Statements do real work. Tables live in an in-memory catalog (databases,
 // columns, text-file row formats, locations) and their rows are the

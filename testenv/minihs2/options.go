@@ -32,6 +32,10 @@ const (
 	// AuthNoSASL is the raw binary protocol without SASL; the session user is
 	// the one OpenSession names. Binary transport only.
 	AuthNoSASL Auth = "NOSASL"
+	// AuthKerberos is SASL GSSAPI (binary) or SPNEGO (HTTP) with
+	// Options.Kerberos's keytab; PLAIN, NOSASL, basic authentication and
+	// unauthenticated requests are refused.
+	AuthKerberos Auth = "KERBEROS"
 )
 
 // Defaults of Options.
@@ -55,8 +59,23 @@ type Options struct {
 	YARN string
 	// Transport is Binary (default) or HTTP.
 	Transport Transport
-	// Auth is AuthNone (default) or AuthNoSASL.
+	// Auth is AuthNone (default), AuthNoSASL or AuthKerberos.
 	Auth Auth
+	// Kerberos is the service principal and keytab of AuthKerberos
+	// (required with it).
+	Kerberos *KerberosOptions
+	// HadoopConf holds core-site properties: the hadoop.proxyuser.<user>.
+	// users|groups|hosts rules deciding which Kerberos principals may open
+	// sessions for other users (hive.server2.proxy.user, doAs), and
+	// hadoop.user.group.static.mapping.overrides.
+	HadoopConf map[string]string
+	// TokenMaxLifetime and TokenRenewInterval bound HIVE_DELEGATION_TOKENs
+	// (hive.cluster.delegation.token.max-lifetime, default 7 days, and
+	// .renew-interval, default 1 day).
+	TokenMaxLifetime, TokenRenewInterval time.Duration
+	// Addr is the host:port to listen on; empty means a free loopback
+	// port.
+	Addr string
 	// HTTPPath is the HTTP endpoint path without the leading slash
 	// (hive.server2.thrift.http.path); default DefaultHTTPPath.
 	HTTPPath string
@@ -79,6 +98,12 @@ func (o *Options) setDefaults() error {
 	if o.Auth == "" {
 		o.Auth = AuthNone
 	}
+	if o.TokenMaxLifetime <= 0 {
+		o.TokenMaxLifetime = 7 * 24 * time.Hour
+	}
+	if o.TokenRenewInterval <= 0 {
+		o.TokenRenewInterval = 24 * time.Hour
+	}
 	if o.HTTPPath == "" {
 		o.HTTPPath = DefaultHTTPPath
 	}
@@ -98,6 +123,10 @@ func (o *Options) setDefaults() error {
 	case AuthNoSASL:
 		if o.Transport == HTTP {
 			return errors.New("minihs2: NOSASL authentication needs the binary transport")
+		}
+	case AuthKerberos:
+		if o.Kerberos == nil || o.Kerberos.Keytab == nil || o.Kerberos.Principal == "" {
+			return errors.New("minihs2: KERBEROS authentication needs Options.Kerberos with a keytab and a principal")
 		}
 	default:
 		return fmt.Errorf("minihs2: unknown authentication %q", o.Auth)

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/beltran/gohive/hiveserver"
+	"github.com/gozie/gozie/testenv/internal/ugi"
 )
 
 // Server is a running MiniHS2.
@@ -20,6 +21,9 @@ type Server struct {
 	cat       *catalog
 	yarn      *yarnLauncher // nil without Options.YARN
 	processor *hiveserver.TCLIServiceProcessor
+	// proxyUsers holds the hadoop.proxyuser rules (AuthKerberos).
+	proxyUsers *ugi.ProxyUsers
+	tokens     *tokenStore
 
 	ln      net.Listener
 	httpSrv *http.Server
@@ -90,6 +94,8 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.processor = hiveserver.NewTCLIServiceProcessor(&service{s: s})
+	s.proxyUsers = ugi.NewProxyUsers(opts.HadoopConf, ugi.NewGroups(opts.HadoopConf))
+	s.tokens = newTokenStore(opts.TokenMaxLifetime, opts.TokenRenewInterval)
 	if opts.YARN != "" {
 		y, err := startYARNLauncher(opts.YARN, opts.Logger)
 		if err != nil {
@@ -98,8 +104,12 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		}
 		s.yarn = y
 	}
+	addr := opts.Addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
 	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
+	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {
 		s.cancel()
 		if s.yarn != nil {
@@ -136,8 +146,11 @@ func (s *Server) JDBCURL(db string) string {
 		db = "default"
 	}
 	u := "jdbc:hive2://" + s.Addr() + "/" + db
-	if s.opts.Auth == AuthNoSASL {
+	switch s.opts.Auth {
+	case AuthNoSASL:
 		u += ";auth=noSasl"
+	case AuthKerberos:
+		u += ";principal=" + s.opts.Kerberos.Principal
 	}
 	if s.opts.Transport == HTTP {
 		u += ";transportMode=http;httpPath=" + s.opts.HTTPPath

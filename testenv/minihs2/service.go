@@ -81,17 +81,26 @@ func (v *service) operation(h *hiveserver.TOperationHandle) (*operation, *hivese
 func (v *service) OpenSession(ctx context.Context, req *hiveserver.TOpenSessionReq) (*hiveserver.TOpenSessionResp, error) {
 	s := v.s
 	cs := connFrom(ctx)
-	user := userFrom(ctx)
-	if user == "" && req.Username != nil {
-		user = *req.Username
+	resp := &hiveserver.TOpenSessionResp{ServerProtocolVersion: req.ClientProtocol, Configuration: map[string]string{}}
+	real := userFrom(ctx)
+	if real == "" && req.Username != nil {
+		real = *req.Username
 	}
-	if user == "" {
-		user = "anonymous"
+	if real == "" {
+		real = "anonymous"
+	}
+	doAs, remote := httpCaller(ctx)
+	if cs != nil {
+		remote = cs.remote
+	}
+	user, err := s.sessionUser(real, doAs, req.Configuration, remote)
+	if err != nil {
+		resp.Status = errStatus(&hiveError{sqlState: "08S01", msg: err.Error()})
+		return resp, nil
 	}
 	id, key := newHandle()
-	sess := &session{id: key, handle: &hiveserver.TSessionHandle{SessionId: id}, user: user, conn: cs,
+	sess := &session{id: key, handle: &hiveserver.TSessionHandle{SessionId: id}, user: user, realUser: real, conn: cs,
 		db: "default", conf: map[string]string{}, vars: map[string]string{}}
-	resp := &hiveserver.TOpenSessionResp{ServerProtocolVersion: req.ClientProtocol, Configuration: map[string]string{}}
 	if db := sess.configure(req.Configuration); db != "" {
 		if !s.cat.hasDatabase(db) {
 			resp.Status = errStatus(dbNotFound(db))

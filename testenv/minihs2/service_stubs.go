@@ -34,7 +34,7 @@ func (v *service) SetClientInfo(ctx context.Context, req *hiveserver.TSetClientI
 	return &hiveserver.TSetClientInfoResp{Status: okStatus()}, nil
 }
 
-// The metadata and token calls are not implemented; they answer with an
+// The metadata calls are not implemented; they answer with an
 // error status.
 
 // GetTypeInfo is not implemented.
@@ -80,19 +80,4 @@ func (v *service) GetPrimaryKeys(ctx context.Context, req *hiveserver.TGetPrimar
 // GetCrossReference is not implemented.
 func (v *service) GetCrossReference(ctx context.Context, req *hiveserver.TGetCrossReferenceReq) (*hiveserver.TGetCrossReferenceResp, error) {
 	return &hiveserver.TGetCrossReferenceResp{Status: notImplemented("GetCrossReference")}, nil
-}
-
-// GetDelegationToken is not implemented.
-func (v *service) GetDelegationToken(ctx context.Context, req *hiveserver.TGetDelegationTokenReq) (*hiveserver.TGetDelegationTokenResp, error) {
-	return &hiveserver.TGetDelegationTokenResp{Status: notImplemented("GetDelegationToken")}, nil
-}
-
-// CancelDelegationToken is not implemented.
-func (v *service) CancelDelegationToken(ctx context.Context, req *hiveserver.TCancelDelegationTokenReq) (*hiveserver.TCancelDelegationTokenResp, error) {
-	return &hiveserver.TCancelDelegationTokenResp{Status: notImplemented("CancelDelegationToken")}, nil
-}
-
-// RenewDelegationToken is not implemented.
-func (v *service) RenewDelegationToken(ctx context.Context, req *hiveserver.TRenewDelegationTokenReq) (*hiveserver.TRenewDelegationTokenResp, error) {
-	return &hiveserver.TRenewDelegationTokenResp{Status: notImplemented("RenewDelegationToken")}, nil
 }

@@ -13,8 +13,11 @@ import (
 type session struct {
 	id     string // hex of the handle's GUID
 	handle *hiveserver.TSessionHandle
-	user   string
-	conn   *connState // the binary connection that opened it; nil over HTTP
+	user   string // whom the session acts for
+	// realUser is who authenticated (a Kerberos principal, or the PLAIN
+	// user); it differs from user for a proxy session.
+	realUser string
+	conn     *connState // the binary connection that opened it; nil over HTTP
 
 	mu   sync.Mutex
 	db   string

@@ -211,10 +211,10 @@ func TestSASLPlainHandshake(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			user, err := saslPlainHandshake(struct {
+			user, err := plainServer.saslHandshake(struct {
 				io.Reader
 				io.Writer
-			}{bytes.NewReader(tc.in), &out})
+			}{bytes.NewReader(tc.in), &out}, "")
 			if user != tc.user || (err == nil) != (tc.user != "") {
 				t.Fatalf("user %q err %v, want %q", user, err, tc.user)
 			}
@@ -261,12 +261,15 @@ func FuzzSASLPlainHandshake(f *testing.F) {
 	f.Add([]byte("\x01\x00\x00\x00\x05PLAIN\x02\x00\x00\x00\x07\x00a\x00pass"))
 	f.Add([]byte("\x01\x00\x00\x00\x06GSSAPI"))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		user, err := saslPlainHandshake(struct {
+		user, err := plainServer.saslHandshake(struct {
 			io.Reader
 			io.Writer
-		}{bytes.NewReader(in), io.Discard})
+		}{bytes.NewReader(in), io.Discard}, "")
 		if err == nil && user == "" {
 			t.Fatal("accepted an empty user")
 		}
 	})
 }
+
+// plainServer negotiates SASL as an AuthNone server.
+var plainServer = &Server{opts: Options{Auth: AuthNone}}

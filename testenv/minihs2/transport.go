@@ -18,7 +18,8 @@ import (
 // sessions opened on it, which close with it
 // (hive.server2.close.session.on.disconnect).
 type connState struct {
-	user     string
+	user     string   // the authenticated user (a principal with Kerberos)
+	remote   string   // the client's host:port
 	sessions []string // guarded by Server.mu
 }
 
@@ -27,7 +28,17 @@ type ctxKey int
 const (
 	connKey ctxKey = iota
 	userKey
+	doAsKey
+	remoteKey
 )
+
+// httpCaller is who sent an HTTP request: the authenticated user, the
+// doAs query parameter and the remote address.
+func httpCaller(ctx context.Context) (doAs, remote string) {
+	doAs, _ = ctx.Value(doAsKey).(string)
+	remote, _ = ctx.Value(remoteKey).(string)
+	return doAs, remote
+}
 
 func connFrom(ctx context.Context) *connState {
 	cs, _ := ctx.Value(connKey).(*connState)
@@ -74,7 +85,8 @@ func (s *Server) serveBinary() {
 // saslHandshakeTimeout bounds the SASL exchange of a new connection.
 const saslHandshakeTimeout = 10 * time.Second
 
-// serveConn runs one connection: the SASL PLAIN handshake (AuthNone), then
+// serveConn runs one connection: the SASL handshake (PLAIN with AuthNone,
+// GSSAPI with AuthKerberos), then
 // Thrift calls in frames (SASL) or unframed (NOSASL) until it closes.
 func (s *Server) serveConn(nc net.Conn) {
 	cs := &connState{}
@@ -91,9 +103,10 @@ func (s *Server) serveConn(nc net.Conn) {
 	}()
 	sock := thrift.NewTSocketFromConnConf(nc, thriftConf)
 	var trans thrift.TTransport
-	if s.opts.Auth == AuthNone {
+	cs.remote = nc.RemoteAddr().String()
+	if s.opts.Auth != AuthNoSASL {
 		nc.SetDeadline(time.Now().Add(saslHandshakeTimeout))
-		user, err := saslPlainHandshake(nc)
+		user, err := s.saslHandshake(nc, cs.remote)
 		if err != nil {
 			s.opts.Logger.Debug("minihs2 SASL handshake failed", "err", err)
 			return
@@ -152,11 +165,64 @@ func writeSASLMessage(w io.Writer, status byte, payload []byte) error {
 	return err
 }
 
-// saslPlainHandshake runs the server side of the PLAIN negotiation: START
-// with the mechanism name, then OK (or COMPLETE) with
-// "authzid NUL user NUL password"; any user and password are accepted
-// (hive.server2.authentication=NONE). It returns the user.
-func saslPlainHandshake(rw io.ReadWriter) (string, error) {
+// saslMechanism is the server side of one SASL exchange: step takes each
+// client message and returns the next challenge, or done with the
+// authenticated user.
+type saslMechanism interface {
+	step(resp []byte) (challenge []byte, user string, done bool, err error)
+}
+
+// plainMechanism is PLAIN: "authzid NUL user NUL password", any user and
+// password accepted (hive.server2.authentication=NONE).
+type plainMechanism struct{}
+
+func (plainMechanism) step(resp []byte) ([]byte, string, bool, error) {
+	parts := bytes.Split(resp, []byte{0})
+	if len(parts) != 3 || len(parts[1]) == 0 {
+		return nil, "", false, errors.New("Invalid PLAIN response")
+	}
+	return nil, string(parts[1]), true, nil
+}
+
+// gssapiMechanism adapts a gssAcceptor: the AP-REQ, then the client's
+// wrapped security-layer choice.
+type gssapiSASL struct {
+	acc    *gssAcceptor
+	remote string
+	n      int
+}
+
+func (g *gssapiSASL) step(resp []byte) ([]byte, string, bool, error) {
+	g.n++
+	if g.n == 1 {
+		ch, err := g.acc.initiate(resp, g.remote)
+		return ch, "", false, err
+	}
+	user, err := g.acc.response(resp)
+	return nil, user, err == nil, err
+}
+
+// mechanism returns the server side of a SASL mechanism the server
+// accepts, or nil: PLAIN with AuthNone; GSSAPI and DIGEST-MD5 with
+// AuthKerberos (HadoopThriftAuthBridge's server).
+func (s *Server) mechanism(name, remote string) saslMechanism {
+	switch {
+	case s.opts.Auth == AuthNone && name == "PLAIN":
+		return plainMechanism{}
+	case s.opts.Auth == AuthKerberos && name == gssapiMechanism:
+		return &gssapiSASL{acc: &gssAcceptor{kt: s.opts.Kerberos.Keytab}, remote: remote}
+	}
+	return nil
+}
+
+// maxSASLSteps bounds the messages of one negotiation.
+const maxSASLSteps = 8
+
+// saslHandshake runs the server side of a Thrift SASL negotiation: START
+// with the mechanism name, then OK (or COMPLETE) messages answered by
+// challenges until the mechanism is done, which COMPLETE confirms. It
+// returns the authenticated user.
+func (s *Server) saslHandshake(rw io.ReadWriter, remote string) (string, error) {
 	refuse := func(status byte, format string, args ...any) (string, error) {
 		msg := fmt.Sprintf(format, args...)
 		writeSASLMessage(rw, status, []byte(msg))
@@ -169,28 +235,39 @@ func saslPlainHandshake(rw io.ReadWriter) (string, error) {
 	if status != saslStart {
 		return refuse(saslError, "Expected START status, received %d", status)
 	}
-	if string(mech) != "PLAIN" {
+	m := s.mechanism(string(mech), remote)
+	if m == nil {
 		return refuse(saslBad, "Unsupported mechanism type %s", mech)
 	}
-	status, resp, err := readSASLMessage(rw)
-	if err != nil {
-		return "", err
+	for range maxSASLSteps {
+		status, resp, err := readSASLMessage(rw)
+		if err != nil {
+			return "", err
+		}
+		if status != saslOK && status != saslComplete {
+			return refuse(saslError, "Expected OK or COMPLETE status, received %d", status)
+		}
+		challenge, user, done, err := m.step(resp)
+		if err != nil {
+			return refuse(saslBad, "%s", err.Error())
+		}
+		if done {
+			if err := writeSASLMessage(rw, saslComplete, challenge); err != nil {
+				return "", fmt.Errorf("completing SASL: %w", err)
+			}
+			return user, nil
+		}
+		if err := writeSASLMessage(rw, saslOK, challenge); err != nil {
+			return "", fmt.Errorf("sending a SASL challenge: %w", err)
+		}
 	}
-	if status != saslOK && status != saslComplete {
-		return refuse(saslError, "Expected OK or COMPLETE status, received %d", status)
-	}
-	parts := bytes.Split(resp, []byte{0})
-	if len(parts) != 3 || len(parts[1]) == 0 {
-		return refuse(saslBad, "Invalid PLAIN response")
-	}
-	if err := writeSASLMessage(rw, saslComplete, nil); err != nil {
-		return "", fmt.Errorf("completing SASL: %w", err)
-	}
-	return string(parts[1]), nil
+	return refuse(saslError, "SASL negotiation did not complete in %d steps", maxSASLSteps)
 }
 
-// newHTTPServer serves Thrift over HTTP at /<HTTPPath>; the basic
-// authentication user is the session user (any password is accepted).
+// newHTTPServer serves Thrift over HTTP at /<HTTPPath>. With AuthNone the
+// basic authentication user is the session user (any password is
+// accepted); with AuthKerberos the request must carry a SPNEGO token, and
+// the doAs query parameter names the user to act for.
 func (s *Server) newHTTPServer() *http.Server {
 	bf := thrift.NewTBinaryProtocolFactoryConf(thriftConf)
 	handler := thrift.NewThriftHandlerFunc(s.processor, bf, bf)
@@ -200,13 +277,33 @@ func (s *Server) newHTTPServer() *http.Server {
 			http.Error(w, "POST only", http.StatusMethodNotAllowed)
 			return
 		}
-		user, _, ok := r.BasicAuth()
-		if !ok || user == "" {
-			w.Header().Set("WWW-Authenticate", "Basic")
-			http.Error(w, "Authorization header received from the client is empty.", http.StatusUnauthorized)
+		user, err := s.httpUser(r)
+		if err != nil {
+			s.opts.Logger.Debug("minihs2 HTTP authentication failed", "err", err)
+			if s.opts.Auth == AuthKerberos {
+				w.Header().Set("WWW-Authenticate", "Negotiate")
+			} else {
+				w.Header().Set("WWW-Authenticate", "Basic")
+			}
+			http.Error(w, err.Error(), http.StatusUnauthorized)
 			return
 		}
-		handler(w, r.WithContext(context.WithValue(r.Context(), userKey, user)))
+		ctx := context.WithValue(r.Context(), userKey, user)
+		ctx = context.WithValue(ctx, doAsKey, r.URL.Query().Get("doAs"))
+		ctx = context.WithValue(ctx, remoteKey, r.RemoteAddr)
+		handler(w, r.WithContext(ctx))
 	})
 	return &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return s.ctx }}
+}
+
+// httpUser authenticates an HTTP request.
+func (s *Server) httpUser(r *http.Request) (string, error) {
+	if s.opts.Auth == AuthKerberos {
+		return s.spnegoUser(r)
+	}
+	user, _, ok := r.BasicAuth()
+	if !ok || user == "" {
+		return "", errors.New("Authorization header received from the client is empty.")
+	}
+	return user, nil
 }
