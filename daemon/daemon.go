@@ -25,6 +25,7 @@ import (
 	"github.com/gozie/gozie/coordinator/coordrun"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/hadoop/krblogin"
 	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/purge"
 	"github.com/gozie/gozie/server"
@@ -131,8 +132,17 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	// for the job's user (hadoop.AsUser, set where work is done for a
 	// job); a call that names no user fails rather than act as the server.
 	// The configuration maps HA nameservices to their NameNodes.
-	d.FS, err = hadoop.NewResolver(hadoop.ResolverConfig{Conf: hconf.Map(), DefaultFS: cfg.Hadoop.DefaultNameNode,
-		User: cfg.UserName, RequireUser: true, Now: opts.Clock.Now})
+	// On a Kerberized cluster the server's principal is that real user,
+	// logged in from its keytab (and kept logged in) before anything starts.
+	rc := hadoop.ResolverConfig{Conf: hconf.Map(), DefaultFS: cfg.Hadoop.DefaultNameNode,
+		User: cfg.UserName, RequireUser: true, Now: opts.Clock.Now}
+	if hconf.Kerberos() {
+		if rc.Kerberos, err = krblogin.Login(krblogin.Config{Principal: cfg.Kerberos.Principal, Keytab: cfg.Kerberos.Keytab}); err != nil {
+			st.Close()
+			return nil, fmt.Errorf("hadoop.security.authentication=kerberos: %w", err)
+		}
+	}
+	d.FS, err = hadoop.NewResolver(rc)
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("filesystems: %w", err)

@@ -42,8 +42,14 @@
 // open for writing survives a failover; one whose block or completion no
 // NameNode served fails as a whole and never appears at its path.
 //
+// Kerberos: with ResolverConfig.Kerberos (the server's login, see
+// krblogin) gozie authenticates each NameNode connection itself (SASL
+// GSSAPI through ipc.Authenticate, with hadoop.rpc.protection's security
+// layer) and hands colinmarc the authenticated, wrapped stream (nnConn).
+//
 // Sub-packages: ipc (Hadoop IPC client and server with SIMPLE, TOKEN and
-// KERBEROS authentication) and hadooppb (the protocol messages).
+// KERBEROS authentication), krblogin (the server's keytab login) and
+// hadooppb (the protocol messages).
 //
 // Paths: missing files are reported with errors that match fs.ErrNotExist
 // under errors.Is, on every implementation. Writes through Create and

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/gozie/gozie/hadoop/hadooppb/commonpb"
+	"github.com/gozie/gozie/hadoop/ipc"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 )
@@ -42,6 +43,11 @@ const (
 //     denied: user=…, access=…, inode=…", which is what a user needs to
 //     see. Refusals are handed to refusals; HDFS puts them back on the
 //     error it returns.
+//   - On a KERBEROS connection (newSecureNNConn) gozie, not colinmarc,
+//     authenticates: the dialler ran SASL GSSAPI with ipc.Authenticate,
+//     so nnConn drops colinmarc's SIMPLE preamble and, under integrity or
+//     privacy, wraps every request and unwraps every response, which
+//     colinmarc v2.4.0 cannot do (it sends requests in the clear).
 //   - A NameNode that refuses the context (a proxy user without a
 //     hadoop.proxyuser rule) answers with call id -3 and closes; colinmarc
 //     would report "unexpected sequence number". nnConn reports the
@@ -52,21 +58,29 @@ type nnConn struct {
 	user     string // the context's effective user; "" keeps colinmarc's
 	realUser string // the context's real user (SIMPLE proxies only)
 	rec      *refusals
+	sess     *ipc.Session // KERBEROS (or TOKEN) session; nil for SIMPLE
 
 	wmu      sync.Mutex
 	wbuf     []byte // outgoing bytes held until the context is rewritten
 	sentPre  bool
 	rewrote  bool
 	rmu      sync.Mutex
-	br       *bufio.Reader
-	rpending []byte // the inspected packet not yet read by colinmarc
+	in       io.Reader // plain response packets: br, or unwrapped from it
+	rpending []byte    // the inspected packet not yet read by colinmarc
 
 	errMu sync.Mutex
 	err   error // the NameNode's refusal of the connection
 }
 
 func newNNConn(c net.Conn, user, realUser string, rec *refusals) *nnConn {
-	return &nnConn{Conn: c, user: user, realUser: realUser, rec: rec, br: bufio.NewReader(c)}
+	return &nnConn{Conn: c, user: user, realUser: realUser, rec: rec, in: bufio.NewReader(c)}
+}
+
+// newSecureNNConn is an nnConn over c, a connection sess authenticated:
+// the context names user alone (the session says who the real user is),
+// and packets travel through the session's security layer.
+func newSecureNNConn(c net.Conn, sess *ipc.Session, user string, rec *refusals) *nnConn {
+	return &nnConn{Conn: c, user: user, rec: rec, sess: sess, in: sess.Reader(bufio.NewReader(c))}
 }
 
 func (c *nnConn) refused() error {
@@ -84,7 +98,7 @@ func (c *nnConn) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	if c.rewrote {
-		return c.Conn.Write(p)
+		return len(p), c.send(p)
 	}
 	c.wbuf = append(c.wbuf, p...)
 	out, err := c.scan()
@@ -92,11 +106,23 @@ func (c *nnConn) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	if len(out) > 0 {
-		if _, err := c.Conn.Write(out); err != nil {
+		if err := c.send(out); err != nil {
 			return 0, err
 		}
 	}
 	return len(p), nil
+}
+
+// send writes request bytes, through the security layer if there is one.
+func (c *nnConn) send(p []byte) error {
+	if c.sess != nil {
+		var err error
+		if p, err = c.sess.WrapPackets(p); err != nil {
+			return err
+		}
+	}
+	_, err := c.Conn.Write(p)
+	return err
 }
 
 // scan returns what of wbuf can go out: the preamble, SASL packets, and
@@ -107,7 +133,9 @@ func (c *nnConn) scan() ([]byte, error) {
 		if len(c.wbuf) < preambleLen {
 			return nil, nil
 		}
-		out = append(out, c.wbuf[:preambleLen]...)
+		if c.sess == nil {
+			out = append(out, c.wbuf[:preambleLen]...)
+		}
 		c.wbuf, c.sentPre = c.wbuf[preambleLen:], true
 	}
 	for !c.rewrote && len(c.wbuf) >= 4 {
@@ -201,7 +229,7 @@ func (c *nnConn) Read(p []byte) (int, error) {
 // readPacket reads one whole packet, its length included.
 func (c *nnConn) readPacket() ([]byte, error) {
 	var l [4]byte
-	if _, err := io.ReadFull(c.br, l[:]); err != nil {
+	if _, err := io.ReadFull(c.in, l[:]); err != nil {
 		return nil, err
 	}
 	n := binary.BigEndian.Uint32(l[:])
@@ -210,7 +238,7 @@ func (c *nnConn) readPacket() ([]byte, error) {
 	}
 	pkt := make([]byte, 4+n)
 	copy(pkt, l[:])
-	if _, err := io.ReadFull(c.br, pkt[4:]); err != nil {
+	if _, err := io.ReadFull(c.in, pkt[4:]); err != nil {
 		return nil, err
 	}
 	return pkt, nil

@@ -16,6 +16,7 @@ import (
 
 	"github.com/colinmarc/hdfs/v2"
 	"github.com/colinmarc/hdfs/v2/hadoopconf"
+	"github.com/gozie/gozie/hadoop/ipc"
 	krb "github.com/jcmturner/gokrb5/v8/client"
 )
 
@@ -61,9 +62,13 @@ type ResolverConfig struct {
 	// set and effective user); idle clients of other users than User beyond
 	// it are closed, least recently used first. Default DefaultMaxClients.
 	MaxClients int
-	// Kerberos, if set, is a logged-in Kerberos client used for every
-	// NameNode (SASL GSSAPI); NameNodePrincipal then names the service,
-	// e.g. "nn/_HOST" (default from dfs.namenode.kerberos.principal).
+	// Kerberos, if set, is a logged-in Kerberos client (the server's
+	// principal, see hadoop/krblogin) used for every NameNode: SASL GSSAPI
+	// with the security layer of Conf's hadoop.rpc.protection (integrity
+	// and privacy wrap every packet), the job's user the effective user of
+	// a proxy connection. NameNodePrincipal names the NameNode's principal,
+	// e.g. "nn/_HOST@REALM", _HOST being the NameNode's host (default
+	// dfs.namenode.kerberos.principal).
 	Kerberos          *krb.Client
 	NameNodePrincipal string
 	// Now stamps Touchz; default time.Now.
@@ -83,9 +88,10 @@ type ResolverConfig struct {
 // addresses, effective user), at most MaxClients of them idle, and closes
 // them in Close.
 type Resolver struct {
-	cfg      ResolverConfig
-	local    *LocalFS
-	failover *failoverPolicy // for the clients of HA nameservices
+	cfg        ResolverConfig
+	protection []ipc.Protection // hadoop.rpc.protection, for KERBEROS connections
+	local      *LocalFS
+	failover   *failoverPolicy // for the clients of HA nameservices
 
 	mu      sync.Mutex
 	clients map[string]*hdfsEntry
@@ -99,7 +105,6 @@ var (
 	_ SchemeChecker = (*Resolver)(nil)
 	_ Chowner       = (*Resolver)(nil)
 )
-
 
 // NewResolver returns a Resolver; HDFS connections are made lazily.
 func NewResolver(cfg ResolverConfig) (*Resolver, error) {
@@ -121,7 +126,7 @@ func NewResolver(cfg ResolverConfig) (*Resolver, error) {
 		}
 	}
 	if cfg.NameNodePrincipal == "" {
-		cfg.NameNodePrincipal = strings.Split(cfg.Conf["dfs.namenode.kerberos.principal"], "@")[0]
+		cfg.NameNodePrincipal = cfg.Conf["dfs.namenode.kerberos.principal"]
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -133,7 +138,11 @@ func NewResolver(cfg ResolverConfig) (*Resolver, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Resolver{cfg: cfg, local: &LocalFS{Now: cfg.Now}, failover: failover, clients: map[string]*hdfsEntry{}, idle: list.New()}
+	protection, err := ipc.ParseProtection(cfg.Conf[ipc.RPCProtectionKey])
+	if err != nil {
+		return nil, fmt.Errorf("hadoop: %w", err)
+	}
+	r := &Resolver{cfg: cfg, protection: protection, local: &LocalFS{Now: cfg.Now}, failover: failover, clients: map[string]*hdfsEntry{}, idle: list.New()}
 	if _, err := r.parse(cfg.DefaultFS); err != nil {
 		return nil, fmt.Errorf("hadoop: default filesystem: %w", err)
 	}
@@ -341,10 +350,9 @@ func (r *Resolver) connect(authority string, addrs []string, user string, self b
 		opts.Addresses = failoverAddresses(addrs)
 	}
 	opts.User = user
-	opts.KerberosClient = r.cfg.Kerberos
-	if r.cfg.Kerberos != nil {
-		opts.KerberosServicePrincipleName = r.cfg.NameNodePrincipal
-	}
+	// gozie authenticates Kerberos connections itself (see nnConn):
+	// colinmarc speaks SIMPLE-style over the authenticated session.
+	opts.KerberosClient = nil
 	effective, realUser := "", ""
 	if !self {
 		effective = user
@@ -353,6 +361,12 @@ func (r *Resolver) connect(authority string, addrs []string, user string, self b
 			opts.User = realUser
 		}
 	}
+	if r.cfg.Kerberos != nil && self {
+		// Hadoop's context names the principal itself: no proxy.
+		creds := r.cfg.Kerberos.Credentials
+		effective = creds.UserName() + "@" + creds.Domain()
+		opts.User = effective
+	}
 	rec := &refusals{}
 	dialer := &net.Dialer{}
 	opts.NamenodeDialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -360,7 +374,17 @@ func (r *Resolver) connect(authority string, addrs []string, user string, self b
 		if err != nil {
 			return nil, err
 		}
-		return newNNConn(c, effective, realUser, rec), nil
+		if r.cfg.Kerberos == nil {
+			return newNNConn(c, effective, realUser, rec), nil
+		}
+		sess, err := ipc.Authenticate(ctx, c, ipc.ClientOptions{
+			Addr: addr, Kerberos: r.cfg.Kerberos, ServicePrincipal: r.cfg.NameNodePrincipal, Protection: r.protection,
+		})
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		return newSecureNNConn(c, sess, effective, rec), nil
 	}
 	c, err := hdfs.NewClient(opts)
 	if err != nil {

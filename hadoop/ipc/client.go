@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/hadoop/hadooppb/commonpb"
-	"github.com/gozie/gozie/hadoop/internal/digestmd5"
+	krbclient "github.com/jcmturner/gokrb5/v8/client"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -42,8 +42,18 @@ type ClientOptions struct {
 	// Token, if set, authenticates with TOKEN (SASL DIGEST-MD5) instead of
 	// SIMPLE.
 	Token *Token
+	// Kerberos, if set (and Token is not), authenticates with KERBEROS
+	// (SASL GSSAPI) as the client's logged-in principal. User, if set
+	// and not that principal, makes the connection a proxy for User
+	// (Hadoop's context for a proxy UGI over KERBEROS: the effective user
+	// alone).
+	Kerberos *krbclient.Client
+	// ServicePrincipal is the server's Kerberos principal, e.g.
+	// "nn/_HOST@REALM" (dfs.namenode.kerberos.principal); _HOST becomes
+	// Addr's host. Default: what the server names in its offer.
+	ServicePrincipal string
 	// Protection lists the protection levels the client accepts with
-	// TOKEN, most preferred first: the cluster's hadoop.rpc.protection,
+	// TOKEN and KERBEROS, most preferred first: the cluster's hadoop.rpc.protection,
 	// which Hadoop's clients read from core-site.xml as its servers do
 	// (ParseProtection reads the value). Empty means authentication,
 	// Hadoop's default. Dial fails with ErrNoCommonProtection when the
@@ -73,7 +83,7 @@ type Client struct {
 	auth     AuthMethod
 	// layer is the SASL security layer once TOKEN negotiated integrity or
 	// privacy; every packet is then wrapped.
-	layer *digestmd5.SecurityLayer
+	layer securityLayer
 
 	wmu    sync.Mutex // serializes writes (and with them the wrapping)
 	mu     sync.Mutex // guards the fields below
@@ -93,8 +103,8 @@ func Dial(ctx context.Context, opts ClientOptions) (*Client, error) {
 	if opts.Protocol == "" {
 		return nil, errors.New("ipc: ClientOptions.Protocol is required")
 	}
-	if opts.Token == nil && opts.User == "" {
-		return nil, errors.New("ipc: ClientOptions needs a User or a Token")
+	if opts.Token == nil && opts.User == "" && opts.Kerberos == nil {
+		return nil, errors.New("ipc: ClientOptions needs a User, a Token or Kerberos")
 	}
 	if opts.ProtocolVersion == 0 {
 		opts.ProtocolVersion = 1
@@ -133,7 +143,7 @@ func (c *Client) handshake(ctx context.Context) error {
 	release := watchContext(ctx, c.nc.SetDeadline)
 	defer release()
 	authByte := authProtocolNone
-	if c.opts.Token != nil {
+	if c.opts.Token != nil || c.opts.Kerberos != nil {
 		authByte = authProtocolSASL
 	}
 	pre := append(preambleMagic[:], ipcVersion, 0, authByte)
@@ -155,7 +165,7 @@ func (c *Client) handshake(ctx context.Context) error {
 	cc := &commonpb.IpcConnectionContextProto{Protocol: proto.String(c.opts.Protocol)}
 	if c.auth != AuthToken {
 		// Hadoop clients name no user with TOKEN: the token says who it is.
-		cc.UserInfo = &commonpb.UserInformationProto{EffectiveUser: proto.String(c.opts.User)}
+		cc.UserInfo = &commonpb.UserInformationProto{EffectiveUser: proto.String(c.contextUser())}
 		if c.opts.RealUser != "" && c.auth == AuthSimple {
 			cc.UserInfo.RealUser = proto.String(c.opts.RealUser)
 		}
@@ -172,6 +182,16 @@ func (c *Client) handshake(ctx context.Context) error {
 		return ctxErr(ctx, fmt.Errorf("writing connection context: %w", err))
 	}
 	return nil
+}
+
+// contextUser is the effective user the connection context names: User,
+// else (KERBEROS) the principal, user@REALM, as Hadoop's UGI names it.
+func (c *Client) contextUser() string {
+	if c.opts.User != "" || c.opts.Kerberos == nil {
+		return c.opts.User
+	}
+	creds := c.opts.Kerberos.Credentials
+	return creds.UserName() + "@" + creds.Domain()
 }
 
 // frame returns what goes on the wire for packet p: p itself, or p wrapped

@@ -30,11 +30,13 @@ func (c *Client) saslConnect(r io.Reader) (AuthMethod, error) {
 	default:
 		return "", fmt.Errorf("SASL: unexpected state %s in reply to NEGOTIATE", msg.GetState())
 	}
-	var token, simple *commonpb.RpcSaslProto_SaslAuth
+	var token, kerberos, simple *commonpb.RpcSaslProto_SaslAuth
 	for _, a := range msg.GetAuths() {
 		switch {
 		case a.GetMethod() == string(AuthToken) && a.GetMechanism() == tokenMechanism:
 			token = a
+		case a.GetMethod() == string(AuthKerberos) && a.GetMechanism() == kerberosMechanism:
+			kerberos = a
 		case a.GetMethod() == string(AuthSimple):
 			simple = a
 		}
@@ -42,7 +44,9 @@ func (c *Client) saslConnect(r io.Reader) (AuthMethod, error) {
 	switch {
 	case token != nil && c.opts.Token != nil:
 		return AuthToken, c.tokenAuth(r, token)
-	case simple != nil && c.opts.User != "":
+	case kerberos != nil && c.opts.Kerberos != nil:
+		return AuthKerberos, c.kerberosAuth(r, kerberos)
+	case simple != nil && c.opts.User != "" && c.opts.Kerberos == nil:
 		// Hadoop clients switch to SIMPLE without another SASL message.
 		return AuthSimple, nil
 	}
@@ -112,7 +116,9 @@ func (c *Client) tokenAuth(r io.Reader, offer *commonpb.RpcSaslProto_SaslAuth) e
 		return fmt.Errorf("SASL: %w", err)
 	}
 	// Wrapping starts with the next packet, the connection context.
-	c.layer = dm.SecurityLayer()
+	if l := dm.SecurityLayer(); l != nil {
+		c.layer = digestLayer{l}
+	}
 	return nil
 }
 

@@ -23,8 +23,15 @@
 // token's identifier and password through SASL DIGEST-MD5, with the
 // identifier and password base64-encoded as Hadoop does, realm and server
 // id "default"; the server looks passwords up with a SecretLookup.
-// KERBEROS (server side) accepts a GSSAPI AP-REQ checked against a keytab,
-// as colinmarc/hdfs sends it, and offers no security layer.
+// KERBEROS (SASL GSSAPI, RFC 4752, both sides: ClientOptions.Kerberos,
+// ServerOptions.Kerberos) authenticates with an AP-REQ checked against
+// the server's keytab (no mutual authentication, as Hadoop's client asks);
+// the server then offers the security layers of its protection levels in
+// a signed 4-byte message (layer mask, maximum buffer 65536) and the
+// client answers with its choice. Integrity and privacy wrap packets in
+// RFC 4121 Wrap tokens (checksummed, or sealed with EC 0 and RRC 0, as
+// Java sends them; received RRC rotation is undone). Authenticate runs the
+// client side on a connection someone else then speaks on (Session).
 //
 // # Quality of protection
 //

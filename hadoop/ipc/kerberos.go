@@ -4,13 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/jcmturner/gokrb5/v8/crypto"
-	"github.com/jcmturner/gokrb5/v8/gssapi"
-	"github.com/jcmturner/gokrb5/v8/iana/keyusage"
 	"github.com/jcmturner/gokrb5/v8/keytab"
 	"github.com/jcmturner/gokrb5/v8/service"
 	"github.com/jcmturner/gokrb5/v8/spnego"
-	krbtypes "github.com/jcmturner/gokrb5/v8/types"
 )
 
 // kerberosMechanism is the SASL mechanism of KERBEROS authentication.
@@ -28,23 +24,29 @@ type KerberosOptions struct {
 	Host string
 }
 
-// kerberosAcceptor runs the server side of one GSSAPI exchange: the
-// client's AP-REQ, the server's wrapped security-layer offer, the client's
-// wrapped answer. Only the "no security layer" option is offered, so calls
-// stay in plain text afterwards.
+// kerberosAcceptor runs the server side of one GSSAPI exchange (RFC
+// 4752, as Java's GssKrb5Server runs it for Hadoop): the client's AP-REQ,
+// the server's wrapped offer of security layers (those of the server's
+// hadoop.rpc.protection) and maximum buffer, the client's wrapped choice.
+// With integrity or privacy chosen, the context's layer protects every
+// later packet.
 type kerberosAcceptor struct {
 	opts   *KerberosOptions
-	key    krbtypes.EncryptionKey
+	offer  byte // the offered layers
+	layer  *gssLayer
 	client string
 }
 
-func newKerberosAcceptor(opts *KerberosOptions) *kerberosAcceptor {
-	return &kerberosAcceptor{opts: opts}
+func newKerberosAcceptor(opts *KerberosOptions, levels []Protection) *kerberosAcceptor {
+	k := &kerberosAcceptor{opts: opts}
+	for _, p := range levels {
+		k.offer |= gssLayerBit(p)
+	}
+	if k.offer == 0 {
+		k.offer = gssLayerNone
+	}
+	return k
 }
-
-// noSecurityLayer is the 4-byte offer: bit 1 ("no security layer") and a
-// maximum buffer size of 64 KiB.
-var noSecurityLayer = []byte{0x01, 0x01, 0x00, 0x00}
 
 // initiate verifies the client's AP-REQ and returns the server's challenge.
 func (k *kerberosAcceptor) initiate(token []byte) ([]byte, error) {
@@ -63,38 +65,49 @@ func (k *kerberosAcceptor) initiate(token []byte) ([]byte, error) {
 	if !ok {
 		return nil, errors.New("kerberos: AP-REQ rejected")
 	}
-	k.key = kt.APReq.Ticket.DecryptedEncPart.Key
+	// The context key is the authenticator's subkey when the client sent
+	// one (Java's initiators do), else the ticket's session key; without
+	// mutual authentication both sides count from the client's sequence
+	// number.
+	auth := kt.APReq.Authenticator
+	key := kt.APReq.Ticket.DecryptedEncPart.Key
+	if len(auth.SubKey.KeyValue) > 0 {
+		key = auth.SubKey
+	}
+	if k.layer, err = newGSSLayer(key, false, uint64(uint32(auth.SeqNumber))); err != nil {
+		return nil, err
+	}
 	k.client = creds.UserName() + "@" + creds.Domain()
-	etype, err := crypto.GetEtype(k.key.KeyType)
-	if err != nil {
-		return nil, fmt.Errorf("kerberos: session key type: %w", err)
-	}
-	wt := gssapi.WrapToken{
-		Flags:   0x01, // sent by the acceptor
-		EC:      uint16(etype.GetHMACBitLength() / 8),
-		Payload: noSecurityLayer,
-	}
-	if err := wt.SetCheckSum(k.key, keyusage.GSSAPI_ACCEPTOR_SEAL); err != nil {
-		return nil, fmt.Errorf("kerberos: signing challenge: %w", err)
-	}
-	return wt.Marshal()
+	// The offer is signed, never sealed (Java's MessageProp(0, false)).
+	return k.layer.wrap(gssLayerMessage(k.offer, gssMaxBuffer), false)
 }
 
-// response verifies the client's wrapped answer and returns the client
-// principal (user@REALM).
-func (k *kerberosAcceptor) response(token []byte) (string, error) {
+// response verifies the client's wrapped choice and returns the client
+// principal (user@REALM) and the layer to use from now on (nil for none).
+func (k *kerberosAcceptor) response(token []byte) (string, securityLayer, error) {
 	if k.client == "" {
-		return "", errors.New("kerberos: response before initiate")
+		return "", nil, errors.New("kerberos: response before initiate")
 	}
-	var wt gssapi.WrapToken
-	if err := wt.Unmarshal(token, false); err != nil {
-		return "", fmt.Errorf("kerberos: decoding wrap token: %w", err)
+	msg, err := k.layer.unwrap(token, false)
+	if err != nil {
+		return "", nil, fmt.Errorf("kerberos: client wrap token: %w", err)
 	}
-	if ok, err := wt.Verify(k.key, keyusage.GSSAPI_INITIATOR_SEAL); !ok || err != nil {
-		return "", fmt.Errorf("kerberos: client wrap token does not verify: %v", err)
+	chosen, maxBuf, err := parseGSSLayerMessage(msg)
+	if err != nil {
+		return "", nil, err
 	}
-	if len(wt.Payload) < 4 || wt.Payload[0]&0x01 == 0 {
-		return "", errors.New("kerberos: client asked for a security layer; only none is offered")
+	// GssKrb5Server.doHandshake2: a choice outside the offer is refused,
+	// and privacy wins over integrity when the mask names both.
+	if chosen&k.offer == 0 {
+		return "", nil, fmt.Errorf("kerberos: client selected unsupported protection: %d", chosen)
 	}
-	return k.client, nil
+	switch {
+	case chosen&gssLayerPrivacy != 0:
+		k.layer.negotiated(gssLayerPrivacy, maxBuf)
+	case chosen&gssLayerIntegrity != 0:
+		k.layer.negotiated(gssLayerIntegrity, maxBuf)
+	default:
+		return k.client, nil, nil
+	}
+	return k.client, k.layer, nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -96,8 +95,8 @@ type ServerOptions struct {
 	// Hadoop's default. A TOKEN client that picks a level not listed is
 	// refused; with integrity or privacy every later packet is
 	// SASL-wrapped both ways. SIMPLE connections, which have no SASL, are
-	// not affected, as in Hadoop. KERBEROS offers no security layer here,
-	// so Start refuses a list without authentication when Kerberos is on.
+	// not affected, as in Hadoop. KERBEROS offers the GSSAPI layers of
+	// the list (RFC 4752) and wraps with RFC 4121 tokens likewise.
 	Protection []Protection
 	// Proxy authorizes proxy connections: SIMPLE connections whose context
 	// names a real user besides the effective one, and KERBEROS connections
@@ -174,10 +173,6 @@ func (s *Server) SetStandby(standby bool) { s.standby.Store(standby) }
 func (s *Server) Start(ctx context.Context) error {
 	if _, err := qops(s.opts.Protection); err != nil {
 		return err
-	}
-	if s.opts.Kerberos != nil && !slices.Contains(s.protection(), ProtectionAuthentication) {
-		return fmt.Errorf("ipc: %s=%s with KERBEROS: GSSAPI integrity and privacy layers are not implemented",
-			RPCProtectionKey, protectionList(s.opts.Protection))
 	}
 	l, err := net.Listen("tcp", s.opts.Addr)
 	if err != nil {

@@ -25,7 +25,7 @@ type serverConn struct {
 	in io.Reader
 	// layer is the SASL security layer of a TOKEN connection with
 	// integrity or privacy; every packet sent is then wrapped.
-	layer *digestmd5.SecurityLayer
+	layer securityLayer
 
 	// Authentication state.
 	sasl       bool         // the preamble asked for SASL
@@ -53,7 +53,7 @@ func newServerConn(s *Server, nc net.Conn) *serverConn {
 // startWrapping switches the connection to SASL-wrapped packets both ways,
 // from the packet after the SASL SUCCESS on (Server.saslProcess: "do NOT
 // enable wrapping until the last auth response is sent").
-func (c *serverConn) startWrapping(layer *digestmd5.SecurityLayer) {
+func (c *serverConn) startWrapping(layer securityLayer) {
 	c.layer = layer
 	c.in = &unwrapReader{r: c.br, layer: layer, maxPacket: c.srv.opts.MaxPacketSize, token: requestWrapToken}
 }

@@ -129,7 +129,7 @@ func (c *serverConn) saslInitiate(msg *commonpb.RpcSaslProto) error {
 		}
 		return c.finishToken(msg.GetToken())
 	case AuthKerberos:
-		c.krb = newKerberosAcceptor(c.srv.opts.Kerberos)
+		c.krb = newKerberosAcceptor(c.srv.opts.Kerberos, c.srv.protection())
 		challenge, err := c.krb.initiate(msg.GetToken())
 		if err != nil {
 			return c.saslFatal(AccessControlException, err.Error())
@@ -145,12 +145,18 @@ func (c *serverConn) saslResponse(msg *commonpb.RpcSaslProto) error {
 	case AuthToken:
 		return c.finishToken(msg.GetToken())
 	case AuthKerberos:
-		user, err := c.krb.response(msg.GetToken())
+		user, layer, err := c.krb.response(msg.GetToken())
 		if err != nil {
 			return c.saslFatal(AccessControlException, err.Error())
 		}
 		c.user, c.authed = user, true
-		return c.saslReply(&commonpb.RpcSaslProto{State: commonpb.RpcSaslProto_SUCCESS.Enum()})
+		if err := c.saslReply(&commonpb.RpcSaslProto{State: commonpb.RpcSaslProto_SUCCESS.Enum()}); err != nil {
+			return err
+		}
+		if layer != nil {
+			c.startWrapping(layer)
+		}
+		return nil
 	}
 	return c.saslFatal(AccessControlException, "SASL RESPONSE out of order")
 }
@@ -171,7 +177,7 @@ func (c *serverConn) finishToken(token []byte) error {
 		return err
 	}
 	if layer := c.token.digest.SecurityLayer(); layer != nil {
-		c.startWrapping(layer)
+		c.startWrapping(digestLayer{layer})
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/gozie/gozie/hadoop/hadooppb/commonpb"
-	"github.com/gozie/gozie/hadoop/internal/digestmd5"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -34,14 +33,18 @@ var errNotWrapped = errors.New("packet is not SASL-wrapped")
 
 // wrapStream returns p, bytes of the plain packet stream, as WRAP packets
 // that start with header.
-func wrapStream(layer *digestmd5.SecurityLayer, header proto.Message, p []byte) ([]byte, error) {
+func wrapStream(layer securityLayer, header proto.Message, p []byte) ([]byte, error) {
 	piece := max(layer.MaxWrap(), 1)
 	var out []byte
 	for len(p) > 0 {
 		n := min(len(p), piece)
+		token, err := layer.Wrap(p[:n])
+		if err != nil {
+			return nil, err
+		}
 		pkt, err := buildPacket(header, &commonpb.RpcSaslProto{
 			State: commonpb.RpcSaslProto_WRAP.Enum(),
-			Token: layer.Wrap(p[:n]),
+			Token: token,
 		})
 		if err != nil {
 			return nil, err
@@ -102,7 +105,7 @@ func requestWrapToken(p []byte) ([]byte, error) {
 // was tampered with, replayed or reordered; I/O errors as they come.
 type unwrapReader struct {
 	r         io.Reader
-	layer     *digestmd5.SecurityLayer
+	layer     securityLayer
 	maxPacket int
 	token     func(packet []byte) ([]byte, error)
 	buf       []byte

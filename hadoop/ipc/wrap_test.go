@@ -51,7 +51,7 @@ func plainPackets(t *testing.T, sizes ...int) [][]byte {
 // readAll reads the packets back through an unwrapReader.
 func readAll(t *testing.T, layer *digestmd5.SecurityLayer, wire []byte, n int) [][]byte {
 	t.Helper()
-	r := &unwrapReader{r: bytes.NewReader(wire), layer: layer, maxPacket: DefaultMaxPacketSize, token: responseWrapToken}
+	r := &unwrapReader{r: bytes.NewReader(wire), layer: digestLayer{layer}, maxPacket: DefaultMaxPacketSize, token: responseWrapToken}
 	var out [][]byte
 	for range n {
 		p, err := readPacket(r, DefaultMaxPacketSize)
@@ -123,11 +123,11 @@ func TestWrapStreamHonoursMaxbuf(t *testing.T) {
 	cl, srv := testLayers(t, digestmd5.QopAuthConf)
 	stream := bytes.Join(plainPackets(t, 200_000), nil)
 	id := callIDSASL
-	wire, err := wrapStream(cl, &commonpb.RpcRequestHeaderProto{CallId: proto.Int32(id), ClientId: make([]byte, 16)}, stream)
+	wire, err := wrapStream(digestLayer{cl}, &commonpb.RpcRequestHeaderProto{CallId: proto.Int32(id), ClientId: make([]byte, 16)}, stream)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &unwrapReader{r: bytes.NewReader(wire), layer: srv, maxPacket: DefaultMaxPacketSize, token: requestWrapToken}
+	r := &unwrapReader{r: bytes.NewReader(wire), layer: digestLayer{srv}, maxPacket: DefaultMaxPacketSize, token: requestWrapToken}
 	tokens := 0
 	for rest := wire; len(rest) > 0; tokens++ {
 		p, err := readPacket(bytes.NewReader(rest), DefaultMaxPacketSize)

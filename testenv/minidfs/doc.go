@@ -51,6 +51,9 @@
 // Options.Kerberos. hadoop.rpc.protection in Options.Conf sets what the
 // NameNode's SASL connections are offered and must meet (SaslRpcServer,
 // SaslPropertiesResolver); SIMPLE connections have no SASL and are not
-// affected, as on a real NameNode, and KERBEROS gets no security layer, so
-// the list must include authentication when Kerberos is on.
+// affected, as on a real NameNode; KERBEROS connections get the GSSAPI
+// security layer of the level (integrity, privacy: RFC 4121 Wrap tokens).
+// Stricter than a real NameNode, a plain request on a wrapping connection
+// is refused, so colinmarc's own GSSAPI (which sends requests in the
+// clear) works only under authentication; gozie's Resolver wraps them.
 package minidfs

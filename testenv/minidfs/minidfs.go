@@ -68,8 +68,8 @@ type Options struct {
 	// hadoop.proxyuser.<user>.users|groups|hosts. Without rules nobody may
 	// act for another user. hadoop.rpc.protection (authentication,
 	// integrity, privacy, or a list; default authentication) sets what the
-	// NameNode offers and requires on SASL connections; with Kerberos it
-	// must include authentication (no GSSAPI security layer here).
+	// NameNode offers and requires on SASL connections, TOKEN and
+	// KERBEROS (GSSAPI security layers) alike.
 	Conf map[string]string
 	// CreateHomes gives every user a home at their first call, as an
 	// administrator creates /user/<u> for each user of a real cluster: a
