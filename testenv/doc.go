@@ -1,8 +1,11 @@
 // Package testenv holds gozie's in-process stand-ins for a Hadoop cluster,
-// each in its own package: minidfs (a NameNode and a DataNode), miniyarn (a
-// ResourceManager with one NodeManager), minihs2 (HiveServer2), kdc (an MIT
-// KDC), clustertools (the command-line tools of a node) and localcluster
-// (all of them together, for gozie server -local and the end-to-end tests).
+// each in its own package: minidfs (a NameNode or an HA pair, and a
+// DataNode), miniyarn (a ResourceManager or an HA pair, with one
+// NodeManager), minihs2 (HiveServer2), kdc (an MIT KDC), clustertools (the
+// command-line tools of a node), localcluster (all of them together, for
+// gozie server -local and the end-to-end tests) and clusteradmin (what an
+// administrator's haadmin, rmadmin and daemon commands do to a real
+// cluster, done to a local one).
 // The real client libraries talk to them unchanged.
 //
 // A stand-in is only worth what it refuses: where a real cluster is strict,
@@ -72,6 +75,25 @@
 //	another is refused; past auth, every RPC travels in                        ipc/SaslRpcClient.java (WRAP, call id -33)
 //	SASL WRAP messages
 //	a standby answers StandbyException; clients fail over  minidfs, miniyarn   ipc/StandbyException, RMWebApp standby redirect
+//	a standby NameNode answers every ClientProtocol call   minidfs             hdfs/server/namenode/ha/StandbyState.java checkOperation,
+//	(getDataEncryptionKey aside) with StandbyException                         FSNamesystem.checkOperation, getAdditionalBlock,
+//	"Operation category READ|WRITE is not supported in                         renewLease, NameNodeRpcServer
+//	state standby. Visit https://s.apache.org/sbnn-error",
+//	the category checked first (addBlock: READ)
+//	an HA pair is two NameNodes over one namespace (nn1    minidfs             hdfs/DFSUtilClient.java getAddresses,
+//	active, nn2 standby), reached only through the                             namenode/ha/ConfiguredFailoverProxyProvider
+//	nameservice's client configuration: dfs.nameservices,
+//	dfs.ha.namenodes.<ns>, dfs.namenode.rpc-address.<ns>.
+//	<nn>, ConfiguredFailoverProxyProvider
+//	failover only to a standby ("Can't failover to an      minidfs             ha/FailoverController.java preFailoverChecks,
+//	active service"); transitionToActive refused while the                     ha/HAAdmin.java isOtherTargetNodeActive,
+//	other is active; the new active renews every lease, so                     FSNamesystem.startActiveServices (renewAllLeases)
+//	an open file's writer carries on
+//	a client of an HA nameservice fails over on            (hadoop.Resolver)   io/retry/RetryPolicies.java FailoverOnNetworkExceptionRetry,
+//	StandbyException and, while no NameNode serves, waits                      hdfs/client/HdfsClientConfigKeys.java Failover
+//	and tries again: dfs.client.failover.max.attempts
+//	(15), .sleep.base.millis (500), .sleep.max.millis
+//	(15000)
 //	only a lease holder writes; a second writer gets       minidfs             namenode/LeaseManager, FSNamesystem.recoverLeaseInternal
 //	AlreadyBeingCreatedException until the soft limit
 //	an AM that exits without unregistering fails its       miniyarn            resourcemanager RMAppAttemptImpl (AMContainerFinished)
@@ -99,6 +121,55 @@
 //	state is stored; the AM asks again
 //	the default static user may not kill ("The default     miniyarn            RMWebServices.updateAppState
 //	static user cannot carry out this operation.")
+//	only the active RM runs the ApplicationMasterService:  miniyarn            resourcemanager/ResourceManager.java transitionToActive,
+//	each RM has its own scheduler address, a standby's                         transitionToStandby (active services),
+//	refuses connections, a failover or a stop drops the                        ApplicationMasterService.serviceStart, serviceStop
+//	AMs' connections
+//	an RM that becomes active (failover, work-preserving   miniyarn            rmapp/RMAppImpl.java RMAppRecoveredTransition,
+//	restart) recovers the apps: an unfinished one is                           rmapp/attempt/RMAppAttemptImpl.java
+//	ACCEPTED, its attempt LAUNCHED, until the AM registers                     AttemptRecoveredTransition,
+//	again; allocate answers                                                    ApplicationMasterService.java allocate,
+//	ApplicationMasterNotRegisteredException ("AM is not                        finishApplicationMaster
+//	registered for known application attempt: <attempt> or
+//	RM had restarted after AM registered.  AM should
+//	re-register."), finishApplicationMaster too
+//	("Application Master is trying to unregister before
+//	registering for: <app>")
+//	finishApplicationMaster answers isUnregistered=true    miniyarn            ApplicationMasterService.finishApplicationMaster,
+//	before any other check once the final state is stored                      RMAppImpl.isAppFinalStateStored, RMAppImpl.recover
+//	(FINISHING, FINISHED, FAILED, KILLED), also after a                        (stored final state)
+//	restart; an app whose AM unregistered is recovered
+//	FINISHED
+//	an AM container that ended while the RM was down       miniyarn            RMAppAttemptImpl.AttemptRecoveredTransition (waits in
+//	counts when it is back (exit without unregistering:                        LAUNCHED for the NM's container status),
+//	the attempt fails)                                                         ResourceTrackerService.registerNodeManager
+//	after the AM unregisters, the app is FINISHING until   miniyarn            RMAppImpl (RUNNING → FINAL_SAVING → FINISHING → FINISHED
+//	its container exits (or the NM kills it): reports say                      on ATTEMPT_FINISHED),
+//	FINISHED with the AM's final status, GET/PUT .../state                     RMServerUtils.createApplicationState,
+//	and the attempt say FINISHING, a kill answers 200 at                       createApplicationAttemptState,
+//	once                                                                       RMWebServices.getAppState,
+//	                                                                           ClientRMService.forceKillApplication
+//	AMRM master key roll: tokens of the current and the    miniyarn            security/AMRMTokenSecretManager.java rollMasterKey,
+//	next key authenticate; allocate on a connection of                         activateNextMasterKey, retrievePassword,
+//	another key answers the attempt's token of the new key                     createAndGetAMRMToken (new Text());
+//	(am_rm_token, empty service); once the next key is                         ApplicationMasterService.allocate
+//	activated the old one's tokens are refused
+//	(InvalidToken "Invalid AMRMToken from <attempt>"),
+//	open connections live on
+//	under RM HA the generated yarn-site.xml has            miniyarn            yarn/conf/YarnConfiguration.java, HAUtil.java,
+//	yarn.resourcemanager.ha.enabled, cluster-id, ha.rm-ids                     client/ConfiguredRMFailoverProxyProvider.java
+//	(rm1..rmN) and the scheduler and webapp address of
+//	each rm-id
+//	an AM fails over round robin along the rm-ids on a     (launcher)          yarn/client/RMProxy.java createRetryPolicy,
+//	failed connection or a StandbyException (a SASL or                         io/retry/RetryPolicies.java
+//	InvalidToken refusal fails at once), pausing                               FailoverOnNetworkExceptionRetry,
+//	yarn.client.failover-sleep-base-ms·2^n up to -max-ms                       api/impl/AMRMClientImpl.java allocate,
+//	(connect.retry-interval.ms without HA), giving up                          unregisterApplicationMaster, updateAMRMToken
+//	after connect.max-wait.ms (15 min, 30 s by default);
+//	it registers again (responseId 0) on
+//	ApplicationMasterNotRegisteredException and uses the
+//	am_rm_token of an allocate answer for later
+//	connections
 //
 // What the stand-ins leave out is listed in each package's documentation
 // (minidfs: ACLs, snapshots, quotas, encryption zones; permissions of the

@@ -151,7 +151,7 @@ func (c *Client) Kill(ctx context.Context, id ApplicationID) error {
 		if err := decodeJSON(resp, &body); err != nil {
 			return fmt.Errorf("killing %s: %w", id, err)
 		}
-		if resp.status == http.StatusOK && body.State.Final() {
+		if resp.status == http.StatusOK { // done: final, or FINISHING (final state stored)
 			return nil
 		}
 		if check >= maxKillChecks {

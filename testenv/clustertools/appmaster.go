@@ -92,7 +92,8 @@ func (t *tool) appMaster(ctx context.Context, file string) int {
 
 // registerAM registers with the scheduler named by the container's Hadoop
 // configuration (HADOOP_CONF_DIR), as a MapReduce AM does: the AMRM token a
-// real RM writes has an empty service.
+// real RM writes has an empty service. The session fails over, registers
+// again and takes rolled tokens as the RM requires (see yarn.AMClient).
 func (t *tool) registerAM(ctx context.Context) (*yarn.AMClient, error) {
 	tok, err := yarn.AMRMToken(t.env.Getenv(hadoop.TokenFileEnv))
 	if err != nil {
@@ -105,7 +106,11 @@ func (t *tool) registerAM(ctx context.Context) (*yarn.AMClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	am, _, err := yarn.DialAMAny(ctx, yarn.SchedulerAddresses(h, tok), yarn.AMConfig{Token: tok})
+	cfg, err := yarn.ContainerAMConfig(h, tok)
+	if err != nil {
+		return nil, err
+	}
+	am, err := yarn.DialAM(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -369,7 +369,8 @@ func truncate(s string, n int) string {
 }
 
 // dialAM connects to the scheduler the relay's HADOOP_CONF_DIR names (the
-// AMRM token of a real RM has an empty service).
+// AMRM token of a real RM has an empty service), with its
+// hadoop.rpc.protection and retry settings.
 func (l *yarnLauncher) dialAM(ctx context.Context, hello amHello) (*yarn.AMClient, error) {
 	h, err := yarn.ContainerHadoopConf(func(k string) (string, bool) {
 		if k == "HADOOP_CONF_DIR" && hello.confDir != "" {
@@ -380,6 +381,9 @@ func (l *yarnLauncher) dialAM(ctx context.Context, hello amHello) (*yarn.AMClien
 	if err != nil {
 		return nil, err
 	}
-	am, _, err := yarn.DialAMAny(ctx, yarn.SchedulerAddresses(h, hello.token), yarn.AMConfig{Token: hello.token})
-	return am, err
+	cfg, err := yarn.ContainerAMConfig(h, hello.token)
+	if err != nil {
+		return nil, err
+	}
+	return yarn.DialAM(ctx, cfg)
 }

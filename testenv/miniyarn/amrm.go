@@ -2,14 +2,10 @@ package miniyarn
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha1"
 	"fmt"
 	"math"
 	"time"
 
-	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/hadoop/hadooppb/yarnpb"
 	"github.com/gozie/gozie/hadoop/ipc"
 	"github.com/gozie/gozie/yarn"
@@ -23,127 +19,95 @@ const (
 	methodFinish   = "finishApplicationMaster"
 )
 
-// scheduler is the RM's ApplicationMasterProtocol endpoint: a Hadoop IPC server
-// that accepts TOKEN (DIGEST-MD5) authentication with AMRM tokens.
+// scheduler is one RM's ApplicationMasterProtocol endpoint: a Hadoop IPC
+// server that accepts TOKEN (DIGEST-MD5) authentication with AMRM tokens.
+// Its address is fixed for the life of the RM; only the active RM runs it
+// (a standby RM has no ApplicationMasterService, so its port refuses
+// connections). The state it serves is the RM's, shared by every RM index.
 type scheduler struct {
-	rm        *RM
-	srv       *ipc.Server
-	keyID     int32
-	masterKey []byte
+	rm    *RM
+	index int
+	addr  string
+	srv   *ipc.Server // nil while not serving
+	hold  *portHold   // the address, held while not serving (best effort)
 }
 
-func startScheduler(_ context.Context, rm *RM) (*scheduler, error) {
-	s := &scheduler{rm: rm, keyID: 1, masterKey: make([]byte, 32)}
-	if _, err := rand.Read(s.masterKey); err != nil {
-		return nil, fmt.Errorf("miniyarn: making the AMRM master key: %w", err)
+// start listens on the scheduler's address. Callers hold RM.adminMu.
+func (s *scheduler) start() error {
+	if s.srv != nil {
+		return nil
 	}
 	// hadoop.rpc.protection: the qops the scheduler offers and requires of
 	// AMs (ApplicationMasterService's IPC server reads it, through
 	// SaslPropertiesResolver, like every Hadoop server).
-	protection, err := ipc.ParseProtection(rm.opts.Conf[ipc.RPCProtectionKey])
+	protection, err := ipc.ParseProtection(s.rm.opts.Conf[ipc.RPCProtectionKey])
 	if err != nil {
-		return nil, fmt.Errorf("miniyarn: %w", err)
+		return fmt.Errorf("miniyarn: %w", err)
 	}
-	s.srv = ipc.NewServer(ipc.ServerOptions{Addr: "127.0.0.1:0", Token: s.lookup, Protection: protection, Logger: rm.log})
-	s.srv.Handle(ipc.ApplicationMasterProtocol, methodRegister, ipc.Typed(s.register))
-	s.srv.Handle(ipc.ApplicationMasterProtocol, methodAllocate, ipc.Typed(s.allocate))
-	s.srv.Handle(ipc.ApplicationMasterProtocol, methodFinish, ipc.Typed(s.finish))
-	// The server lives until Close, not until the start context ends.
-	if err := s.srv.Start(context.Background()); err != nil {
-		return nil, fmt.Errorf("miniyarn: starting the scheduler: %w", err)
+	srv := ipc.NewServer(ipc.ServerOptions{Addr: s.addr, Token: s.rm.lookupToken, Protection: protection, Logger: s.rm.log})
+	srv.Handle(ipc.ApplicationMasterProtocol, methodRegister, ipc.Typed(s.register))
+	srv.Handle(ipc.ApplicationMasterProtocol, methodAllocate, ipc.Typed(s.allocate))
+	srv.Handle(ipc.ApplicationMasterProtocol, methodFinish, ipc.Typed(s.finish))
+	s.hold.release()
+	s.hold = nil
+	// The server lives until the RM stops being active, not until a
+	// caller's context ends.
+	if err := srv.Start(context.Background()); err != nil {
+		s.hold, _, _ = holdPort(s.addr, "")
+		return fmt.Errorf("miniyarn: starting the scheduler of %s at %s: %w", rmID(s.index), s.addr, err)
 	}
-	return s, nil
+	s.srv = srv
+	return nil
 }
 
-func (s *scheduler) addr() string { return s.srv.Addr() }
-
-func (s *scheduler) close() error { return s.srv.Close() }
-
-// tokenFor issues the AMRM token of an attempt: the identifier is the encoded
-// AMRMTokenIdentifierProto, the password its HMAC-SHA1 under the master key.
-// Its service is empty, as AMRMTokenSecretManager.createAndGetAMRMToken
-// leaves it: the AM finds the scheduler in its HADOOP_CONF_DIR.
-func (s *scheduler) tokenFor(id yarn.AttemptID) (hadoop.Token, error) {
-	ident, err := proto.Marshal(&yarnpb.AMRMTokenIdentifierProto{
-		AppAttemptId: attemptProto(id),
-		KeyId:        proto.Int32(s.keyID),
-	})
-	if err != nil {
-		return hadoop.Token{}, fmt.Errorf("encoding AMRM token identifier: %w", err)
+// stop closes the server and every AM connection to it; with keep, the
+// address stays held for a later start. Callers hold RM.adminMu, not RM.mu
+// (the server waits for its handlers).
+func (s *scheduler) stop(keep bool) error {
+	var err error
+	if s.srv != nil {
+		err = s.srv.Close()
+		s.srv = nil
+		if keep {
+			// Best effort: the connections just closed may keep the port
+			// in TIME_WAIT, which only a listener may bind over.
+			s.hold, _, _ = holdPort(s.addr, "")
+		}
 	}
-	return hadoop.Token{
-		Identifier: ident,
-		Password:   s.password(ident),
-		Kind:       hadoop.KindAMRMToken,
-	}, nil
+	if !keep {
+		s.hold.release()
+		s.hold = nil
+	}
+	return err
 }
 
-func (s *scheduler) password(ident []byte) []byte {
-	m := hmac.New(sha1.New, s.masterKey)
-	m.Write(ident)
-	return m.Sum(nil)
-}
-
-func attemptProto(id yarn.AttemptID) *yarnpb.ApplicationAttemptIdProto {
-	return &yarnpb.ApplicationAttemptIdProto{
-		ApplicationId: &yarnpb.ApplicationIdProto{
-			Id:               proto.Int32(int32(id.App.Sequence)),
-			ClusterTimestamp: proto.Int64(id.App.ClusterTimestamp),
-		},
-		AttemptId: proto.Int32(int32(id.Attempt)),
-	}
-}
-
-// decodeIdentifier returns the attempt an AMRM token identifier names.
-func (s *scheduler) decodeIdentifier(ident []byte) (yarn.AttemptID, error) {
-	var p yarnpb.AMRMTokenIdentifierProto
-	if err := proto.Unmarshal(ident, &p); err != nil {
-		return yarn.AttemptID{}, fmt.Errorf("decoding AMRM token identifier: %w", err)
-	}
-	if p.GetKeyId() != s.keyID {
-		return yarn.AttemptID{}, fmt.Errorf("AMRM token master key %d is unknown", p.GetKeyId())
-	}
-	a := p.GetAppAttemptId()
-	return yarn.AttemptID{
-		App: yarn.ApplicationID{
-			ClusterTimestamp: a.GetApplicationId().GetClusterTimestamp(),
-			Sequence:         int64(a.GetApplicationId().GetId()),
-		},
-		Attempt: int64(a.GetAttemptId()),
-	}, nil
-}
-
-// lookup is the SASL secret lookup: the password of a live attempt's token, and
-// the attempt id as the user (as AMRMTokenIdentifier.getUser does).
-func (s *scheduler) lookup(ident []byte) ([]byte, string, error) {
-	id, err := s.decodeIdentifier(ident)
-	if err != nil {
-		return nil, "", err
-	}
-	if _, _, err := s.rm.liveAttempt(id); err != nil {
-		return nil, "", ipc.Errorf(ipc.InvalidTokenException, "Password not found for ApplicationAttempt %s", id)
-	}
-	return s.password(ident), id.String(), nil
-}
-
-// callAttempt returns the attempt of the calling AM's token.
-func (s *scheduler) callAttempt(call *ipc.Call) (yarn.AttemptID, error) {
+// callAttempt returns the attempt and the master key of the calling AM's
+// token (YarnServerSecurityUtils.authorizeRequest), once it checked that
+// this scheduler belongs to the active, running RM: a call that raced a
+// failover or a stop is answered as a standby answers.
+func (s *scheduler) callAttempt(call *ipc.Call) (tokenIdentity, error) {
 	if call.Auth != ipc.AuthToken {
-		return yarn.AttemptID{}, ipc.Errorf(ipc.AccessControlException, "ApplicationMasterProtocol needs an AMRM token, got %s authentication", call.Auth)
+		return tokenIdentity{}, ipc.Errorf(ipc.AccessControlException, "ApplicationMasterProtocol needs an AMRM token, got %s authentication", call.Auth)
 	}
-	id, err := s.decodeIdentifier(call.TokenIdentifier)
+	tid, err := decodeIdentifier(call.TokenIdentifier)
 	if err != nil {
-		return yarn.AttemptID{}, ipc.Errorf(ipc.AccessControlException, "%v", err)
+		return tokenIdentity{}, ipc.Errorf(ipc.AccessControlException, "%v", err)
 	}
-	return id, nil
+	s.rm.mu.Lock()
+	serving := s.rm.servingLocked(s.index)
+	s.rm.mu.Unlock()
+	if !serving {
+		return tokenIdentity{}, ipc.Errorf(ipc.StandbyException, "ResourceManager %s is not active", rmID(s.index))
+	}
+	return tid, nil
 }
 
 func (s *scheduler) register(_ context.Context, call *ipc.Call, req *yarnpb.RegisterApplicationMasterRequestProto) (*yarnpb.RegisterApplicationMasterResponseProto, error) {
-	id, err := s.callAttempt(call)
+	tid, err := s.callAttempt(call)
 	if err != nil {
 		return nil, err
 	}
-	queue, err := s.rm.registerAM(id, req.GetHost(), req.GetTrackingUrl())
+	queue, err := s.rm.registerAM(tid, req.GetHost(), req.GetTrackingUrl())
 	if err != nil {
 		return nil, err
 	}
@@ -156,19 +120,19 @@ func (s *scheduler) register(_ context.Context, call *ipc.Call, req *yarnpb.Regi
 }
 
 func (s *scheduler) allocate(_ context.Context, call *ipc.Call, req *yarnpb.AllocateRequestProto) (*yarnpb.AllocateResponseProto, error) {
-	id, err := s.callAttempt(call)
+	tid, err := s.callAttempt(call)
 	if err != nil {
 		return nil, err
 	}
-	return s.rm.heartbeatAM(id, req)
+	return s.rm.heartbeatAM(tid, req)
 }
 
 func (s *scheduler) finish(_ context.Context, call *ipc.Call, req *yarnpb.FinishApplicationMasterRequestProto) (*yarnpb.FinishApplicationMasterResponseProto, error) {
-	id, err := s.callAttempt(call)
+	tid, err := s.callAttempt(call)
 	if err != nil {
 		return nil, err
 	}
-	stored, err := s.rm.unregisterAM(id, finalStatusOf(req.GetFinalApplicationStatus()), req.GetDiagnostics(), req.GetTrackingUrl())
+	stored, err := s.rm.unregisterAM(tid.attempt, finalStatusOf(req.GetFinalApplicationStatus()), req.GetDiagnostics(), req.GetTrackingUrl())
 	if err != nil {
 		return nil, err
 	}
@@ -190,13 +154,8 @@ func finalStatusOf(p yarnpb.FinalApplicationStatusProto) yarn.FinalStatus {
 	}
 }
 
-// liveAttempt finds the current, unfinished attempt id. Callers must not hold rm.mu.
-func (rm *RM) liveAttempt(id yarn.AttemptID) (*app, *attempt, error) {
-	rm.mu.Lock()
-	defer rm.mu.Unlock()
-	return rm.liveAttemptLocked(id)
-}
-
+// liveAttemptLocked finds the current, unfinished attempt id (one the
+// ApplicationMasterService knows). Callers hold rm.mu.
 func (rm *RM) liveAttemptLocked(id yarn.AttemptID) (*app, *attempt, error) {
 	a, ok := rm.apps[id.App]
 	if !ok {
@@ -212,41 +171,48 @@ func (rm *RM) liveAttemptLocked(id yarn.AttemptID) (*app, *attempt, error) {
 }
 
 // registerAM records an AM's registration; the application becomes RUNNING.
-func (rm *RM) registerAM(id yarn.AttemptID, host, trackingURL string) (string, error) {
+// The AM registers again after a failover or a restart (the new active RM
+// recovered the attempt unregistered); responseId restarts at 0.
+func (rm *RM) registerAM(tid tokenIdentity, host, trackingURL string) (string, error) {
 	rm.mu.Lock()
 	defer rm.flushTransitions()
 	defer rm.mu.Unlock()
-	a, at, err := rm.liveAttemptLocked(id)
+	a, at, err := rm.liveAttemptLocked(tid.attempt)
 	if err != nil {
 		return "", err
 	}
 	if at.registered {
-		return "", ipc.Errorf(ipc.InvalidApplicationMasterRequestException, "Application Master is already registered : %s", id.App)
+		return "", ipc.Errorf(ipc.InvalidApplicationMasterRequestException, "Application Master is already registered : %s", a.id)
 	}
 	at.registered = true
 	at.lastAllocate = &yarnpb.AllocateResponseProto{ResponseId: proto.Int32(0)}
 	at.state = attemptRunning
+	rm.noteHeldKeyLocked(at, tid.key)
 	a.amTracking = trackingURL
 	rm.setState(a, yarn.StateRunning)
-	rm.log.Info("miniyarn: AM registered", "yarn_app_id", a.id.String(), "attempt", id.String(), "host", host)
+	rm.log.Info("miniyarn: AM registered", "yarn_app_id", a.id.String(), "attempt", at.id.String(), "host", host)
 	return a.sc.Queue, nil
 }
 
 // heartbeatAM answers an allocate call and records its progress (0–1), as
-// ApplicationMasterService.allocate does: the request must echo the last
+// ApplicationMasterService.allocate does: an AM that has not registered
+// (again, after a failover or a restart) is told to
+// (ApplicationMasterNotRegisteredException); the request must echo the last
 // response's responseId; one a step old (a retried call) gets the last
 // response again without effect; any other is refused with
-// InvalidApplicationMasterRequestException.
-func (rm *RM) heartbeatAM(id yarn.AttemptID, req *yarnpb.AllocateRequestProto) (*yarnpb.AllocateResponseProto, error) {
+// InvalidApplicationMasterRequestException. While a rolled master key waits
+// for activation, the answer to a connection authenticated with another
+// key carries the attempt's token of the new key.
+func (rm *RM) heartbeatAM(tid tokenIdentity, req *yarnpb.AllocateRequestProto) (*yarnpb.AllocateResponseProto, error) {
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
-	a, at, err := rm.liveAttemptLocked(id)
+	a, at, err := rm.liveAttemptLocked(tid.attempt)
 	if err != nil {
 		return nil, err
 	}
 	if !at.registered {
 		return nil, ipc.Errorf(ipc.ApplicationMasterNotRegisteredException,
-			"AM is not registered for known application attempt: %s or RM had restarted after AM registered.  AM should re-register.", id)
+			"AM is not registered for known application attempt: %s or RM had restarted after AM registered.  AM should re-register.", at.id)
 	}
 	last := at.lastAllocate
 	switch got, want := req.GetResponseId(), last.GetResponseId(); {
@@ -254,7 +220,14 @@ func (rm *RM) heartbeatAM(id yarn.AttemptID, req *yarnpb.AllocateRequestProto) (
 		return last, nil
 	case got != want:
 		return nil, ipc.Errorf(ipc.InvalidApplicationMasterRequestException,
-			"Invalid responseId in AllocateRequest from application attempt: %s, expect responseId to be %d, but get %d", id, want, got)
+			"Invalid responseId in AllocateRequest from application attempt: %s, expect responseId to be %d, but get %d", at.id, want, got)
+	}
+	rm.noteHeldKeyLocked(at, tid.key)
+	if t := last.GetAmRmToken(); t != nil {
+		// The AM echoes the answer that carried a token: it holds it.
+		if held, err := decodeIdentifier(t.GetIdentifier()); err == nil {
+			rm.noteHeldKeyLocked(at, held.key)
+		}
 	}
 	if !at.unregistered {
 		p := float64(req.GetProgress() * 100) // float32 arithmetic, as the RM computes it
@@ -266,47 +239,70 @@ func (rm *RM) heartbeatAM(id yarn.AttemptID, req *yarnpb.AllocateRequestProto) (
 		Limit:           &yarnpb.ResourceProto{Memory: proto.Int64(limit.MemoryMB), VirtualCores: proto.Int32(int32(limit.VCores))},
 		NumClusterNodes: proto.Int32(1),
 	}
+	if next := rm.keys.next; next != nil && next.id != tid.key {
+		if at.tokenKey != next.id {
+			if _, err := rm.issueTokenLocked(at); err != nil {
+				return nil, err
+			}
+			rm.log.Info("miniyarn: the AMRM token was rolled over; sending the new one", "yarn_app_id", a.id.String(), "key_id", next.id)
+		}
+		resp.AmRmToken = tokenProto(at.token)
+	}
 	at.lastAllocate = resp
 	return resp, nil
+}
+
+// noteHeldKeyLocked records that the attempt's AM holds a token of key.
+// Callers hold rm.mu.
+func (rm *RM) noteHeldKeyLocked(at *attempt, key int32) {
+	at.heldKey = max(at.heldKey, key)
 }
 
 // nextResponseID is the responseId after id, wrapping to 0 past the largest
 // int32 (ApplicationMasterServiceUtils.getNextResponseId).
 func nextResponseID(id int32) int32 { return (id + 1) & math.MaxInt32 }
 
-// unregisterAM records an AM's final status; the application ends FINISHED with
-// that final status (UNDEFINED counts as SUCCEEDED, as on the RM). The
-// container gets FinishingGrace to exit by itself before it is killed. It
-// reports whether the final state was stored before the call: like
-// ApplicationMasterService.finishApplicationMaster, which answers
-// isUnregistered=false to the call that unregisters (the state store writes
-// the final state afterwards) and true once isAppFinalStateStored, the
-// first call gets false and the AM must ask again.
+// unregisterAM records an AM's final status, as
+// ApplicationMasterService.finishApplicationMaster does: once the
+// application's final state is stored (FINISHING or any final state) it
+// answers isUnregistered=true, before any other check, so an AM that
+// unregistered before a restart is done; an attempt the service does not
+// know is refused (InvalidApplicationMasterRequestException), and one that
+// has not registered (again, after a failover or a restart) too
+// (ApplicationMasterNotRegisteredException). The call that unregisters
+// answers false (the state store writes the final state afterwards): the
+// AM asks again. The application is then FINISHING with the AM's final
+// status (UNDEFINED counts as SUCCEEDED), reported as FINISHED, until the
+// AM container exits, which it has FinishingGrace to do before the
+// NodeManager kills it.
 func (rm *RM) unregisterAM(id yarn.AttemptID, final yarn.FinalStatus, diag, trackingURL string) (bool, error) {
 	rm.mu.Lock()
 	defer rm.flushTransitions()
 	defer rm.mu.Unlock()
+	a, ok := rm.apps[id.App]
+	if !ok {
+		return false, ipc.Errorf(ipc.ApplicationNotFoundException, "Application with id '%s' doesn't exist in RM.", id.App)
+	}
+	if a.state.Final() {
+		return true, nil
+	}
 	a, at, err := rm.liveAttemptLocked(id)
 	if err != nil {
-		return false, err
-	}
-	if at.unregistered {
-		return true, nil
+		return false, ipc.Errorf(ipc.InvalidApplicationMasterRequestException, "Application doesn't exist in cache %s", id)
 	}
 	if !at.registered {
 		return false, ipc.Errorf(ipc.ApplicationMasterNotRegisteredException,
 			"Application Master is trying to unregister before registering for: %s", id.App)
 	}
 	at.unregistered = true
-	at.state = attemptFinished
+	at.state = attemptFinishing
 	if trackingURL != "" {
 		a.amTracking = trackingURL
 	}
 	if final == yarn.FinalUndefined {
 		final = yarn.FinalSucceeded
 	}
-	rm.finish(a, yarn.StateFinished, final, diag)
-	a.progress = 100
+	rm.finishing(a, final, diag)
 	rm.wg.Add(1)
 	go func() {
 		defer rm.wg.Done()

@@ -69,11 +69,19 @@ func TestSchedulerProtocolRules(t *testing.T) {
 	if r.State != yarn.StateFinished || r.FinalStatus != yarn.FinalKilled || r.Diagnostics != "stopped by the launcher" {
 		t.Errorf("after unregistering: %s/%s %q", r.State, r.FinalStatus, r.Diagnostics)
 	}
-	// The AM's container kept sleeping; the NodeManager ends it after the grace.
+	// The AM's container kept sleeping; the NodeManager ends it after the
+	// grace, which ends the attempt (FINISHING until then).
 	waitGroupGone(t, pgid)
-	attempts, err := c.client.Attempts(ctx, id)
-	if err != nil || len(attempts) != 1 || attempts[0].AppAttemptState != "FINISHED" {
-		t.Errorf("attempts %+v, %v", attempts, err)
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		attempts, err := c.client.Attempts(ctx, id)
+		if err == nil && len(attempts) == 1 && attempts[0].AppAttemptState == "FINISHED" {
+			break
+		}
+		if err != nil || len(attempts) != 1 || attempts[0].AppAttemptState != "FINISHING" || time.Now().After(deadline) {
+			t.Fatalf("attempts %+v, %v; want one FINISHING, then FINISHED", attempts, err)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

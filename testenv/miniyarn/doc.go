@@ -35,24 +35,42 @@
 //     ([Options.Lenient]) instead maps exit code 0 to FINISHED/SUCCEEDED.
 //   - The ApplicationMasterProtocol on [RM.SchedulerAddr] (Hadoop IPC, SASL
 //     TOKEN/DIGEST-MD5): each attempt's token file holds an AMRM token whose
-//     identifier names the attempt and whose password is an HMAC under the RM's
-//     master key, with an empty service and alias as a real RM writes it; the
-//     AM finds the scheduler in the container's HADOOP_CONF_DIR, the
-//     NodeManager's generated configuration ([RM.HadoopConfDir]: core-site.xml,
-//     hdfs-site.xml, yarn-site.xml). registerApplicationMaster makes the
+//     identifier names the attempt and the master key, and whose password is
+//     an HMAC under that key, with an empty service and alias as a real RM
+//     writes it; the AM finds the scheduler in the container's
+//     HADOOP_CONF_DIR, the NodeManager's generated configuration
+//     ([RM.HadoopConfDir]: core-site.xml, hdfs-site.xml, yarn-site.xml as
+//     [RM.YarnSite] returns it). registerApplicationMaster makes the
 //     application RUNNING, allocate records progress (checking responseId),
 //     finishApplicationMaster records the final status, diagnostics and
-//     tracking URL (isUnregistered=false, then true). hadoop.rpc.protection in
-//     [Options.Conf] sets the qops the scheduler offers and requires, as a
-//     real RM's IPC server reads it (SaslPropertiesResolver, SaslRpcServer,
-//     Server.wrapWithSasl): under integrity or privacy an AM that accepts
-//     only authentication is refused, and every later packet is
-//     SASL-wrapped.
+//     tracking URL (isUnregistered=false, then true); the application is
+//     then FINISHING ([StateFinishing], reported as FINISHED) until the AM
+//     container exits, which it has [Options.FinishingGrace] to do.
+//     hadoop.rpc.protection in [Options.Conf] sets the qops the scheduler
+//     offers and requires, as a real RM's IPC server reads it
+//     (SaslPropertiesResolver, SaslRpcServer, Server.wrapWithSasl): under
+//     integrity or privacy an AM that accepts only authentication is
+//     refused, and every later packet is SASL-wrapped.
+//   - AMRM master key roll ([RM.RollAMRMKey], [RM.ActivateAMRMKey]): both
+//     keys are accepted until the activation, allocate answers carry the
+//     attempt's token of the new key, and the old key's tokens are refused
+//     once it is dropped.
 //   - Kill: SIGTERM to the container's process group, SIGKILL after 250 ms;
 //     the first PUT answers 202, a later one 200 {"state":"KILLED"}.
-//   - HA: [Options.Standbys] extra web endpoints share the state; every endpoint
-//     but the active one answers 307 to the active one, except on
-//     /ws/v1/cluster/info. [RM.Failover] switches the active endpoint.
+//   - HA: [Options.Standbys] extra RMs share the state; each RM has its own
+//     web endpoint and scheduler address ([RM.WebAddrs], [RM.SchedulerAddrs],
+//     fixed by [Options.Addrs] or random), the generated yarn-site.xml is an
+//     RM HA configuration naming them all, every web endpoint but the active
+//     one answers 307 to the active one (except on /ws/v1/cluster/info), and
+//     only the active RM's scheduler listens. [RM.Failover] makes another RM
+//     active: the old scheduler drops its AM connections, and the new active
+//     RM recovers the applications as from a state store, so that AMs must
+//     register again (ApplicationMasterNotRegisteredException until they do).
+//   - Work-preserving restart ([RM.Stop], [RM.StartAgain], [RM.Restart]): the
+//     RM's servers go down and come back on the same addresses while the
+//     NodeManager and its containers run on; the applications are recovered
+//     as after a failover, and a container that ended meanwhile is accounted
+//     when the RM is back.
 //   - Pseudo authentication: user.name (or the hadoop.auth cookie it sets) is
 //     required unless [Options.AnonymousAllowed], which runs anonymous requests
 //     as dr.who. A doAs parameter makes an authenticated request act for the
@@ -66,7 +84,9 @@
 //
 //	NEW ─► NEW_SAVING ─► SUBMITTED ─► ACCEPTED ─(held?)─► attempt launched
 //	                                                        │
-//	   strict: AM registers ─► RUNNING ─► AM unregisters ─► FINISHED (final status from the AM)
+//	   strict: AM registers ─► RUNNING ─► AM unregisters ─► FINISHING ─► AM container exits ─► FINISHED
+//	           (reports show FINISHED, with the AM's final status, from the unregistration on)
+//	   failover or restart: RUNNING ─► ACCEPTED ─► AM registers again ─► RUNNING; FINISHING ─► FINISHED
 //	   lenient: RUNNING at launch, exit 0 ─► FINISHED/SUCCEEDED
 //	   attempt fails (exit without unregistering, localisation error):
 //	       attempts left ─► new attempt; none left ─► FAILED/FAILED

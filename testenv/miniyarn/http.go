@@ -230,7 +230,7 @@ func (rm *RM) handleGetState(w http.ResponseWriter, r *http.Request) {
 		rm.mu.Unlock()
 		return
 	}
-	st := a.state
+	st := rmState(a) // RMWebServices.getAppState answers the RMAppState
 	rm.mu.Unlock()
 	writeJSON(w, http.StatusOK, yarn.AppStateBody{State: st})
 }

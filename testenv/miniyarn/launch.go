@@ -227,17 +227,15 @@ func (rm *RM) writeContainerTokens(a *app, at *attempt, path string) error {
 	for k, v := range a.secrets {
 		creds.Secrets[k] = v
 	}
-	sched := rm.sched
+	// Under the empty alias, as AMLauncher.setupTokens adds it
+	// (credentials.addToken(amrmToken.getService(), ...)).
+	amrm, err := rm.issueTokenLocked(at)
+	at.heldKey = at.tokenKey
 	rm.mu.Unlock()
-	if sched != nil {
-		amrm, err := sched.tokenFor(at.id)
-		if err != nil {
-			return fmt.Errorf("container %s: %w", at.container, err)
-		}
-		// Under the empty alias, as AMLauncher.setupTokens adds it
-		// (credentials.addToken(amrmToken.getService(), ...)).
-		creds.Tokens[amrm.Service] = amrm
+	if err != nil {
+		return fmt.Errorf("container %s: %w", at.container, err)
 	}
+	creds.Tokens[amrm.Service] = amrm
 	if err := hadoop.WriteTokenFile(path, creds, hadoop.TokenFormatWritable); err != nil {
 		return fmt.Errorf("container %s: %w", at.container, err)
 	}

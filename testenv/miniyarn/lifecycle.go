@@ -198,17 +198,34 @@ func groupAlive(pgid int) bool {
 }
 
 // attemptDone applies the end of an attempt's container: the strict or lenient
-// AM rule, retries, kill.
+// AM rule, retries, kill. While the RM is down the NodeManager keeps the
+// container's status and reports it when the RM is back (RM.StartAgain).
 func (rm *RM) attemptDone(a *app, at *attempt, code int, containerDiag string) {
 	rm.mu.Lock()
 	defer rm.flushTransitions()
 	defer rm.mu.Unlock()
 	at.proc = nil
 	at.finished = rm.opts.Now()
+	if rm.down && !rm.closing {
+		at.exit = &containerExit{code: code, diag: containerDiag}
+		return
+	}
+	rm.applyExitLocked(a, at, code, containerDiag)
+}
+
+// applyExitLocked is the RM's handling of an AM container's end. Callers
+// hold rm.mu.
+func (rm *RM) applyExitLocked(a *app, at *attempt, code int, containerDiag string) {
+	at.exit = nil
 	switch {
 	case a.state.Final():
-		// Ended already: the AM unregistered, or the application was killed.
-		if at.state != attemptFinished {
+		// Ended already: the AM unregistered (FINISHING ends now), or the
+		// application was killed.
+		switch at.state {
+		case attemptFinishing:
+			rm.finished(a)
+		case attemptFinished:
+		default:
 			at.state = attemptKilled
 		}
 		return
@@ -258,7 +275,10 @@ func (rm *RM) kill(id yarn.ApplicationID) (yarn.AppState, bool, error) {
 		return "", false, errAppNotFound
 	}
 	if a.state.Final() {
-		return a.state, true, nil
+		// FINISHING included: its final state is stored, the kill is done
+		// (ClientRMService.forceKillApplication), and the state endpoint
+		// answers the RMAppState.
+		return rmState(a), true, nil
 	}
 	cur := a.current()
 	if cur == nil || cur.proc == nil {

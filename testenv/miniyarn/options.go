@@ -2,6 +2,7 @@ package miniyarn
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -17,6 +18,8 @@ const (
 	DefaultQueue           = "default"
 	DefaultApplicationName = "N/A"
 	DefaultApplicationType = "YARN"
+	// DefaultClusterID is yarn.resourcemanager.cluster-id of an HA pair.
+	DefaultClusterID = "yarn-cluster"
 	// StaticUser is who anonymous requests act as when they are allowed.
 	StaticUser = "dr.who"
 	// Version is the Hadoop version the fake RM reports.
@@ -53,9 +56,17 @@ type Options struct {
 	// NodeManager gives containers (HADOOP_CONF_DIR), e.g. dfs.nameservices
 	// and the NameNodes of an HA nameservice.
 	HDFSConf map[string]string
-	// Standbys is the number of extra web endpoints that act as standby RMs of
-	// an HA pair (sharing this RM's state).
+	// Standbys is the number of extra ResourceManagers of an HA group: each
+	// has its own web endpoint and scheduler address, shares this RM's
+	// state (the state store) and acts as a standby until [RM.Failover]
+	// makes it the active one. With Standbys > 0 the generated
+	// yarn-site.xml is an RM HA configuration (rm-ids rm1..rmN).
 	Standbys int
+	// ClusterID is yarn.resourcemanager.cluster-id under HA; empty means
+	// DefaultClusterID.
+	ClusterID string
+	// Addrs fixes the listen addresses; empty means random loopback ports.
+	Addrs Addrs
 	// MaxResource is the scheduler's maximum allocation; zero fields take
 	// DefaultMaxResource's.
 	MaxResource yarn.Resource
@@ -87,6 +98,28 @@ type Options struct {
 	OnTransition func(id yarn.ApplicationID, state yarn.AppState)
 	// Logger receives the fake RM's log lines; nil discards them.
 	Logger *slog.Logger
+}
+
+// Addrs are fixed listen addresses (host:port) of the RMs and the
+// NodeManager, e.g. to keep a cluster's ports across restarts. An empty or
+// missing entry means a random loopback port. Web and Scheduler, when
+// given, have one entry per RM (1+Standbys), in RM order (rm1 first).
+type Addrs struct {
+	// Web are the RMs' web endpoints (yarn.resourcemanager.webapp.address).
+	Web []string
+	// Scheduler are the RMs' ApplicationMasterProtocol addresses
+	// (yarn.resourcemanager.scheduler.address).
+	Scheduler []string
+	// NodeManager is the NodeManager's web server (container logs).
+	NodeManager string
+}
+
+// at returns entry i of addrs, or "" (a random port) when there is none.
+func at(addrs []string, i int) string {
+	if i < len(addrs) {
+		return addrs[i]
+	}
+	return ""
 }
 
 func (o *Options) withDefaults() (Options, error) {
@@ -126,6 +159,14 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	if v.Standbys < 0 {
 		return v, errors.New("miniyarn: Options.Standbys must not be negative")
+	}
+	if v.ClusterID == "" {
+		v.ClusterID = DefaultClusterID
+	}
+	for name, list := range map[string][]string{"Web": v.Addrs.Web, "Scheduler": v.Addrs.Scheduler} {
+		if len(list) != 0 && len(list) != v.Standbys+1 {
+			return v, fmt.Errorf("miniyarn: Options.Addrs.%s has %d entries, want one per RM (%d)", name, len(list), v.Standbys+1)
+		}
 	}
 	return v, nil
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -23,23 +24,29 @@ type RM struct {
 	opts Options
 	log  *slog.Logger
 
+	// adminMu serialises the hooks that start and stop servers (Failover,
+	// Stop, StartAgain, Close); it is taken before mu.
+	adminMu sync.Mutex
+
 	mu      sync.Mutex
 	apps    map[yarn.ApplicationID]*app
 	order   []yarn.ApplicationID
 	issued  int64 // highest sequence handed out by new-application
 	hold    bool
 	closing bool
-	active  int // index into webs of the active endpoint; -1 for none
+	active  int  // index of the active RM (webs, scheds); -1 for none
+	down    bool // the RM process is down (Stop); the NodeManager runs on
 	// failLaunches counts container launches still to fail (FailNextLaunches).
 	failLaunches int
 	pending      []transition
 	notifyMu     sync.Mutex // serialises OnTransition calls
 
-	webs     []*endpoint
+	webs     []*endpoint  // one per RM index
+	scheds   []*scheduler // one per RM index
+	keys     *amrmKeys    // the AMRM token master keys (state store)
 	nmServer *http.Server
 	nmAddr   string
-	sched    *scheduler
-	secret   []byte // signs hadoop.auth cookies and AMRM tokens
+	secret   []byte // signs hadoop.auth cookies
 	proxies  *ugi.ProxyUsers
 	localDir string
 	logRoot  string
@@ -50,15 +57,22 @@ type RM struct {
 	wg     sync.WaitGroup // attempt and cleanup goroutines
 }
 
-// endpoint is one web address of the RM (the active one or a standby).
+// endpoint is the web endpoint of one RM (the active one or a standby). Its
+// address is fixed for the life of the RM; server is nil while the RM is
+// down.
 type endpoint struct {
 	index  int
 	addr   string
 	server *http.Server
+	hold   *portHold // the address, held while down (best effort)
 }
 
-// Start starts a fake RM listening on random loopback ports. ctx bounds the
-// start only; stop the RM with [RM.Close].
+// rmID is the HA id of RM index i (yarn.resourcemanager.ha.rm-ids).
+func rmID(i int) string { return "rm" + strconv.Itoa(i+1) }
+
+// Start starts a fake RM listening on the addresses of [Options.Addrs]
+// (random loopback ports where none are given). ctx bounds the start only;
+// stop the RM with [RM.Close].
 func Start(ctx context.Context, opts Options) (*RM, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
@@ -78,29 +92,18 @@ func Start(ctx context.Context, opts Options) (*RM, error) {
 	if _, err := rand.Read(rm.secret); err != nil {
 		return nil, fmt.Errorf("miniyarn: making the RM secret: %w", err)
 	}
+	if rm.keys, err = newAMRMKeys(); err != nil {
+		return nil, err
+	}
 	for _, d := range []string{rm.localDir, rm.logRoot} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, fmt.Errorf("miniyarn: %w", err)
 		}
 	}
-	if err := rm.startNM(ctx); err != nil {
+	if err := rm.startServers(ctx); err != nil {
 		rm.Close()
 		return nil, err
 	}
-	for i := 0; i <= o.Standbys; i++ {
-		if err := rm.startEndpoint(ctx, i); err != nil {
-			rm.Close()
-			return nil, err
-		}
-	}
-	sched, err := startScheduler(ctx, rm)
-	if err != nil {
-		rm.Close()
-		return nil, err
-	}
-	rm.mu.Lock()
-	rm.sched = sched
-	rm.mu.Unlock()
 	if err := rm.writeNMConf(rm.confDir); err != nil {
 		rm.Close()
 		return nil, err
@@ -108,17 +111,47 @@ func Start(ctx context.Context, opts Options) (*RM, error) {
 	return rm, nil
 }
 
-func listenLoopback(ctx context.Context) (net.Listener, error) {
+// startServers starts the NodeManager, every RM's web endpoint, and the
+// active RM's scheduler; a standby RM's scheduler address is only reserved.
+func (rm *RM) startServers(ctx context.Context) error {
+	if err := rm.startNM(ctx); err != nil {
+		return err
+	}
+	for i := 0; i <= rm.opts.Standbys; i++ {
+		l, err := listen(ctx, at(rm.opts.Addrs.Web, i), "the web endpoint of "+rmID(i))
+		if err != nil {
+			return err
+		}
+		ep := &endpoint{index: i, addr: l.Addr().String()}
+		rm.webs = append(rm.webs, ep)
+		rm.serveEndpoint(ep, l)
+	}
+	for i := 0; i <= rm.opts.Standbys; i++ {
+		hold, addr, err := reservePort(ctx, at(rm.opts.Addrs.Scheduler, i), "the scheduler of "+rmID(i))
+		if err != nil {
+			return err
+		}
+		rm.scheds = append(rm.scheds, &scheduler{rm: rm, index: i, addr: addr, hold: hold})
+	}
+	return rm.scheds[0].start()
+}
+
+// listen listens on addr (a random loopback port when empty); the error
+// names what the address is for.
+func listen(ctx context.Context, addr, what string) (net.Listener, error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
 	var lc net.ListenConfig
-	l, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
+	l, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("miniyarn: listening on a loopback port: %w", err)
+		return nil, fmt.Errorf("miniyarn: listening on %s for %s: %w", addr, what, err)
 	}
 	return l, nil
 }
 
 func (rm *RM) startNM(ctx context.Context) error {
-	l, err := listenLoopback(ctx)
+	l, err := listen(ctx, rm.opts.Addrs.NodeManager, "the NodeManager")
 	if err != nil {
 		return err
 	}
@@ -128,16 +161,11 @@ func (rm *RM) startNM(ctx context.Context) error {
 	return nil
 }
 
-func (rm *RM) startEndpoint(ctx context.Context, index int) error {
-	l, err := listenLoopback(ctx)
-	if err != nil {
-		return err
-	}
-	ep := &endpoint{index: index, addr: l.Addr().String()}
-	ep.server = &http.Server{Handler: rm.webHandler(ep), ReadHeaderTimeout: 10 * time.Second}
-	rm.webs = append(rm.webs, ep)
-	go ep.server.Serve(l) //nolint:errcheck // Serve always returns ErrServerClosed after Close.
-	return nil
+// serveEndpoint serves ep's web endpoint on l.
+func (rm *RM) serveEndpoint(ep *endpoint, l net.Listener) {
+	srv := &http.Server{Handler: rm.webHandler(ep), ReadHeaderTimeout: 10 * time.Second}
+	ep.server = srv
+	go srv.Serve(l) //nolint:errcheck // Serve always returns ErrServerClosed after Close.
 }
 
 // WebAddr returns the host:port of the active RM's web endpoint.
@@ -160,15 +188,43 @@ func (rm *RM) WebAddrs() []string {
 // serves container logs.
 func (rm *RM) NodeManagerAddr() string { return rm.nmAddr }
 
-// SchedulerAddr returns the host:port of the ApplicationMasterProtocol (AMRM)
-// IPC server.
+// SchedulerAddr returns the host:port of the active RM's
+// ApplicationMasterProtocol (AMRM) IPC server, "" when no RM is active.
 func (rm *RM) SchedulerAddr() string {
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
-	if rm.sched == nil {
+	if rm.active < 0 {
 		return ""
 	}
-	return rm.sched.addr()
+	return rm.scheds[rm.active].addr
+}
+
+// SchedulerAddrs returns the scheduler address of every RM, in RM order
+// (index 0 is rm1, active at start). Only the active RM's listens; the
+// addresses stay the same across failovers and restarts.
+func (rm *RM) SchedulerAddrs() []string {
+	out := make([]string, len(rm.scheds))
+	for i, s := range rm.scheds {
+		out[i] = s.addr
+	}
+	return out
+}
+
+// RMIDs returns the HA ids of the RMs in RM order (rm1, rm2, ...), as the
+// generated yarn-site.xml names them under HA.
+func (rm *RM) RMIDs() []string {
+	out := make([]string, len(rm.webs))
+	for i := range out {
+		out[i] = rmID(i)
+	}
+	return out
+}
+
+// Active returns the index of the active RM, -1 when none is.
+func (rm *RM) Active() int {
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	return rm.active
 }
 
 // ClusterTimestamp returns the cluster timestamp of application ids.
@@ -199,18 +255,55 @@ func (rm *RM) activeEndpointLocked() *endpoint {
 	return rm.webs[rm.active]
 }
 
-// Failover makes the web endpoint with the given index (see [RM.WebAddrs]) the
-// active RM; the others answer as standbys. Index -1 leaves no RM active, as
-// during a failover: every endpoint then answers as a standby that does not
-// know the active RM (307 with a Refresh header and no Location).
+// Failover makes the RM with the given index (see [RM.WebAddrs] and
+// [RM.SchedulerAddrs]) the active one; the others act as standbys. The old
+// active RM's scheduler stops listening and drops its AM connections; the
+// new one's listens on its address. Like a real RM that becomes active, the
+// new one recovers the applications from the state store: running attempts
+// are kept, but their AMs must register again (see [RM.StartAgain]).
+// Index -1 leaves no RM active, as during a failover: every web endpoint
+// then answers as a standby that does not know the active RM (307 with a
+// Refresh header and no Location), and no scheduler listens. Failing over
+// to the active RM does nothing; while the RM is down ([RM.Stop]) it only
+// chooses which RM [RM.StartAgain] brings back as the active one.
 func (rm *RM) Failover(index int) error {
+	rm.adminMu.Lock()
+	defer rm.adminMu.Unlock()
+	defer rm.flushTransitions()
 	rm.mu.Lock()
-	defer rm.mu.Unlock()
 	if index < -1 || index >= len(rm.webs) {
-		return fmt.Errorf("miniyarn: no web endpoint %d (have %d)", index, len(rm.webs))
+		rm.mu.Unlock()
+		return fmt.Errorf("miniyarn: no ResourceManager %d (have %d)", index, len(rm.webs))
+	}
+	if rm.closing {
+		rm.mu.Unlock()
+		return errors.New("miniyarn: failover of a closed ResourceManager")
+	}
+	old := rm.active
+	if index == old {
+		rm.mu.Unlock()
+		return nil
 	}
 	rm.active = index
-	return nil
+	down := rm.down
+	if !down && index >= 0 {
+		rm.recoverLocked()
+	}
+	rm.mu.Unlock()
+	if down {
+		return nil
+	}
+	var errs []error
+	if old >= 0 {
+		if err := rm.scheds[old].stop(true); err != nil {
+			errs = append(errs, fmt.Errorf("miniyarn: stopping the scheduler of %s: %w", rmID(old), err))
+		}
+	}
+	if index >= 0 {
+		errs = append(errs, rm.scheds[index].start())
+	}
+	rm.log.Info("miniyarn: failover", "from", old, "to", index)
+	return errors.Join(errs...)
 }
 
 // FailNextLaunches makes the next n container launches fail before the command
@@ -236,8 +329,10 @@ func (rm *RM) HoldAccepted(hold bool) {
 			}
 		}
 	}
-	for _, a := range release {
-		rm.startAttemptLocked(a)
+	if !rm.down { // else the RM launches them when it is back
+		for _, a := range release {
+			rm.startAttemptLocked(a)
+		}
 	}
 	rm.mu.Unlock()
 	rm.flushTransitions()
@@ -299,8 +394,11 @@ func (rm *RM) ContainerProcessGroup(id yarn.ApplicationID) int {
 }
 
 // Close kills every container (SIGTERM, SIGKILL after the grace period), waits
-// for them, and stops the servers. It is safe to call more than once.
+// for them, and stops the servers. It is safe to call more than once, and
+// on a stopped RM.
 func (rm *RM) Close() error {
+	rm.adminMu.Lock()
+	defer rm.adminMu.Unlock()
 	rm.mu.Lock()
 	rm.closing = true
 	var running []*attempt
@@ -314,8 +412,7 @@ func (rm *RM) Close() error {
 	for _, at := range running {
 		rm.signalGroupLocked(at)
 	}
-	sched := rm.sched
-	rm.sched = nil
+	rm.replayExitsLocked() // what ended while the RM was down
 	rm.mu.Unlock()
 	rm.cancel()
 	rm.wg.Wait()
@@ -323,22 +420,41 @@ func (rm *RM) Close() error {
 	// Every container is gone, so no request of ours is pending. Close (rather
 	// than Shutdown) also drops connections a client opened but never used,
 	// which Shutdown would wait for.
-	var errs []error
-	for _, ep := range rm.webs {
-		if err := ep.server.Close(); err != nil {
-			errs = append(errs, fmt.Errorf("stopping web endpoint %s: %w", ep.addr, err))
-		}
-	}
+	errs := rm.stopRMServers(false)
 	if rm.nmServer != nil {
 		if err := rm.nmServer.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("stopping NodeManager web server: %w", err))
 		}
 	}
-	if sched != nil {
-		if err := sched.close(); err != nil {
-			errs = append(errs, fmt.Errorf("stopping scheduler: %w", err))
-		}
-	}
 	rm.flushTransitions()
 	return errors.Join(errs...)
+}
+
+// stopRMServers closes every web endpoint and scheduler of the RMs (not the
+// NodeManager's server), dropping their connections; with keep, their
+// addresses stay held for StartAgain, else they are released. Callers hold
+// adminMu.
+func (rm *RM) stopRMServers(keep bool) []error {
+	var errs []error
+	for _, ep := range rm.webs {
+		if ep.server != nil {
+			if err := ep.server.Close(); err != nil {
+				errs = append(errs, fmt.Errorf("stopping web endpoint %s: %w", ep.addr, err))
+			}
+			ep.server = nil
+			if keep {
+				ep.hold, _, _ = holdPort(ep.addr, "") // best effort, as for the scheduler
+			}
+		}
+		if !keep {
+			ep.hold.release()
+			ep.hold = nil
+		}
+	}
+	for _, s := range rm.scheds {
+		if err := s.stop(keep); err != nil {
+			errs = append(errs, fmt.Errorf("stopping the scheduler at %s: %w", s.addr, err))
+		}
+	}
+	return errs
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/hadoop/hadooppb/yarnpb"
 	"github.com/gozie/gozie/yarn"
 )
@@ -26,8 +27,12 @@ type app struct {
 	attempts    []*attempt
 	held        bool // waiting in ACCEPTED for HoldAccepted(false)
 	killing     bool // a kill was asked for and is under way
-	tokens      []submittedToken
-	secrets     map[string][]byte
+	// finishing is RMAppState FINISHING: the AM unregistered and the final
+	// state is stored (state is FINISHED, as reports show it), but the AM
+	// container has not exited yet.
+	finishing bool
+	tokens    []submittedToken
+	secrets   map[string][]byte
 }
 
 // attempt is one AM attempt with its container. Guarded by RM.mu.
@@ -49,15 +54,34 @@ type attempt struct {
 	proc         *os.Process // nil until launched and after exit
 	pgid         int
 	exited       chan struct{} // closed when the container process is gone
+	// exit is the container's end, kept while the RM is down: the
+	// NodeManager reports it when the RM is back (see RM.StartAgain).
+	exit *containerExit
+	// token is the attempt's newest AMRM token and tokenKey its master key
+	// (RMAppAttemptImpl.getAMRMToken, getAMRMTokenKeyId).
+	token    hadoop.Token
+	tokenKey int32
+	// heldKey is the master key of the newest token the AM is known to
+	// hold: the one it authenticated with, or one an allocate answer
+	// carried that the AM's next allocate acknowledged.
+	heldKey int32
+}
+
+// containerExit is how an AM container ended, as the NodeManager reports it.
+type containerExit struct {
+	code int
+	diag string
 }
 
 // Attempt states (RMAppAttemptState names as reported in Hadoop 3).
 const (
 	attemptLaunched = "LAUNCHED"
 	attemptRunning  = "RUNNING"
-	attemptFinished = "FINISHED"
-	attemptFailed   = "FAILED"
-	attemptKilled   = "KILLED"
+	// attemptFinishing: the AM unregistered, its container still runs.
+	attemptFinishing = "FINISHING"
+	attemptFinished  = "FINISHED"
+	attemptFailed    = "FAILED"
+	attemptKilled    = "KILLED"
 )
 
 func (a *app) current() *attempt {
@@ -67,6 +91,14 @@ func (a *app) current() *attempt {
 	return a.attempts[len(a.attempts)-1]
 }
 
+// StateFinishing is the RM's internal application state between the AM's
+// unregistration and the end of its container (RMAppState FINISHING).
+// Reports show it as FINISHED, with the final status the AM gave
+// (RMServerUtils.createApplicationState); GET and PUT
+// /ws/v1/cluster/apps/{id}/state, which answer the RMAppState, and
+// [Options.OnTransition] show it as FINISHING.
+const StateFinishing yarn.AppState = "FINISHING"
+
 // setState moves the application to s and queues the transition notice. Callers
 // hold RM.mu.
 func (rm *RM) setState(a *app, s yarn.AppState) {
@@ -74,9 +106,24 @@ func (rm *RM) setState(a *app, s yarn.AppState) {
 		return
 	}
 	a.state = s
+	rm.notify(a, s)
+}
+
+// notify queues the notice of a's move to s. Callers hold RM.mu.
+func (rm *RM) notify(a *app, s yarn.AppState) {
 	if rm.opts.OnTransition != nil {
 		rm.pending = append(rm.pending, transition{a.id, s})
 	}
+}
+
+// rmState is a's RMAppState as the state endpoint answers it: FINISHING
+// while the AM container outlives the unregistration, else the state.
+// Callers hold RM.mu.
+func rmState(a *app) yarn.AppState {
+	if a.finishing {
+		return StateFinishing
+	}
+	return a.state
 }
 
 // transition is one queued state-change notice.
@@ -119,6 +166,40 @@ func (rm *RM) finish(a *app, s yarn.AppState, final yarn.FinalStatus, diag strin
 	}
 	rm.setState(a, s)
 	rm.log.Info("miniyarn: application ended", "yarn_app_id", a.id.String(), "state", string(s), "final_status", string(final))
+}
+
+// finishing records an AM's unregistration (RMAppImpl RUNNING → FINAL_SAVING
+// → FINISHING): the final status and diagnostics are stored, reports show
+// FINISHED from now on, and the application stays FINISHING (see
+// [StateFinishing]) until the AM container exits. Callers hold RM.mu.
+func (rm *RM) finishing(a *app, final yarn.FinalStatus, diag string) {
+	if a.state.Final() {
+		return
+	}
+	a.final = final
+	a.diagnostics = diag
+	a.finished = rm.opts.Now()
+	a.progress = 100
+	a.state = yarn.StateFinished
+	a.finishing = true
+	rm.notify(a, StateFinishing)
+	rm.log.Info("miniyarn: AM unregistered", "yarn_app_id", a.id.String(), "final_status", string(final))
+}
+
+// finished ends a FINISHING application once its AM container is gone
+// (RMAppImpl FINISHING → FINISHED on ATTEMPT_FINISHED), or when an RM that
+// becomes active recovers it (its stored final state is FINISHED). Callers
+// hold RM.mu.
+func (rm *RM) finished(a *app) {
+	if !a.finishing {
+		return
+	}
+	a.finishing = false
+	if cur := a.current(); cur != nil && cur.state == attemptFinishing {
+		cur.state = attemptFinished
+	}
+	rm.notify(a, yarn.StateFinished)
+	rm.log.Info("miniyarn: application ended", "yarn_app_id", a.id.String(), "state", string(yarn.StateFinished), "final_status", string(a.final))
 }
 
 // report builds the application report. Callers hold RM.mu.

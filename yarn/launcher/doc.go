@@ -27,6 +27,14 @@
 //	    ─► SIGTERM, then SIGKILL, to the command's process group
 //	    ─► exit 143 without reporting: the RM has already ended the application
 //
+// RM trouble does not decide the run: the launcher's session with the
+// scheduler (yarn.AMClient, configured from the container's HADOOP_CONF_DIR)
+// fails over between the rm-ids, waits out a work-preserving restart,
+// registers again when the RM asks (ApplicationMasterNotRegisteredException)
+// and takes rolled AMRM tokens, so a command that ran is reported with its
+// own outcome: the result file is written before the unregistration, which
+// repeats until the RM confirms it.
+//
 // The command and the launcher exchange files in the working directory, as
 // with Oozie's launcher:
 //

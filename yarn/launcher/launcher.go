@@ -12,7 +12,6 @@ import (
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
-	"github.com/gozie/gozie/hadoop/ipc"
 	"github.com/gozie/gozie/yarn"
 )
 
@@ -34,6 +33,8 @@ type launcher struct {
 	// hadoopConf; nil when it could not be read.
 	hconf      *conf.Hadoop
 	hconfTried bool
+	// retry is how the AM client keeps trying the RM, set by connect.
+	retry yarn.AMRetry
 }
 
 // run registers, runs the action while heartbeating, writes the result,
@@ -93,7 +94,7 @@ func (l *launcher) run(ctx context.Context) int {
 	if res.Succeeded() {
 		final = yarn.FinalSucceeded
 	}
-	uctx, cancel := context.WithTimeout(ctx, unregisterTimeout)
+	uctx, cancel := l.unregisterContext(ctx)
 	err = am.Unregister(uctx, final, res.ErrorMessage, "")
 	cancel()
 	code := ExitOK
@@ -105,6 +106,18 @@ func (l *launcher) run(ctx context.Context) int {
 	}
 	l.callback(ctx, res.FinalStatus)
 	return code
+}
+
+// unregisterContext bounds the unregistration: long enough for the client
+// to ride out an RM failover or restart (each of its calls may keep trying
+// for yarn.resourcemanager.connect.max-wait.ms), never shorter than
+// unregisterTimeout; without a bound in the configuration, only ctx bounds
+// it.
+func (l *launcher) unregisterContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if l.retry.MaxWait < 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, max(unregisterTimeout, 2*l.retry.MaxWait))
 }
 
 // defaultFS is the spec's name node, or the action directory's filesystem.
@@ -141,9 +154,11 @@ func (l *launcher) hadoopConf() *conf.Hadoop {
 // connect registers with the scheduler. A real RM writes the AMRM token with
 // an empty service, so the addresses come from the container's Hadoop
 // configuration (yarn.resourcemanager.scheduler.address, one per rm-id under
-// RM HA), tried in order until one accepts the connection; the token's
-// service serves only when the configuration names no scheduler, and the
-// spec's SchedulerAddress overrides both.
+// RM HA), with its hadoop.rpc.protection and its retry settings; the
+// token's service serves only when the configuration names no scheduler,
+// and the spec's SchedulerAddress overrides both. The session then outlives
+// RM failovers, work-preserving restarts and AMRM key rolls (see
+// yarn.AMClient).
 func (l *launcher) connect(ctx context.Context) (*yarn.AMClient, error) {
 	tokenFile := l.env.Getenv(tokenFileEnv)
 	if tokenFile == "" {
@@ -153,16 +168,16 @@ func (l *launcher) connect(ctx context.Context) (*yarn.AMClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := l.hadoopConf()
-	addrs := yarn.SchedulerAddresses(h, tok)
-	if l.spec.SchedulerAddress != "" {
-		addrs = []string{l.spec.SchedulerAddress}
-	}
-	protection, err := rpcProtection(h)
+	cfg, err := yarn.ContainerAMConfig(l.hadoopConf(), tok)
 	if err != nil {
 		return nil, err
 	}
-	am, addr, err := yarn.DialAMAny(ctx, addrs, yarn.AMConfig{Token: tok, Protection: protection})
+	if l.spec.SchedulerAddress != "" {
+		cfg.SchedulerAddrs = []string{l.spec.SchedulerAddress}
+	}
+	cfg.Logger = l.log
+	l.retry = cfg.Retry
+	am, err := yarn.DialAM(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -170,20 +185,8 @@ func (l *launcher) connect(ctx context.Context) (*yarn.AMClient, error) {
 		am.Close()
 		return nil, err
 	}
-	l.log.Info("registered with the ResourceManager", "scheduler", addr, "rpc_protection", am.Protection())
+	l.log.Info("registered with the ResourceManager", "scheduler", am.Addr(), "rpc_protection", am.Protection())
 	return am, nil
-}
-
-// rpcProtection is hadoop.rpc.protection of the container's Hadoop
-// configuration h, which a scheduler requiring integrity or privacy holds
-// the AM to. Without a configuration it is the default (authentication); a
-// value that is not a protection level is an error.
-func rpcProtection(h *conf.Hadoop) ([]ipc.Protection, error) {
-	if h == nil {
-		return nil, nil
-	}
-	v, _ := h.Get(ipc.RPCProtectionKey)
-	return ipc.ParseProtection(v)
 }
 
 func (l *launcher) host() string {
@@ -195,7 +198,9 @@ func (l *launcher) host() string {
 }
 
 // heartbeat keeps the attempt alive until ctx ends. An order to shut down
-// stops the action (stop); an order to resync registers again.
+// stops the action (stop). The client itself fails over, reconnects and
+// registers again when the RM asks; an error here means it gave up for
+// this beat, and the next beat tries again.
 func (l *launcher) heartbeat(ctx context.Context, am *yarn.AMClient, stop context.CancelCauseFunc) {
 	t := time.NewTicker(l.spec.Heartbeat.or(DefaultHeartbeat))
 	defer t.Stop()
@@ -213,10 +218,6 @@ func (l *launcher) heartbeat(ctx context.Context, am *yarn.AMClient, stop contex
 		case errors.Is(err, yarn.ErrAMShutdown):
 			stop(err)
 			return
-		case errors.Is(err, yarn.ErrAMResync):
-			if _, err := am.Register(ctx, l.host(), ""); err != nil {
-				l.log.Warn("registering again after a resync order", "err", err)
-			}
 		default:
 			l.log.Warn("heartbeat failed; trying again at the next beat", "err", err)
 		}

@@ -89,10 +89,13 @@ func TestRegistersThroughHadoopConfDir(t *testing.T) {
 		t.Errorf("registering again through the NodeManager's configuration: %v, want the RM's refusal", err)
 	}
 
-	// Only dead schedulers: the error names them.
+	// Only dead schedulers: the error names them (a max-wait below the
+	// retry interval makes Hadoop's clients, and the launcher, connect
+	// once).
 	deadDir := t.TempDir()
 	dead := deadAddr(t)
-	writeSite(t, deadDir, "yarn-site.xml", "yarn.resourcemanager.scheduler.address", dead)
+	writeSite(t, deadDir, "yarn-site.xml", "yarn.resourcemanager.scheduler.address", dead,
+		"yarn.resourcemanager.connect.max-wait.ms", "0")
 	if _, err := launcherIn(deadDir).connect(ctx); err == nil || !strings.Contains(err.Error(), dead) {
 		t.Errorf("with a dead scheduler: %v", err)
 	}
