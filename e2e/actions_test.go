@@ -220,7 +220,7 @@ func TestHiveExampleRunsBeelineInTheLauncher(t *testing.T) {
 	t.Parallel()
 	testapps.Each(t, func(t *testing.T, apps string) {
 		t.Parallel()
-		e := localServer(t)
+		e := exampleServer(t, apps)
 		src := filepath.Join(apps, "hive")
 		node := actionNode(t, exampleWorkflow(t, src, "workflow.xml"), "hive")
 		app := e.copyApp(t, src, "hive")
@@ -262,7 +262,7 @@ func TestMapReduceExampleFollowsTheJob(t *testing.T) {
 	t.Parallel()
 	testapps.Each(t, func(t *testing.T, apps string) {
 		t.Parallel()
-		e := localServer(t)
+		e := exampleServer(t, apps)
 		src := filepath.Join(apps, "map-reduce")
 		node := actionNode(t, exampleWorkflow(t, src, "workflow.xml"), "map-reduce")
 		app := e.copyApp(t, src, "map-reduce")
@@ -453,7 +453,7 @@ func TestConfigClassExampleIsRefused(t *testing.T) {
 	t.Parallel()
 	testapps.Each(t, func(t *testing.T, apps string) {
 		t.Parallel()
-		e := localServer(t)
+		e := exampleServer(t, apps)
 		src := filepath.Join(apps, "map-reduce")
 		node := actionNode(t, exampleWorkflow(t, src, "workflow-with-config-class.xml"), "map-reduce")
 		class := node.Action.Body.(*workflow.MapReduce).ConfigClass

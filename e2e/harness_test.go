@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/testenv/localcluster"
 )
 
@@ -186,6 +187,36 @@ func localServer(t *testing.T) *env {
 	dir := t.TempDir()
 	_, addr := startServer(t, "-local", "-data-dir", dir, "-config-dir", t.TempDir())
 	return &env{dir: dir, url: "http://" + addr + "/oozie", cluster: readCluster(t, dir), user: currentUser(t)}
+}
+
+// strictCluster are the server flags of the strictest local cluster, as a
+// hardened production cluster is: an HA nameservice and an RM HA cluster,
+// reached by their logical names only, and hadoop.rpc.protection=privacy.
+var strictCluster = []string{"-ha", "-rpc-protection", "privacy"}
+
+// exampleServer starts the server an example of apps runs on: gozie's own
+// examples run on the strict cluster, Oozie's on the default one, so each
+// example proves both that it runs unchanged and that gozie survives a
+// hardened cluster.
+func exampleServer(t *testing.T, apps string) *env {
+	t.Helper()
+	if testapps.Source(apps) == testapps.Gozie {
+		return localServerWith(t, strictCluster...)
+	}
+	return localServer(t)
+}
+
+// tool runs a cluster tool (`gozie tool hdfs|yarn ...`) against the
+// cluster as its administrator would, and returns its output.
+func (e *env) tool(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"tool"}, args...)...)
+	cmd.Env = append(os.Environ(), "HADOOP_CONF_DIR="+e.cluster["hadoopConfDir"])
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("gozie tool %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
 }
 
 // copyApp copies an example app unchanged into the user's examples dir on

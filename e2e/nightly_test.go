@@ -11,10 +11,11 @@ import (
 // TestNightlyHiveExample runs the project's example pipeline
 // (examples/nightly-hive, hive2 → fs → shell) the way the README tells a
 // newcomer to: copied unchanged into the local cluster, with the cluster's
-// addresses from local-cluster.properties.
+// addresses from local-cluster.properties, on the strictest cluster: HA
+// NameNodes and ResourceManagers named by their logical names, RPC privacy.
 func TestNightlyHiveExample(t *testing.T) {
 	t.Parallel()
-	e := localServer(t)
+	e := localServerWith(t, strictCluster...)
 	app := e.copyApp(t, filepath.Join("..", "examples", "nightly-hive"), "nightly-hive")
 	out, err := e.cli(t, "validate", filepath.Join(app, "workflow.xml"))
 	if err != nil || !strings.Contains(out, "Valid workflow-app") {

@@ -36,7 +36,7 @@ func TestShellExampleSucceeds(t *testing.T) {
 	t.Parallel()
 	testapps.Each(t, func(t *testing.T, apps string) {
 		t.Parallel()
-		e := localServer(t)
+		e := exampleServer(t, apps)
 		src := filepath.Join(apps, "shell")
 		wf := exampleWorkflow(t, src, "workflow.xml")
 		node := actionNode(t, wf, "shell")
@@ -120,7 +120,7 @@ func TestJavaMainExampleSucceeds(t *testing.T) {
 			testreq.Program(t, "default-jdk-headless", tool)
 		}
 		ex := javaExamples[testapps.Source(apps)]
-		e := localServer(t)
+		e := exampleServer(t, apps)
 		src := filepath.Join(apps, "java-main")
 		wf := exampleWorkflow(t, src, "workflow.xml")
 		node := actionNode(t, wf, "java")
@@ -299,10 +299,15 @@ func TestKillSleepingWorkflow(t *testing.T) {
 	e.waitYARN(t, func(apps []yarn.AppReport) bool { return len(apps) == 1 && apps[0].State == yarn.StateKilled })
 }
 
-// yarnApps lists the applications MiniYARN knows.
+// yarnApps lists the applications MiniYARN knows, asking every
+// ResourceManager of the cluster's configuration (the active one answers).
 func (e *env) yarnApps(t *testing.T) []yarn.AppReport {
 	t.Helper()
-	c, err := yarn.NewClient(yarn.Config{Addresses: []string{e.cluster["resourceManagerWebapp"]}, Auth: yarn.PseudoAuth{User: e.user}})
+	h, err := conf.LoadHadoop(e.cluster["hadoopConfDir"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := yarn.NewClient(yarn.Config{Addresses: h.ResourceManagerWebAppURLs(), Auth: yarn.PseudoAuth{User: e.user}})
 	if err != nil {
 		t.Fatal(err)
 	}

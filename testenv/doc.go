@@ -110,6 +110,9 @@
 //	generated core-site.xml (fs.defaultFS, Options.Conf),                      (putEnvIfNotNull(HADOOP_CONF_DIR, System.getenv))
 //	hdfs-site.xml (Options.HDFSConf) and yarn-site.xml
 //	(the scheduler address), never the test process's
+//	the container's variables are exported after those   miniyarn            nodemanager/containermanager/launcher/
+//	their values refer to ({{VAR}} of the application                          ContainerLaunch.java orderEnvByDependencies
+//	after the NodeManager's HADOOP_CONF_DIR, PWD, ...)
 //	allocate: responseId 0 after registering, then the     miniyarn            resourcemanager/ApplicationMasterService.java
 //	last response's echoed; one step old gets the last                         allocate, registerApplicationMaster (setResponseId(0)),
 //	response again unprocessed; any other is refused                           ApplicationMasterServiceUtils getNextResponseId

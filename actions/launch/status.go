@@ -16,7 +16,9 @@ import (
 // application is judged as Oozie does: it succeeded only with final status
 // SUCCEEDED; anything else is an ERROR whose code and message come from the
 // launcher's result file (e.g. "1" for a failed shell command), or the RM's
-// diagnostics when the launcher never wrote one.
+// diagnostics when the launcher never wrote one. One exception: a launcher
+// that wrote its command's success and then failed to unregister (RM
+// trouble) is a success, since the work is done; only a kill overrides it.
 func (e *Executor) status(ctx context.Context, run *actions.Run, rep yarn.AppReport) (actions.Status, error) {
 	st := actions.Status{
 		ExternalID:     rep.ID.String(),
@@ -37,6 +39,15 @@ func (e *Executor) status(ctx context.Context, run *actions.Run, rep yarn.AppRep
 	res, err := e.readResult(ctx, run)
 	if err != nil {
 		return actions.Status{}, err
+	}
+	if rep.FinalStatus != yarn.FinalSucceeded && rep.FinalStatus != yarn.FinalKilled && commandSucceeded(res, rep.ID) {
+		// The launcher wrote that the command succeeded, then could not
+		// tell the RM (an RM outage longer than its retries): the RM failed
+		// an attempt whose work was done. The result file decides.
+		e.cfg.Logger.Warn("the launcher's command succeeded but its application ended otherwise; the result file decides",
+			"action_id", run.ActionID, "yarn_app_id", rep.ID.String(), "final_status", rep.FinalStatus,
+			"diagnostics", strings.TrimSpace(rep.Diagnostics))
+		rep.FinalStatus = yarn.FinalSucceeded
 	}
 	if rep.FinalStatus == yarn.FinalSucceeded && res != nil && res.Succeeded() && res.NewID != "" {
 		// A map-reduce launcher returns once the job is submitted: from here
@@ -64,6 +75,12 @@ func (e *Executor) status(ctx context.Context, run *actions.Run, rep yarn.AppRep
 		st.ErrorMessage = strings.TrimSpace(rep.Diagnostics)
 	}
 	return st, nil
+}
+
+// commandSucceeded reports whether res is a success written by app's own
+// launcher (not a result left by another application of the run).
+func commandSucceeded(res *launcher.Result, app yarn.ApplicationID) bool {
+	return res != nil && res.Succeeded() && res.ApplicationID == app.String()
 }
 
 // followJob reports the MapReduce job a map-reduce launcher submitted; a

@@ -23,11 +23,12 @@ func runMiniCluster(ctx context.Context, args []string) int {
 	}
 	proxy := fs.String("proxy-user", self, "the user allowed to act for every user from this host "+
 		"(hadoop.proxyuser.<user>.*): the user gozie server runs as")
+	cf := registerClusterFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	c, err := startLocalCluster(ctx, *dir, *proxy, log)
+	c, err := startLocalCluster(ctx, *dir, *proxy, cf, log)
 	if err != nil {
 		log.Error("minicluster failed to start", "err", err)
 		return 1
@@ -41,10 +42,28 @@ func runMiniCluster(ctx context.Context, args []string) int {
 	return 0
 }
 
+// clusterFlags are the local cluster's shape, flags of `gozie minicluster`
+// and `gozie server -local`.
+type clusterFlags struct {
+	ha            *bool
+	rpcProtection *string
+	basePort      *int
+}
+
+func registerClusterFlags(fs *flag.FlagSet) clusterFlags {
+	return clusterFlags{
+		ha: fs.Bool("ha", false, "run two NameNodes (nameservice "+localcluster.HAName+") and two ResourceManagers "+
+			"(cluster id "+localcluster.HAName+"); fail them over with `hdfs haadmin -failover nn1 nn2` and `yarn rmadmin -failover rm1 rm2`"),
+		rpcProtection: fs.String("rpc-protection", "", "the cluster's hadoop.rpc.protection: authentication (default), integrity or privacy"),
+		basePort: fs.Int("base-port", 0, "pin the cluster's ports to this one and the "+fmt.Sprint(localcluster.PortCount-1)+
+			" after it; 0 keeps the ports of the last start on the data dir ("+localcluster.PortsFile+")"),
+	}
+}
+
 // startLocalCluster starts a local cluster in dir, with this binary serving
 // the cluster tools of its containers and proxyUser (the gozie server's user)
 // allowed to act for every user, and writes its local-cluster.properties.
-func startLocalCluster(ctx context.Context, dir, proxyUser string, log *slog.Logger) (*localcluster.Cluster, error) {
+func startLocalCluster(ctx context.Context, dir, proxyUser string, cf clusterFlags, log *slog.Logger) (*localcluster.Cluster, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("finding the gozie binary for the cluster tools: %w", err)
@@ -57,7 +76,8 @@ func startLocalCluster(ctx context.Context, dir, proxyUser string, log *slog.Log
 		proxies = []string{proxyUser}
 	}
 	c, err := localcluster.Start(ctx, localcluster.Options{Dir: dir, Env: containerEnv(), ToolsBinary: self,
-		ProxyUsers: proxies, Logger: log.With("component", "minicluster")})
+		ProxyUsers: proxies, HA: *cf.ha, RPCProtection: *cf.rpcProtection, BasePort: *cf.basePort,
+		Logger: log.With("component", "minicluster")})
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +88,7 @@ func startLocalCluster(ctx context.Context, dir, proxyUser string, log *slog.Log
 	}
 	p := c.Properties()
 	log.Info("local cluster started", "nameNode", p["nameNode"], "resourceManager", p["resourceManager"],
-		"hive2JdbcUrl", p["hive2JdbcUrl"], "properties", path, "dfs_root", p["dfsRoot"])
+		"hive2JdbcUrl", p["hive2JdbcUrl"], "properties", path, "dfs_root", p["dfsRoot"], "hadoop_conf_dir", c.ConfDir)
 	return c, nil
 }
 

@@ -30,6 +30,7 @@ func runServer(ctx context.Context, args []string) int {
 	}
 	local := fs.Bool("local", false, "also run a local cluster (MiniDFS, MiniYARN) in <data-dir> and use it by default; "+
 		"listens on 127.0.0.1 unless -addr says otherwise")
+	cf := registerClusterFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -76,13 +77,18 @@ func runServer(ctx context.Context, args []string) int {
 	if *local {
 		// The server acts for the jobs' users through the cluster's
 		// proxy-user rules, which let its own user do so.
-		c, err := startLocalCluster(ctx, cfg.DataDir, cfg.UserName, log)
+		c, err := startLocalCluster(ctx, cfg.DataDir, cfg.UserName, cf, log)
 		if err != nil {
 			log.Error("local cluster failed to start", "err", err)
 			return 1
 		}
 		defer c.Close()
 		p := c.Properties()
+		if cfg.Hadoop.ConfDir == "" {
+			// The cluster's client configuration names its nameservice,
+			// its ResourceManagers and their protection.
+			cfg.Hadoop.ConfDir = c.ConfDir
+		}
 		if cfg.Hadoop.DefaultNameNode == "" {
 			cfg.Hadoop.DefaultNameNode = p["nameNode"]
 		}

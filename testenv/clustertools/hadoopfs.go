@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/testenv/clusteradmin"
 )
 
 // hadoop is `hadoop fs ...` and `hadoop version`.
@@ -26,12 +27,15 @@ func (t *tool) hadoop(ctx context.Context, args []string) int {
 	return exitUsage
 }
 
-// hdfs is `hdfs dfs ...`.
+// hdfs is `hdfs dfs ...` and `hdfs haadmin ...`.
 func (t *tool) hdfs(ctx context.Context, args []string) int {
 	if len(args) >= 1 && args[0] == "dfs" {
 		return t.fsShell(ctx, args[1:])
 	}
-	t.errorf("usage: hdfs dfs <command> [args]")
+	if len(args) >= 1 && args[0] == "haadmin" {
+		return t.haAdmin(ctx, clusteradmin.NameNode, args[1:])
+	}
+	t.errorf("usage: hdfs dfs <command> [args] | hdfs haadmin <command> [args]")
 	return exitUsage
 }
 

@@ -18,7 +18,7 @@ import (
 )
 
 // Tools are the names of the tools Main runs and Install wraps.
-var Tools = []string{"beeline", "mapred", "hadoop", "hdfs"}
+var Tools = []string{"beeline", "mapred", "hadoop", "hdfs", "yarn"}
 
 // Exit codes of the tools.
 const (
@@ -98,6 +98,8 @@ func Main(ctx context.Context, args []string, env Env) int {
 		code = t.hadoop(ctx, args[1:])
 	case "hdfs":
 		code = t.hdfs(ctx, args[1:])
+	case "yarn":
+		code = t.yarn(ctx, args[1:])
 	default:
 		fmt.Fprintf(env.Stderr, "gozie tool: unknown tool %q (known: %s)\n", args[0], strings.Join(Tools, ", "))
 		return exitUsage
@@ -178,7 +180,9 @@ func (t *tool) cluster() (*cluster, error) {
 
 // filesystem opens the cluster's default filesystem as the tool's user.
 func (t *tool) filesystem(c *cluster) (*hadoop.Resolver, error) {
-	return hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: c.defaultFS, User: t.user(), Now: t.env.Now})
+	// The configuration maps an HA nameservice to its NameNodes and
+	// carries hadoop.rpc.protection.
+	return hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: c.defaultFS, Conf: c.conf.Map(), User: t.user(), Now: t.env.Now})
 }
 
 // yarnClient reaches the cluster's ResourceManager as the tool's user.

@@ -27,13 +27,16 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/hadoop/ipc"
+	"github.com/gozie/gozie/testenv/clusteradmin"
 	"github.com/gozie/gozie/testenv/clustertools"
 	"github.com/gozie/gozie/testenv/minidfs"
 	"github.com/gozie/gozie/testenv/minihs2"
@@ -44,6 +47,11 @@ import (
 // cluster, in Java properties syntax.
 const PropertiesFile = "local-cluster.properties"
 
+// HAName is the logical name of an HA cluster's NameNodes (its HDFS
+// nameservice, hdfs://localcluster) and of its ResourceManagers
+// (yarn.resourcemanager.cluster-id).
+const HAName = "localcluster"
+
 // Options configures a local cluster.
 type Options struct {
 	// Dir holds the cluster's state: dfs/ (the HDFS namespace) and yarn/.
@@ -53,15 +61,29 @@ type Options struct {
 	// tools directory goes first on PATH.
 	Env map[string]string
 	// ToolsBinary is the gozie binary that serves the cluster tools
-	// (`gozie tool beeline|mapred|hadoop|hdfs`), an absolute path; empty
-	// installs no tools, and hive and map-reduce actions then fail for want
-	// of beeline and mapred.
+	// (`gozie tool beeline|mapred|hadoop|hdfs|yarn`), an absolute path;
+	// empty installs no tools, and hive and map-reduce actions then fail
+	// for want of beeline and mapred.
 	ToolsBinary string
 	// ProxyUsers may act for any user, from this host only: for each u,
 	// hadoop.proxyuser.<u>.hosts is 127.0.0.1,localhost and .users and
 	// .groups are *, in MiniDFS's and MiniYARN's configuration and in the
 	// written core-site.xml. gozie server -local passes the server's user.
 	ProxyUsers []string
+	// HA runs two NameNodes behind the nameservice HAName (nameNode is
+	// hdfs://localcluster, reachable only through the written
+	// hdfs-site.xml) and two ResourceManagers of the RM HA cluster HAName
+	// (resourceManager names the cluster id), nn1 and rm1 active at start.
+	HA bool
+	// RPCProtection is the cluster's hadoop.rpc.protection (authentication,
+	// integrity or privacy): what the NameNodes and the scheduler require of
+	// SASL connections, written into core-site.xml for clients. Empty means
+	// Hadoop's default, authentication.
+	RPCProtection string
+	// BasePort, when set, pins the cluster's ports: BasePort and the ones
+	// after it (see PortsFile). Zero takes the ports recorded by the last
+	// start on Dir, or free ones on a first start.
+	BasePort int
 	// Logger receives the stand-ins' diagnostics; nil discards them.
 	Logger *slog.Logger
 }
@@ -80,39 +102,79 @@ type Cluster struct {
 	// ToolsDir holds the cluster tools' wrappers; empty without them.
 	ToolsDir string
 	dir      string
+	ha       bool
 	core     map[string]string // core-site.xml properties beyond fs.defaultFS
 	storage  *miniyarn.HDFSStorage
+	admin    *adminServer
 }
 
-// Directories below Options.Dir.
+// Directories and files below Options.Dir.
 const (
-	confDirName  = "hadoop-conf"
-	toolsDirName = "tools/bin"
+	confDirName    = "hadoop-conf"
+	toolsDirName   = "tools/bin"
+	adminTokenName = "admin.token"
 )
 
-// Start starts MiniDFS and MiniYARN.
+// Start starts MiniDFS, MiniYARN and MiniHS2.
 func Start(ctx context.Context, opts Options) (*Cluster, error) {
+	c, err := start(ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("localcluster: %w", err)
+	}
+	return c, nil
+}
+
+func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	if opts.Dir == "" {
-		return nil, fmt.Errorf("localcluster: Dir is required")
+		return nil, fmt.Errorf("Dir is required")
 	}
 	dfsRoot := filepath.Join(opts.Dir, "dfs")
 	yarnDir := filepath.Join(opts.Dir, "yarn")
 	confDir := filepath.Join(opts.Dir, confDirName)
-	toolsDir := ""
 	for _, d := range []string{dfsRoot, yarnDir, confDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, fmt.Errorf("localcluster: %w", err)
+			return nil, err
 		}
 	}
-	core := minidfs.ProxyUserConf(opts.ProxyUsers...)
-	dfs, err := minidfs.Start(ctx, minidfs.Options{Root: dfsRoot, Conf: core, CreateHomes: true, Logger: opts.Logger})
+	pp, err := planPorts(opts.Dir, opts.BasePort)
 	if err != nil {
-		return nil, fmt.Errorf("localcluster: starting MiniDFS: %w", err)
+		return nil, err
 	}
-	fs, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: dfs.URI()})
+	core := minidfs.ProxyUserConf(opts.ProxyUsers...)
+	if opts.RPCProtection != "" {
+		if _, err := ipc.ParseProtection(opts.RPCProtection); err != nil {
+			return nil, err
+		}
+		core[ipc.RPCProtectionKey] = opts.RPCProtection
+	}
+	c := &Cluster{ConfDir: confDir, dir: opts.Dir, ha: opts.HA, core: core}
+	defer func() {
+		if err != nil {
+			c.Close()
+		}
+	}()
+	n := 1
+	if opts.HA {
+		n = 2
+	}
+	nnNames := []string{"namenode.nn1", "namenode.nn2"}[:n]
+	c.DFS, err = minidfs.Start(ctx, minidfs.Options{Root: dfsRoot, Conf: core, CreateHomes: true, Logger: opts.Logger,
+		HA: opts.HA, Nameservice: HAName, NameNodeAddrs: pp.pick(nnNames...), DataNodeAddr: pp["datanode"]})
 	if err != nil {
-		dfs.Close()
-		return nil, fmt.Errorf("localcluster: %w", err)
+		return nil, fmt.Errorf("starting MiniDFS: %w", err)
+	}
+	// What every HDFS client of the cluster needs: the nameservice's
+	// NameNodes and the protection they require.
+	client := map[string]string{}
+	for k, v := range core {
+		client[k] = v
+	}
+	for k, v := range c.DFS.ClientConf() {
+		client[k] = v
+	}
+	c.FS, err = hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: c.DFS.URI(), Conf: client})
+	if err != nil {
+		return nil, err
 	}
 	env := map[string]string{}
 	for k, v := range opts.Env {
@@ -120,39 +182,41 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	}
 	env["HADOOP_CONF_DIR"] = confDir
 	if opts.ToolsBinary != "" {
-		toolsDir = filepath.Join(opts.Dir, toolsDirName)
-		if err := clustertools.Install(toolsDir, opts.ToolsBinary); err != nil {
-			fs.Close()
-			dfs.Close()
-			return nil, fmt.Errorf("localcluster: %w", err)
+		c.ToolsDir = filepath.Join(opts.Dir, toolsDirName)
+		if err := clustertools.Install(c.ToolsDir, opts.ToolsBinary); err != nil {
+			return nil, err
 		}
 		path, ok := env["PATH"]
 		if !ok {
 			path = os.Getenv("PATH")
 		}
-		env["PATH"] = toolsDir + string(os.PathListSeparator) + path
+		env["PATH"] = c.ToolsDir + string(os.PathListSeparator) + path
 	}
-	storage := &miniyarn.HDFSStorage{DefaultFS: dfs.URI()}
-	rm, err := miniyarn.Start(ctx, miniyarn.Options{WorkDir: yarnDir, Storage: storage, Env: env,
-		AnonymousAllowed: true, Conf: core, Logger: opts.Logger})
+	c.storage = &miniyarn.HDFSStorage{DefaultFS: c.DFS.URI(), Conf: client}
+	c.YARN, err = miniyarn.Start(ctx, miniyarn.Options{WorkDir: yarnDir, Storage: c.storage, Env: env,
+		AnonymousAllowed: true, Conf: core, HDFSConf: c.DFS.ClientConf(), Standbys: n - 1, ClusterID: HAName,
+		Addrs: miniyarn.Addrs{
+			Web:         pp.pick([]string{"resourcemanager.webapp.rm1", "resourcemanager.webapp.rm2"}[:n]...),
+			Scheduler:   pp.pick([]string{"resourcemanager.scheduler.rm1", "resourcemanager.scheduler.rm2"}[:n]...),
+			NodeManager: pp["nodemanager.webapp"],
+		},
+		Logger: opts.Logger})
 	if err != nil {
-		fs.Close()
-		dfs.Close()
-		return nil, fmt.Errorf("localcluster: starting MiniYARN: %w", err)
+		return nil, fmt.Errorf("starting MiniYARN: %w", err)
 	}
-	hs2, err := minihs2.Start(ctx, minihs2.Options{FS: fs, YARN: rm.WebURL(), Logger: opts.Logger})
+	c.HS2, err = minihs2.Start(ctx, minihs2.Options{FS: c.FS, YARN: c.YARN.WebURL(), Addr: pp["hiveserver2"], Logger: opts.Logger})
 	if err != nil {
-		rm.Close()
-		storage.Close()
-		fs.Close()
-		dfs.Close()
-		return nil, fmt.Errorf("localcluster: starting MiniHS2: %w", err)
+		return nil, fmt.Errorf("starting MiniHS2: %w", err)
 	}
-	c := &Cluster{DFS: dfs, YARN: rm, HS2: hs2, FS: fs, ConfDir: confDir, ToolsDir: toolsDir, dir: opts.Dir,
-		core: core, storage: storage}
-	if err := c.writeHadoopConf(); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("localcluster: %w", err)
+	c.admin, err = startAdmin(c, pp["admin"], filepath.Join(opts.Dir, adminTokenName))
+	if err != nil {
+		return nil, fmt.Errorf("starting the admin endpoint: %w", err)
+	}
+	if err := c.writeHadoopConf(client); err != nil {
+		return nil, err
+	}
+	if err := c.ports().write(opts.Dir); err != nil {
+		return nil, err
 	}
 	// /tmp is world-writable with the sticky bit, as on every Hadoop
 	// cluster, and so is MapReduce's staging root below it (a cluster's
@@ -160,37 +224,57 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	admin := hadoop.AsUser(ctx, "") // as the superuser, whoever ctx acts for
 	for _, dir := range []string{"/tmp", "/tmp/hadoop-yarn", "/tmp/hadoop-yarn/staging"} {
 		if err := c.FS.MkdirAll(admin, dir, 0o777); err != nil {
-			c.Close()
-			return nil, fmt.Errorf("localcluster: %s: %w", dir, err)
+			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
 		if err := c.FS.Chmod(admin, dir, 0o1777); err != nil {
-			c.Close()
-			return nil, fmt.Errorf("localcluster: %s: %w", dir, err)
+			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
 	}
 	return c, nil
 }
 
-// writeHadoopConf writes the client configuration that names the cluster.
-func (c *Cluster) writeHadoopConf() error {
-	core := []string{"fs.defaultFS", c.DFS.URI()}
-	keys := make([]string, 0, len(c.core))
-	for k := range c.core {
-		keys = append(keys, k)
+// ports are the addresses the running cluster listens on.
+func (c *Cluster) ports() ports {
+	p := ports{"datanode": c.DFS.DataNodeAddr(), "nodemanager.webapp": c.YARN.NodeManagerAddr(),
+		"hiveserver2": c.HS2.Addr(), "admin": c.admin.addr}
+	for i, a := range c.DFS.NameNodeAddrs() {
+		p[fmt.Sprintf("namenode.nn%d", i+1)] = a
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		core = append(core, k, c.core[k])
+	for i, a := range c.YARN.WebAddrs() {
+		p[fmt.Sprintf("resourcemanager.webapp.rm%d", i+1)] = a
 	}
-	files := map[string][]string{
-		"core-site.xml": core,
-		"yarn-site.xml": {"yarn.resourcemanager.webapp.address", c.YARN.WebAddr(),
-			"yarn.resourcemanager.scheduler.address", c.YARN.SchedulerAddr()},
-		"mapred-site.xml": {"mapreduce.framework.name", "yarn"},
+	for i, a := range c.YARN.SchedulerAddrs() {
+		p[fmt.Sprintf("resourcemanager.scheduler.rm%d", i+1)] = a
 	}
-	for name, pairs := range files {
+	return p
+}
+
+// writeHadoopConf writes the client configuration that names the cluster:
+// core-site.xml (fs.defaultFS, the proxy-user rules, hadoop.rpc.protection,
+// the admin endpoint), hdfs-site.xml (the nameservice under HA),
+// yarn-site.xml (the ResourceManagers, every rm-id under HA) and
+// mapred-site.xml. client holds the HDFS client properties.
+func (c *Cluster) writeHadoopConf(client map[string]string) error {
+	core := map[string]string{"fs.defaultFS": c.DFS.URI(),
+		clusteradmin.AddressKey: c.admin.addr, clusteradmin.TokenFileKey: c.admin.tokenFile}
+	for k, v := range c.core {
+		core[k] = v
+	}
+	hdfsSite := map[string]string{}
+	for k, v := range client {
+		if _, ok := c.core[k]; !ok {
+			hdfsSite[k] = v
+		}
+	}
+	files := map[string]map[string]string{
+		"core-site.xml":   core,
+		"hdfs-site.xml":   hdfsSite,
+		"yarn-site.xml":   c.YARN.YarnSite(),
+		"mapred-site.xml": {"mapreduce.framework.name": "yarn"},
+	}
+	for name, props := range files {
 		var b strings.Builder
-		if err := conf.WriteConfigurationXML(&b, conf.NewProperties(pairs...)); err != nil {
+		if err := conf.WriteConfigurationXML(&b, conf.PropertiesFromMap(props)); err != nil {
 			return err
 		}
 		if err := os.WriteFile(filepath.Join(c.ConfDir, name), []byte(b.String()), 0o644); err != nil {
@@ -205,10 +289,17 @@ func (c *Cluster) writeHadoopConf() error {
 // name it), resourceManagerWebapp (its REST URL), hive2JdbcUrl (MiniHS2),
 // and for tools run by hand dfsRoot and hadoopConfDir.
 func (c *Cluster) Properties() map[string]string {
+	// Without HA the ResourceManager is named by its web address, which
+	// gozie's router takes as such; with HA by its cluster id, which the
+	// configuration maps to every rm-id.
+	rm := c.YARN.WebAddr()
+	if c.ha {
+		rm = HAName
+	}
 	return map[string]string{
 		"nameNode":              c.DFS.URI(),
-		"jobTracker":            c.YARN.WebAddr(),
-		"resourceManager":       c.YARN.WebAddr(),
+		"jobTracker":            rm,
+		"resourceManager":       rm,
 		"resourceManagerWebapp": c.YARN.WebURL(),
 		"dfsRoot":               c.DFS.Root(),
 		"hive2JdbcUrl":          c.HS2.JDBCURL("default"),
@@ -220,11 +311,7 @@ func (c *Cluster) Properties() map[string]string {
 // returns its path.
 func (c *Cluster) WriteProperties() (string, error) {
 	props := c.Properties()
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(props))
 	var b strings.Builder
 	b.WriteString("# The running gozie local cluster; use these values in job.properties.\n")
 	for _, k := range keys {
@@ -241,13 +328,28 @@ func (c *Cluster) WriteProperties() (string, error) {
 }
 
 // Close stops HiveServer2 and YARN (killing its containers), then HDFS.
+// It also tidies a cluster that failed to start.
 func (c *Cluster) Close() error {
-	c.HS2.Close()
-	err := c.YARN.Close()
-	c.storage.Close()
-	c.FS.Close()
-	if derr := c.DFS.Close(); err == nil {
-		err = derr
+	var err error
+	if c.admin != nil {
+		c.admin.close()
+	}
+	if c.HS2 != nil {
+		c.HS2.Close()
+	}
+	if c.YARN != nil {
+		err = c.YARN.Close()
+	}
+	if c.storage != nil {
+		c.storage.Close()
+	}
+	if c.FS != nil {
+		c.FS.Close()
+	}
+	if c.DFS != nil {
+		if derr := c.DFS.Close(); err == nil {
+			err = derr
+		}
 	}
 	return err
 }

@@ -43,7 +43,7 @@ func TestContainerEnvironment(t *testing.T) {
 	c := setup(t, miniyarn.Options{Lenient: true, Env: map[string]string{"HADOOP_CONF_DIR": "/etc/hadoop/conf", "GOZIE_FROM_NM": "nm"}})
 	r, env := containerEnv(t, c, func(sc *yarn.ApplicationSubmissionContext) {
 		sc.AMContainerSpec.Environment = yarn.EntryMap[string]{
-			"CLASSPATH":       "{{PWD}}<CPS>{{PWD}}/lib/*",
+			"CLASSPATH":       "{{PWD}}<CPS>{{PWD}}/lib/*<CPS>{{HADOOP_CONF_DIR}}",
 			"GOZIE_LOG":       "<LOG_DIR>/gozie.log",
 			"GOZIE_FROM_NM":   "app wins",
 			"CONTAINER_ID":    "the NM overrides this",
@@ -60,7 +60,7 @@ func TestContainerEnvironment(t *testing.T) {
 		"HOME":                       miniyarn.DefaultUserHomeDir,
 		"NM_HOST":                    "127.0.0.1",
 		"APPLICATION_WEB_PROXY_BASE": "/proxy/" + r.ID.String(),
-		"CLASSPATH":                  pwd + ":" + pwd + "/lib/*",
+		"CLASSPATH":                  pwd + ":" + pwd + "/lib/*:/etc/hadoop/conf", // after the NM's own
 		"GOZIE_LOG":                  env["LOG_DIRS"] + "/gozie.log",
 		"GOZIE_FROM_NM":              "app wins",
 		"HADOOP_CONF_DIR":            "/etc/hadoop/conf", // the NM's own, forced

@@ -166,7 +166,41 @@ func (rm *RM) containerEnv(a *app, at *attempt, appDir, workDir, logDir, tokenFi
 	for _, e := range forced {
 		put(e.key, e.value, true)
 	}
-	return env
+	return orderByDependencies(env)
+}
+
+var varRef = regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)`)
+
+// orderByDependencies puts every variable after the ones its value refers
+// to, keeping the order otherwise, as ContainerLaunch.orderEnvByDependencies
+// does: CLASSPATH="$PWD:$HADOOP_CONF_DIR/..." of an application is exported
+// after the NodeManager's PWD and HADOOP_CONF_DIR, so it sees them. A cycle
+// keeps its members in their order.
+func orderByDependencies(env []envVar) []envVar {
+	index := map[string]int{}
+	for i, e := range env {
+		index[e.key] = i
+	}
+	out := make([]envVar, 0, len(env))
+	state := make([]int, len(env)) // 0 new, 1 visiting, 2 done
+	var visit func(i int)
+	visit = func(i int) {
+		if state[i] != 0 {
+			return
+		}
+		state[i] = 1
+		for _, m := range varRef.FindAllStringSubmatch(env[i].value, -1) {
+			if j, ok := index[m[1]]; ok && j != i {
+				visit(j)
+			}
+		}
+		state[i] = 2
+		out = append(out, env[i])
+	}
+	for i := range env {
+		visit(i)
+	}
+	return out
 }
 
 var braceVar = regexp.MustCompile(`\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
