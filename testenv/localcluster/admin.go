@@ -107,22 +107,27 @@ func (h *haControl) Failover(_ context.Context, s clusteradmin.Service, from, to
 		id string
 	}{{fi, from}, {ti, to}} {
 		if bad.i < 0 {
+			//lint:ignore ST1005 Hadoop's FailoverController message, verbatim
 			return fmt.Errorf("Unable to determine service address for %s '%s' (HA ids: %v)", s, bad.id, ids)
 		}
 	}
 	if fi == ti {
+		//lint:ignore ST1005 Hadoop's FailoverController message, verbatim
 		return errors.New("Can't failover a service to itself")
 	}
 	if s == clusteradmin.NameNode {
 		if h.c.DFS.ActiveNameNode() == ti {
+			//lint:ignore ST1005 Hadoop's FailoverController message, verbatim
 			return errors.New("Can't failover to an active service")
 		}
 		return h.c.DFS.Failover(ti)
 	}
 	if h.rmStopped {
+		//lint:ignore ST1005 Hadoop's FailoverController message, verbatim
 		return fmt.Errorf("Can't failover: %s is not running", to)
 	}
 	if h.c.YARN.Active() == ti {
+		//lint:ignore ST1005 Hadoop's FailoverController message, verbatim
 		return errors.New("Can't failover to an active service")
 	}
 	return h.c.YARN.Failover(ti)

@@ -25,6 +25,7 @@ package localcluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -126,7 +127,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 
 func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	if opts.Dir == "" {
-		return nil, fmt.Errorf("Dir is required")
+		return nil, errors.New("the data directory (Options.Dir) is required")
 	}
 	dfsRoot := filepath.Join(opts.Dir, "dfs")
 	yarnDir := filepath.Join(opts.Dir, "yarn")

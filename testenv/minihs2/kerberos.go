@@ -144,6 +144,7 @@ func (s *Server) spnegoUser(r *http.Request) (string, error) {
 	h := r.Header.Get("Authorization")
 	b64, ok := strings.CutPrefix(h, "Negotiate ")
 	if !ok {
+		//lint:ignore ST1005 HiveServer2's own message, verbatim
 		return "", errors.New("Authorization header received from the client is empty.")
 	}
 	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(b64))
@@ -178,6 +179,7 @@ func (s *Server) sessionUser(real, doAs string, conf map[string]string, remoteAd
 		host = remoteAddr
 	}
 	if err := s.proxyUsers.Authorize(real, proxy, host); err != nil {
+		//lint:ignore ST1005 HiveServer2's own message, verbatim
 		return "", fmt.Errorf("Failed to validate proxy privilege of %s for %s: %w", real, proxy, err)
 	}
 	return proxy, nil

@@ -110,6 +110,7 @@ func (t *tokenStore) lookup(tokenStr string) (string, *tokenInfo, error) {
 	defer t.mu.Unlock()
 	info, ok := t.tokens[string(id)]
 	if !ok {
+		//lint:ignore ST1005 HiveServer2's own message, verbatim
 		return "", nil, errors.New("Token not found")
 	}
 	return string(id), info, nil

@@ -179,6 +179,7 @@ type plainMechanism struct{}
 func (plainMechanism) step(resp []byte) ([]byte, string, bool, error) {
 	parts := bytes.Split(resp, []byte{0})
 	if len(parts) != 3 || len(parts[1]) == 0 {
+		//lint:ignore ST1005 HiveServer2's own message, verbatim
 		return nil, "", false, errors.New("Invalid PLAIN response")
 	}
 	return nil, string(parts[1]), true, nil
@@ -303,6 +304,7 @@ func (s *Server) httpUser(r *http.Request) (string, error) {
 	}
 	user, _, ok := r.BasicAuth()
 	if !ok || user == "" {
+		//lint:ignore ST1005 HiveServer2's own message, verbatim
 		return "", errors.New("Authorization header received from the client is empty.")
 	}
 	return user, nil
