@@ -56,11 +56,24 @@ type Run struct {
 	ActionDir string
 	// ExternalID is what Start reported (Check and Kill only).
 	ExternalID string
+	// Credentials are the action's credentials (its cred attribute, looked
+	// up in the workflow's <credentials>, properties resolved against the
+	// job configuration): what its launch obtains tokens with.
+	Credentials []Credential
 	// Notify, when set, is what an executor whose runs end inside the
 	// server (not through a launcher's callback) calls once the end is
 	// recorded, so the runner checks the run at once instead of at its
 	// next poll.
 	Notify func()
+}
+
+// Credential is one credential an action names (Oozie's <credential>):
+// its name, type (hive2, hcat, ...) and properties. A name the workflow
+// does not define has an empty Type.
+type Credential struct {
+	Name       string
+	Type       string
+	Properties map[string]string
 }
 
 // Status is what an executor reports about a run.

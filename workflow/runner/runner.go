@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -379,13 +380,58 @@ func (r *Runner) actionRun(job *store.WorkflowJob, act *store.WorkflowAction, jo
 		ActionID: act.ID, JobID: job.ID, Node: act.Name, Type: act.Type, Key: key, Tag: yarn.ActionTag(key),
 		User: job.User, Group: job.Group, AppPath: job.AppPath, Body: act.Conf, JobConf: jobConf,
 		NameNode: nn, ResourceManager: rm, CallbackURL: r.callbackURL(act.ID, ""),
-		ActionDir: dir, ExternalID: act.ExternalID,
+		ActionDir: dir, ExternalID: act.ExternalID, Credentials: r.actionCredentials(job, act.Name, jobConf),
 		Notify: func() {
 			if err := r.Callback(context.Background(), actionID, ""); err != nil {
 				r.log.Warn("in-process completion notice failed; the action is checked later", "action_id", actionID, "err", err)
 			}
 		},
 	}
+}
+
+// credentialRef matches a ${name} reference in a credential property.
+var credentialRef = regexp.MustCompile(`\$\{([^{}]+)\}`)
+
+// actionCredentials returns the credentials action node names in its cred
+// attribute, from the workflow's <credentials>, with ${name} references in
+// their values replaced from the job configuration (as Oozie evaluates
+// them; a name the configuration lacks stays as written). A name the
+// workflow does not define is returned without a type, for the launch to
+// refuse.
+func (r *Runner) actionCredentials(job *store.WorkflowJob, node string, jobConf map[string]string) []actions.Credential {
+	p, err := r.parsed(job)
+	if err != nil {
+		return nil
+	}
+	n := p.app.Node(node)
+	if n == nil || n.Action == nil || strings.TrimSpace(n.Action.Cred) == "" {
+		return nil
+	}
+	var out []actions.Credential
+	for _, name := range strings.Split(n.Action.Cred, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		c := actions.Credential{Name: name}
+		for _, def := range p.app.Credentials {
+			if def.Name != name {
+				continue
+			}
+			c.Type = def.Type
+			c.Properties = map[string]string{}
+			for _, prop := range def.Properties {
+				c.Properties[prop.Name] = credentialRef.ReplaceAllStringFunc(prop.Value, func(ref string) string {
+					if v, ok := jobConf[ref[2:len(ref)-1]]; ok {
+						return v
+					}
+					return ref
+				})
+			}
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // fsRoot returns the root directory of a full URI's filesystem,

@@ -30,16 +30,18 @@ type scripted struct {
 	launches map[string]int            // tag → launches
 	ended    map[string]actions.Status // external id → final status
 	killed   map[string]bool
-	started  chan string       // action ids, as they start
-	failOnce map[string]bool   // nodes whose first Start fails after launching
-	panics   map[string]bool   // nodes whose every Start panics (a bug of the server's own)
-	ext      map[string]string // action id → external id of its latest run
-	dirs     map[string]string // action id → action directory of its latest run
+	started  chan string                     // action ids, as they start
+	failOnce map[string]bool                 // nodes whose first Start fails after launching
+	panics   map[string]bool                 // nodes whose every Start panics (a bug of the server's own)
+	ext      map[string]string               // action id → external id of its latest run
+	dirs     map[string]string               // action id → action directory of its latest run
+	creds    map[string][]actions.Credential // action id → credentials of its latest run
 }
 
 func newScripted() *scripted {
 	return &scripted{launches: map[string]int{}, ended: map[string]actions.Status{}, killed: map[string]bool{},
-		started: make(chan string, 100), failOnce: map[string]bool{}, panics: map[string]bool{}, ext: map[string]string{}, dirs: map[string]string{}}
+		started: make(chan string, 100), failOnce: map[string]bool{}, panics: map[string]bool{}, ext: map[string]string{}, dirs: map[string]string{},
+		creds: map[string][]actions.Credential{}}
 }
 
 func (s *scripted) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
@@ -51,6 +53,7 @@ func (s *scripted) Start(ctx context.Context, run *actions.Run) (actions.Status,
 	ext := "application_" + run.Tag
 	s.ext[run.ActionID] = ext
 	s.dirs[run.ActionID] = run.ActionDir
+	s.creds[run.ActionID] = run.Credentials
 	if s.launches[run.Tag] == 0 {
 		s.launches[run.Tag]++
 		s.started <- run.ActionID
@@ -554,5 +557,39 @@ func TestActionDirOnTheApplicationsFilesystem(t *testing.T) {
 	w.exec.mu.Unlock()
 	if want := "file:///user/alice/gozie-sys/" + id + "/mk--fs/"; !strings.HasPrefix(dir, want) {
 		t.Errorf("action directory %q, want it under %q", dir, want)
+	}
+}
+
+// TestActionCarriesItsCredentials: an action's cred attribute names
+// credentials of the workflow's <credentials>, whose properties are
+// resolved against the job configuration; a name the workflow does not
+// define reaches the executor without a type, for the launch to refuse.
+func TestActionCarriesItsCredentials(t *testing.T) {
+	w := setup(t, false)
+	app := w.app(t, "creds", `<workflow-app xmlns="uri:oozie:workflow:0.5" name="creds">
+  <credentials>
+    <credential name="hs" type="hive2">
+      <property><name>hive2.jdbc.url</name><value>jdbc:hive2://hs2:10000/default</value></property>
+      <property><name>hive2.server.principal</name><value>hive/_HOST@R-${user.name}</value></property>
+    </credential>
+    <credential name="unused" type="hcat"/>
+  </credentials>
+  <start to="mk"/>
+  <action name="mk" cred="hs, missing"><fs><mkdir path="hdfs://nn:8020/out"/></fs><ok to="end"/><error to="end"/></action>
+  <end name="end"/>
+</workflow-app>`)
+	id, err := w.submit(t, app, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.waitStarted(t, id+"@mk")
+	w.exec.mu.Lock()
+	got := w.exec.creds[id+"@mk"]
+	w.exec.mu.Unlock()
+	if len(got) != 2 || got[0].Name != "hs" || got[0].Type != "hive2" || got[1].Name != "missing" || got[1].Type != "" {
+		t.Fatalf("credentials %+v", got)
+	}
+	if p := got[0].Properties; p["hive2.jdbc.url"] != "jdbc:hive2://hs2:10000/default" || p["hive2.server.principal"] != "hive/_HOST@R-alice" {
+		t.Errorf("properties %v", p)
 	}
 }

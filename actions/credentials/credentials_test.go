@@ -1,0 +1,73 @@
+package credentials_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/actions/credentials"
+	"github.com/gozie/gozie/actions/hive2"
+	"github.com/gozie/gozie/hadoop"
+	krbclient "github.com/jcmturner/gokrb5/v8/client"
+)
+
+func run(creds ...actions.Credential) *actions.Run {
+	return &actions.Run{ActionID: "0000001-x-gozie-W@a", User: "alice", Credentials: creds}
+}
+
+func code(err error) string {
+	var e *actions.ExecError
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+func TestTokensOfEachType(t *testing.T) {
+	t.Parallel()
+	var asked []string
+	p := &credentials.Provider{Kerberos: &krbclient.Client{}, Types: map[string]credentials.Fetcher{
+		"hive2": func(_ context.Context, _ *krbclient.Client, c actions.Credential, user string) ([]credentials.Token, error) {
+			asked = append(asked, c.Name+"/"+user+"/"+c.Properties["k"])
+			return []credentials.Token{{Alias: "a-" + c.Name, Token: hadoop.Token{Kind: "K"}}}, nil
+		},
+	}}
+	toks, err := p.Tokens(context.Background(), run(
+		actions.Credential{Name: "one", Type: "hive2", Properties: map[string]string{"k": "v1"}},
+		actions.Credential{Name: "two", Type: "hive2", Properties: map[string]string{"k": "v2"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(toks) != 2 || toks[0].Alias != "a-one" || toks[1].Alias != "a-two" {
+		t.Errorf("tokens %+v", toks)
+	}
+	if len(asked) != 2 || asked[0] != "one/alice/v1" || asked[1] != "two/alice/v2" {
+		t.Errorf("fetched %v", asked)
+	}
+}
+
+func TestUnknownTypesAndNamesAreRefused(t *testing.T) {
+	t.Parallel()
+	p := &credentials.Provider{Kerberos: &krbclient.Client{}}
+	for _, c := range []actions.Credential{{Name: "meta", Type: "hcat"}, {Name: "nowhere"}} {
+		_, err := p.Tokens(context.Background(), run(c))
+		if code(err) != credentials.CodeUnavailable {
+			t.Errorf("credential %+v: %v, want %s", c, err, credentials.CodeUnavailable)
+		}
+	}
+	// A hive2 credential without its properties names the one missing.
+	_, err := p.Tokens(context.Background(), run(actions.Credential{Name: "hs", Type: hive2.CredentialType, Properties: map[string]string{}}))
+	if code(err) != credentials.CodeUnavailable {
+		t.Errorf("hive2 without properties: %v", err)
+	}
+}
+
+func TestSkippedWithoutKerberos(t *testing.T) {
+	t.Parallel()
+	p := &credentials.Provider{}
+	toks, err := p.Tokens(context.Background(), run(actions.Credential{Name: "meta", Type: "hcat"}))
+	if err != nil || toks != nil {
+		t.Errorf("an unsecured cluster: %v, %v", toks, err)
+	}
+}
