@@ -42,7 +42,87 @@ type KDC struct {
 	// Krb5Conf is the path of a krb5.conf for clients of this KDC (KRB5_CONFIG).
 	Krb5Conf string
 
-	env []string
+	env    []string
+	cmd    *exec.Cmd
+	exited chan error
+}
+
+// Options configures Run.
+type Options struct {
+	// Dir holds the KDC's database and configuration; a database already
+	// there is kept, with its principals. Required.
+	Dir string
+	// Addr is the 127.0.0.1:<port> to listen on; empty means a free port.
+	Addr string
+}
+
+// Available reports whether the MIT programs a KDC needs are installed,
+// naming the first one missing.
+func Available() error {
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			return fmt.Errorf("%s is not installed (Debian packages krb5-kdc and krb5-admin-server)", tool)
+		}
+	}
+	return nil
+}
+
+// Run starts a KDC as opts say and leaves it running until Close: the
+// local cluster's KDC, which outlives no test.
+func Run(opts Options) (*KDC, error) {
+	if err := Available(); err != nil {
+		return nil, fmt.Errorf("kdc: %w", err)
+	}
+	if opts.Dir == "" {
+		return nil, fmt.Errorf("kdc: Options.Dir is required")
+	}
+	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("kdc: %w", err)
+	}
+	k := &KDC{Dir: opts.Dir, Krb5Conf: filepath.Join(opts.Dir, "krb5.conf")}
+	k.env = append(os.Environ(), "KRB5_KDC_PROFILE="+filepath.Join(opts.Dir, "kdc.conf"), "KRB5_CONFIG="+k.Krb5Conf)
+	if err := os.WriteFile(filepath.Join(opts.Dir, "kadm5.acl"), nil, 0o600); err != nil {
+		return nil, fmt.Errorf("kdc: %w", err)
+	}
+	_, err := os.Stat(filepath.Join(opts.Dir, "principal"))
+	created := err == nil
+	// A free port may be taken by someone else before krb5kdc binds it:
+	// try again with another one (a chosen address is tried once).
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		k.Addr = opts.Addr
+		if k.Addr == "" {
+			port, err := freePort()
+			if err != nil {
+				return nil, fmt.Errorf("kdc: %w", err)
+			}
+			k.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+		}
+		_, portText, err := net.SplitHostPort(k.Addr)
+		if err != nil {
+			return nil, fmt.Errorf("kdc: address %q: %w", k.Addr, err)
+		}
+		port, _ := strconv.Atoi(portText)
+		for name, content := range map[string]string{"kdc.conf": kdcConf(port, opts.Dir), "krb5.conf": krb5Conf(k.Addr)} {
+			if err := os.WriteFile(filepath.Join(opts.Dir, name), []byte(content), 0o600); err != nil {
+				return nil, fmt.Errorf("kdc: %w", err)
+			}
+		}
+		if !created {
+			if err := k.exec("kdb5_util", "create", "-s", "-r", Realm, "-P", "master-pw"); err != nil {
+				return nil, err
+			}
+			created = true
+		}
+		if lastErr = k.serve(); lastErr == nil || opts.Addr != "" {
+			break
+		}
+	}
+	if lastErr != nil {
+		log, _ := os.ReadFile(filepath.Join(opts.Dir, "kdc.log"))
+		return nil, fmt.Errorf("kdc: %w\n%s", lastErr, log)
+	}
+	return k, nil
 }
 
 // Start starts a KDC on a free loopback port and stops it when the test ends.
@@ -51,41 +131,16 @@ func Start(t testing.TB) *KDC {
 	for _, tool := range tools {
 		testreq.Program(t, "krb5-kdc and krb5-admin-server", tool)
 	}
-	dir := t.TempDir()
-	k := &KDC{Dir: dir, Krb5Conf: filepath.Join(dir, "krb5.conf")}
-	k.env = append(os.Environ(), "KRB5_KDC_PROFILE="+filepath.Join(dir, "kdc.conf"), "KRB5_CONFIG="+k.Krb5Conf)
-	if err := os.WriteFile(filepath.Join(dir, "kadm5.acl"), nil, 0o600); err != nil {
-		t.Fatalf("kdc: %v", err)
+	k, err := Run(Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatalf("%v", err)
 	}
-	// The free port may be taken by someone else before krb5kdc binds it: try again with
-	// another one.
-	var lastErr error
-	for attempt := 0; attempt < 3; attempt++ {
-		port, err := freePort()
-		if err != nil {
-			t.Fatalf("kdc: %v", err)
-		}
-		k.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-		for name, content := range map[string]string{"kdc.conf": kdcConf(port, dir), "krb5.conf": krb5Conf(k.Addr)} {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
-				t.Fatalf("kdc: %v", err)
-			}
-		}
-		if attempt == 0 {
-			k.run(t, "kdb5_util", "create", "-s", "-r", Realm, "-P", "master-pw")
-		}
-		if lastErr = k.serve(t); lastErr == nil {
-			return k
-		}
-	}
-	log, _ := os.ReadFile(filepath.Join(dir, "kdc.log"))
-	t.Fatalf("kdc: %v\n%s", lastErr, log)
-	return nil
+	t.Cleanup(func() { k.Close() })
+	return k
 }
 
-// serve starts krb5kdc and waits until it listens; the process is stopped when the test
-// ends.
-func (k *KDC) serve(t testing.TB) error {
+// serve starts krb5kdc and waits until it listens.
+func (k *KDC) serve() error {
 	cmd := exec.Command("krb5kdc", "-n", "-r", Realm)
 	cmd.Env = k.env
 	if err := cmd.Start(); err != nil {
@@ -98,10 +153,18 @@ func (k *KDC) serve(t testing.TB) error {
 		<-exited
 		return err
 	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-exited
-	})
+	k.cmd, k.exited = cmd, exited
+	return nil
+}
+
+// Close stops the KDC; its database stays in Dir.
+func (k *KDC) Close() error {
+	if k.cmd == nil {
+		return nil
+	}
+	k.cmd.Process.Kill()
+	<-k.exited
+	k.cmd = nil
 	return nil
 }
 
@@ -191,6 +254,30 @@ func (k *KDC) Config(t testing.TB) *config.Config {
 	return cfg
 }
 
+// AddPrincipal adds the principal name with password, or with a random
+// key when password is empty (a service). A principal that exists is kept.
+func (k *KDC) AddPrincipal(name, password string) error {
+	q := "addprinc -randkey " + name
+	if password != "" {
+		q = "addprinc -pw " + password + " " + name
+	}
+	err := k.exec("kadmin.local", "-r", Realm, "-q", q)
+	if err != nil && strings.Contains(err.Error(), "already exists") {
+		return nil
+	}
+	return err
+}
+
+// ExportKeytab exports the keys of principals into the keytab file
+// (relative to Dir unless absolute), without changing them, and returns
+// its path.
+func (k *KDC) ExportKeytab(file string, principals ...string) (string, error) {
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(k.Dir, file)
+	}
+	return file, k.exec("kadmin.local", "-r", Realm, "-q", "ktadd -k "+file+" -norandkey "+strings.Join(principals, " "))
+}
+
 // AddUser adds the principal name (e.g. "alice" or "hue/gw1") with a password.
 func (k *KDC) AddUser(t testing.TB, name, password string) {
 	t.Helper()
@@ -208,11 +295,11 @@ func (k *KDC) AddService(t testing.TB, name string) {
 // of a user added with AddUser keeps working.
 func (k *KDC) Keytab(t testing.TB, file string, principals ...string) string {
 	t.Helper()
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(k.Dir, file)
+	path, err := k.ExportKeytab(file, principals...)
+	if err != nil {
+		t.Fatalf("%v", err)
 	}
-	k.kadmin(t, "ktadd -k "+file+" -norandkey "+strings.Join(principals, " "))
-	return file
+	return path
 }
 
 // Principal returns name@Realm.
@@ -236,15 +323,23 @@ func (k *KDC) kadmin(t testing.TB, query string) {
 // run runs an MIT tool with the KDC's environment and fails the test if it fails.
 func (k *KDC) run(t testing.TB, args ...string) {
 	t.Helper()
+	if err := k.exec(args...); err != nil {
+		t.Fatalf("%v", err)
+	}
+}
+
+// exec runs an MIT tool with the KDC's environment.
+func (k *KDC) exec(args ...string) error {
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = k.env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("kdc: %s: %v\n%s", strings.Join(args, " "), err, out)
+		return fmt.Errorf("kdc: %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	// kadmin.local reports some failures (an unknown principal in ktadd) on stderr
 	// with a zero exit status.
 	if args[0] == "kadmin.local" && strings.Contains(string(out), "kadmin.local: ") {
-		t.Fatalf("kdc: %s:\n%s", strings.Join(args, " "), out)
+		return fmt.Errorf("kdc: %s:\n%s", strings.Join(args, " "), out)
 	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/jcmturner/gokrb5/v8/credentials"
 	"github.com/jcmturner/gokrb5/v8/keytab"
 
+	"github.com/gozie/gozie/internal/testreq"
 	"github.com/gozie/gozie/testenv/kdc"
 )
 
@@ -87,3 +88,34 @@ func (f *fatalRecorder) Fatalf(string, ...any) {
 }
 
 func (f *fatalRecorder) Helper() {}
+
+// TestRunKeepsItsDatabase: a KDC run again on the same directory and
+// address keeps its principals, as the local cluster's KDC must across
+// restarts.
+func TestRunKeepsItsDatabase(t *testing.T) {
+	t.Parallel()
+	if err := kdc.Available(); err != nil {
+		testreq.Missing(t, "krb5-kdc and krb5-admin-server", err.Error())
+	}
+	dir := t.TempDir()
+	k, err := kdc.Run(kdc.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.AddPrincipal("svc/localhost", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.AddPrincipal("svc/localhost", ""); err != nil {
+		t.Errorf("adding an existing principal again: %v", err)
+	}
+	addr := k.Addr
+	k.Close()
+	again, err := kdc.Run(kdc.Options{Dir: dir, Addr: addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if _, err := again.ExportKeytab("svc.keytab", "svc/localhost"); err != nil {
+		t.Errorf("the principal is gone after a restart: %v", err)
+	}
+}
