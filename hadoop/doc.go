@@ -47,9 +47,17 @@
 // GSSAPI through ipc.Authenticate, with hadoop.rpc.protection's security
 // layer) and hands colinmarc the authenticated, wrapped stream (nnConn).
 //
+// Delegation tokens: Resolver.DelegationToken fetches (and caches, see its
+// rule) an HDFS delegation token for a job's user over gozie's own IPC;
+// inside a container ResolverConfig.Tokens (TokensFromEnv) makes the
+// NameNodes of a filesystem with a matching token (TokenForFilesystem)
+// be reached with TOKEN authentication (DIGEST-MD5) as the token's owner.
+//
 // Sub-packages: ipc (Hadoop IPC client and server with SIMPLE, TOKEN and
-// KERBEROS authentication), krblogin (the server's keytab login) and
-// hadooppb (the protocol messages).
+// KERBEROS authentication), krblogin (the server's keytab login),
+// delegation (delegation token identifiers and passwords), digestmd5 (the
+// SASL mechanism of TOKEN, both sides) and hadooppb (the protocol
+// messages).
 //
 // Paths: missing files are reported with errors that match fs.ErrNotExist
 // under errors.Is, on every implementation. Writes through Create and

@@ -59,6 +59,7 @@ type nnConn struct {
 	realUser string // the context's real user (SIMPLE proxies only)
 	rec      *refusals
 	sess     *ipc.Session // KERBEROS (or TOKEN) session; nil for SIMPLE
+	noUser   bool         // TOKEN: the context names no user at all
 
 	wmu      sync.Mutex
 	wbuf     []byte // outgoing bytes held until the context is rewritten
@@ -74,6 +75,16 @@ type nnConn struct {
 
 func newNNConn(c net.Conn, user, realUser string, rec *refusals) *nnConn {
 	return &nnConn{Conn: c, user: user, realUser: realUser, rec: rec, in: bufio.NewReader(c)}
+}
+
+// newTokenNNConn is an nnConn over c, a connection sess authenticated
+// with a delegation token: as Hadoop's client does over TOKEN
+// (ProtoUtil.makeIpcConnectionContext), the context names no user, for the
+// token says who the caller is.
+func newTokenNNConn(c net.Conn, sess *ipc.Session, rec *refusals) *nnConn {
+	nc := newSecureNNConn(c, sess, "", rec)
+	nc.noUser = true
+	return nc
 }
 
 // newSecureNNConn is an nnConn over c, a connection sess authenticated:
@@ -188,6 +199,9 @@ func (c *nnConn) rewriteContext(hdr, rest []byte) ([]byte, error) {
 	cc := &commonpb.IpcConnectionContextProto{}
 	if err := proto.Unmarshal(ctxBytes, cc); err != nil {
 		return nil, fmt.Errorf("hadoop: connection context: %w", err)
+	}
+	if c.noUser {
+		cc.UserInfo = nil
 	}
 	if c.user != "" {
 		cc.UserInfo = &commonpb.UserInformationProto{EffectiveUser: proto.String(c.user)}

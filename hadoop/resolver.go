@@ -71,6 +71,13 @@ type ResolverConfig struct {
 	// dfs.namenode.kerberos.principal).
 	Kerberos          *krb.Client
 	NameNodePrincipal string
+	// Tokens are delegation tokens to authenticate with (TOKEN, SASL
+	// DIGEST-MD5 under Conf's hadoop.rpc.protection), as a container's
+	// Hadoop client does with the tokens of HADOOP_TOKEN_FILE_LOCATION:
+	// the NameNodes of a filesystem for which an HDFS_DELEGATION_TOKEN's
+	// service matches (TokenForFilesystem) are reached with it, before
+	// Kerberos, and calls act as the token's owner.
+	Tokens []Token
 	// Now stamps Touchz; default time.Now.
 	Now func() time.Time
 }
@@ -92,6 +99,7 @@ type Resolver struct {
 	protection []ipc.Protection // hadoop.rpc.protection, for KERBEROS connections
 	local      *LocalFS
 	failover   *failoverPolicy // for the clients of HA nameservices
+	tokens     tokenCache      // delegation tokens (DelegationToken)
 
 	mu      sync.Mutex
 	clients map[string]*hdfsEntry
@@ -369,10 +377,28 @@ func (r *Resolver) connect(authority string, addrs []string, user string, self b
 	}
 	rec := &refusals{}
 	dialer := &net.Dialer{}
+	token, hasToken := TokenForFilesystem(r.cfg.Tokens, r.cfg.Conf, authority)
+	if hasToken {
+		owner, err := tokenUser(token, authority, user, self)
+		if err != nil {
+			return nil, err
+		}
+		// colinmarc's context is dropped (newTokenNNConn); the name
+		// stays its idea of the user.
+		opts.User = owner
+	}
 	opts.NamenodeDialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := dialer.DialContext(ctx, network, addr)
 		if err != nil {
 			return nil, err
+		}
+		if hasToken {
+			sess, err := ipc.Authenticate(ctx, c, ipc.ClientOptions{Addr: addr, Token: token.IPC(), Protection: r.protection})
+			if err != nil {
+				c.Close()
+				return nil, err
+			}
+			return newTokenNNConn(c, sess, rec), nil
 		}
 		if r.cfg.Kerberos == nil {
 			return newNNConn(c, effective, realUser, rec), nil

@@ -74,6 +74,32 @@
 //	privacy) is the qop offered; a client that picks         (AMRM)            QualityOfProtection, ipc/Server.java wrapWithSasl,
 //	another is refused; past auth, every RPC travels in                        ipc/SaslRpcClient.java (WRAP, call id -33)
 //	SASL WRAP messages
+//	a secure NameNode issues HDFS_DELEGATION_TOKENs        minidfs             hdfs/server/namenode/FSNamesystem.java getDelegationToken,
+//	only over Kerberos (a proxy counts as its real user;                       isAllowedDelegationTokenOp, shouldUseDelegationTokens
+//	over a token: IOException "Delegation Token can be
+//	issued only with kerberos or web authentication");
+//	without security it answers no token
+//	the token's identifier: version 0, owner (the          minidfs             security/token/delegation/AbstractDelegationTokenIdentifier.java
+//	effective user's full name), renewer (its short                            write, setRenewer, AbstractDelegationTokenSecretManager
+//	name), real user (the proxy's principal), issue and                        createPassword, SecretManager.createPassword
+//	max dates, sequence number, master key id; password
+//	HMAC-SHA1 of the identifier under the master key
+//	a token lives until issue + renew interval unless      minidfs             AbstractDelegationTokenSecretManager.renewToken,
+//	renewed, never past max date; only its renewer                             cancelToken; dfs.namenode.delegation.token.renew-
+//	renews ("tries to renew a token ... with non-                              interval, .max-lifetime
+//	matching renewer"); owner or renewer cancels ("is
+//	not authorized to cancel the token")
+//	a secure NameNode offers TOKEN (DIGEST-MD5) before     minidfs (ipc)       ipc/Server.java getAuthMethods, AbstractDelegationToken
+//	KERBEROS; the caller is the token's owner; an                              SecretManager.checkToken, hdfs DelegationTokenIdentifier
+//	expired or cancelled token is refused: InvalidToken                        toString
+//	"token (token for <u>: ...) is expired, current
+//	time: ..." / "... can't be found in cache"
+//	over TOKEN the connection context may name no other    minidfs (ipc)       ipc/Server.java processConnectionContext
+//	user ("Authenticated user (<owner>) doesn't match
+//	what the client claims to be (<user>)")
+//	a client picks the HDFS_DELEGATION_TOKEN whose         (hadoop.Resolver)   hdfs/HAUtilClient.java buildTokenServiceForLogicalUri,
+//	service is ha-hdfs:<nameservice> (HA) or the                               security/SecurityUtil.java buildTokenService,
+//	NameNode's IP:port, and sends no user with it                              AbstractDelegationTokenSelector, ProtoUtil
 //	a standby answers StandbyException; clients fail over  minidfs, miniyarn   ipc/StandbyException, RMWebApp standby redirect
 //	a standby NameNode answers every ClientProtocol call   minidfs             hdfs/server/namenode/ha/StandbyState.java checkOperation,
 //	(getDataEncryptionKey aside) with StandbyException                         FSNamesystem.checkOperation, getAdditionalBlock,
@@ -124,6 +150,22 @@
 //	state is stored; the AM asks again
 //	the default static user may not kill ("The default     miniyarn            RMWebServices.updateAppState
 //	static user cannot carry out this operation.")
+//	a Kerberized RM's REST API takes only SPNEGO (401      miniyarn            security/authentication/server/
+//	"WWW-Authenticate: Negotiate" to anything else,                            KerberosAuthenticationHandler.authenticate,
+//	user.name ignored; a token that does not verify: 403)                      AuthenticationFilter.doFilter (getToken: type check)
+//	and the hadoop.auth cookie it sets (t=kerberos; a
+//	cookie of another type is ignored)
+//	RM delegation tokens only for Kerberos callers         miniyarn            RMWebServices.createKerberosUserGroupInformation,
+//	(403, bare "Delegation token operations can only be                        postDelegationToken, createDelegationToken;
+//	carried out on a Kerberos authenticated channel..."):                      ClientRMService.getDelegationToken,
+//	RM_DELEGATION_TOKEN, empty service, identifier                             YARNDelegationTokenIdentifierProto
+//	YARNDelegationTokenIdentifierProto (owner = doAs user,
+//	renewer's short name), HMAC-SHA1 password; answer
+//	{token, renewer, owner, kind, expiration-time,
+//	max-validity}, renew interval 1 d, max lifetime 7 d
+//	a Kerberized NodeManager localizes HDFS resources only miniyarn            nodemanager/.../localizer/ContainerLocalizer,
+//	with the submission's HDFS_DELEGATION_TOKEN ("Client                       ipc/SaslRpcClient.selectSaslClient
+//	cannot authenticate via:[TOKEN, KERBEROS]")
 //	only the active RM runs the ApplicationMasterService:  miniyarn            resourcemanager/ResourceManager.java transitionToActive,
 //	each RM has its own scheduler address, a standby's                         transitionToStandby (active services),
 //	refuses connections, a failover or a stop drops the                        ApplicationMasterService.serviceStart, serviceStop

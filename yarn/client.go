@@ -229,8 +229,21 @@ type permanentError struct{ err error }
 
 func (e *permanentError) Error() string { return e.err.Error() }
 
-// once sends r to one RM, for the effective user of ctx (see doAs).
+// once sends r to one RM, for the effective user of ctx (see doAs). A
+// [SessionAuthenticator] sees the answer and may have the request sent
+// once more, authenticated afresh.
 func (c *Client) once(ctx context.Context, base *url.URL, r request, payload []byte) (*response, error) {
+	resp, retry, err := c.send(ctx, base, r, payload)
+	if err != nil || !retry {
+		return resp, err
+	}
+	resp, _, err = c.send(ctx, base, r, payload)
+	return resp, err
+}
+
+// send makes one HTTP exchange; retry says the authenticator asked for
+// another.
+func (c *Client) send(ctx context.Context, base *url.URL, r request, payload []byte) (*response, bool, error) {
 	u := *base
 	u.Path = base.Path + r.path
 	u.RawQuery = c.doAs(ctx, r.query).Encode()
@@ -240,7 +253,7 @@ func (c *Client) once(ctx context.Context, base *url.URL, r request, payload []b
 	}
 	req, err := http.NewRequestWithContext(ctx, r.method, u.String(), body)
 	if err != nil {
-		return nil, &permanentError{fmt.Errorf("building %s %s: %w", r.method, r.path, err)}
+		return nil, false, &permanentError{fmt.Errorf("building %s %s: %w", r.method, r.path, err)}
 	}
 	req.Header.Set("Accept", "application/json")
 	if payload != nil {
@@ -248,19 +261,23 @@ func (c *Client) once(ctx context.Context, base *url.URL, r request, payload []b
 	}
 	if c.auth != nil {
 		if err := c.auth.Authenticate(req); err != nil {
-			return nil, &permanentError{fmt.Errorf("authenticating %s %s: %w", r.method, r.path, err)}
+			return nil, false, &permanentError{fmt.Errorf("authenticating %s %s: %w", r.method, r.path, err)}
 		}
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", r.method, redact(&u), err)
+		return nil, false, fmt.Errorf("%s %s: %w", r.method, redact(&u), err)
 	}
 	defer resp.Body.Close()
+	retry := false
+	if s, ok := c.auth.(SessionAuthenticator); ok {
+		retry = s.Answered(req, resp)
+	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
-		return nil, fmt.Errorf("reading answer of %s %s: %w", r.method, redact(&u), err)
+		return nil, false, fmt.Errorf("reading answer of %s %s: %w", r.method, redact(&u), err)
 	}
-	return &response{status: resp.StatusCode, header: resp.Header, body: b, url: redact(&u)}, nil
+	return &response{status: resp.StatusCode, header: resp.Header, body: b, url: redact(&u)}, retry, nil
 }
 
 // doAs adds Hadoop's doAs parameter to a request made for a user

@@ -1,12 +1,14 @@
 package launch
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"time"
 
+	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/yarn"
@@ -85,6 +87,15 @@ type Config struct {
 	Classpath []string
 	// Env is added to every launcher container's environment.
 	Env map[string]string
+	// Credentials, when set, returns the delegation tokens a run's
+	// launcher carries (HDFS tokens for the NodeManager's localization and
+	// the launcher's HDFS access, RM and Hive tokens for the jobs the
+	// command submits). They go into the submission's credentials.tokens
+	// under their service as alias, so the container's token file
+	// (HADOOP_TOKEN_FILE_LOCATION) holds them. Nil: no tokens (a cluster
+	// without Kerberos). An *actions.ExecError it returns keeps its kind
+	// and code; other errors are retried (JA009).
+	Credentials func(ctx context.Context, run *actions.Run) ([]hadoop.Token, error)
 	// HiveJDBCURL is the HiveServer2 that hive actions run beeline against
 	// when their configuration names none (oozie.hive2.jdbc.url).
 	HiveJDBCURL string

@@ -111,6 +111,10 @@ func (e *Executor) stage(ctx context.Context, run *actions.Run, p *plan) (yarn.A
 	if res[launcher.SpecFile], err = e.localResource(ctx, specURI, yarn.ResourceFile); err != nil {
 		return sc, err
 	}
+	creds, err := e.credentials(ctx, run)
+	if err != nil {
+		return sc, err
+	}
 	return yarn.ApplicationSubmissionContext{
 		ApplicationName: fmt.Sprintf("gozie:launcher:T=%s:A=%s:ID=%s", e.cfg.Type, run.Node, run.JobID),
 		Queue:           p.queue,
@@ -119,6 +123,7 @@ func (e *Executor) stage(ctx context.Context, run *actions.Run, p *plan) (yarn.A
 			Environment:    p.env,
 			Commands: yarn.Commands{"./" + launcher.Binary + " launcher -spec " + launcher.SpecFile +
 				" 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"},
+			Credentials: creds,
 		},
 		// One attempt only: a second attempt would run the user's command
 		// again, and commands are not idempotent (a script that appends, a
@@ -130,6 +135,23 @@ func (e *Executor) stage(ctx context.Context, run *actions.Run, p *plan) (yarn.A
 		ApplicationType: ApplicationType,
 		ApplicationTags: yarn.Tags{run.Tag, CommonTag},
 	}, nil
+}
+
+// credentials collects the run's delegation tokens (Config.Credentials)
+// as the submission's credentials; nil when there are none.
+func (e *Executor) credentials(ctx context.Context, run *actions.Run) (*yarn.Credentials, error) {
+	if e.cfg.Credentials == nil {
+		return nil, nil
+	}
+	toks, err := e.cfg.Credentials(ctx, run)
+	if err != nil {
+		var ee *actions.ExecError
+		if errors.As(err, &ee) {
+			return nil, err
+		}
+		return nil, actions.Errorf(actions.Transient, codeIO, "action %s: getting delegation tokens: %w", run.ActionID, err)
+	}
+	return yarn.TokenCredentials(toks), nil
 }
 
 // Check reports the run: the application report while it runs, and once it

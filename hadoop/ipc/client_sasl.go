@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gozie/gozie/hadoop/digestmd5"
 	"github.com/gozie/gozie/hadoop/hadooppb/commonpb"
-	"github.com/gozie/gozie/hadoop/internal/digestmd5"
 	"google.golang.org/protobuf/proto"
 )
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gozie/gozie/hadoop/internal/digestmd5"
+	"github.com/gozie/gozie/hadoop/digestmd5"
 )
 
 // RPCProtectionKey is the core-site.xml key that names the protection

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/hadoop/digestmd5"
 	"github.com/gozie/gozie/hadoop/hadooppb/commonpb"
 	"github.com/gozie/gozie/hadoop/hadooppb/yarnpb"
-	"github.com/gozie/gozie/hadoop/internal/digestmd5"
 	"github.com/gozie/gozie/hadoop/ipc"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"

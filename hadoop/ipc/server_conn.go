@@ -10,8 +10,8 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/gozie/gozie/hadoop/digestmd5"
 	"github.com/gozie/gozie/hadoop/hadooppb/commonpb"
-	"github.com/gozie/gozie/hadoop/internal/digestmd5"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -186,6 +186,12 @@ func (c *serverConn) handleContext(p []byte) error {
 	case AuthKerberos:
 		if c.effectiveUser != "" && c.effectiveUser != c.user {
 			c.user, c.realUser = c.effectiveUser, c.user
+		}
+	case AuthToken:
+		// A token says who the connection is; no doAs over it.
+		if c.effectiveUser != "" && c.effectiveUser != c.user {
+			return c.fatal(callIDConnectionContext, &RemoteError{Class: AccessControlException, Code: CodeUnauthorized,
+				Message: "Authenticated user (" + c.user + ") doesn't match what the client claims to be (" + c.effectiveUser + ")"})
 		}
 	}
 	if c.realUser != "" {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/gozie/gozie/hadoop/digestmd5"
 	"github.com/gozie/gozie/hadoop/hadooppb/commonpb"
-	"github.com/gozie/gozie/hadoop/internal/digestmd5"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -166,11 +166,15 @@ func (c *serverConn) saslResponse(msg *commonpb.RpcSaslProto) error {
 func (c *serverConn) finishToken(token []byte) error {
 	rspauth, err := c.token.digest.Respond(token)
 	if err != nil {
-		class := AccessControlException
+		class, msg := AccessControlException, err.Error()
 		if errors.Is(err, errInvalidToken) {
 			class = InvalidTokenException
 		}
-		return c.saslFatal(class, err.Error())
+		if c.token.refusal != nil {
+			// The secret manager's own words, as Hadoop's client sees them.
+			msg = c.token.refusal.Error()
+		}
+		return c.saslFatal(class, msg)
 	}
 	c.user, c.tokenID, c.authed = c.token.user, c.token.identifier, true
 	if err := c.saslReply(&commonpb.RpcSaslProto{State: commonpb.RpcSaslProto_SUCCESS.Enum(), Token: rspauth}); err != nil {
@@ -198,6 +202,7 @@ type tokenAcceptor struct {
 	digest     *digestmd5.Server
 	user       string
 	identifier []byte
+	refusal    error // the lookup's refusal of the token, if any
 }
 
 // newTokenAcceptor offers the qops of levels (validated by Start), in
@@ -218,6 +223,7 @@ func newTokenAcceptor(lookup SecretLookup, levels []Protection) *tokenAcceptor {
 			}
 			password, user, err := lookup(id)
 			if err != nil {
+				t.refusal = err
 				return "", fmt.Errorf("%w: %w", errInvalidToken, err)
 			}
 			t.user, t.identifier = user, id

@@ -181,8 +181,14 @@ func (t *tool) cluster() (*cluster, error) {
 // filesystem opens the cluster's default filesystem as the tool's user.
 func (t *tool) filesystem(c *cluster) (*hadoop.Resolver, error) {
 	// The configuration maps an HA nameservice to its NameNodes and
-	// carries hadoop.rpc.protection.
-	return hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: c.defaultFS, Conf: c.conf.Map(), User: t.user(), Now: t.env.Now})
+	// carries hadoop.rpc.protection; the container's delegation tokens
+	// (HADOOP_TOKEN_FILE_LOCATION) authenticate to a secure cluster, as
+	// Hadoop's own tools find them.
+	tokens, err := hadoop.TokensFromEnv(t.env.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: c.defaultFS, Conf: c.conf.Map(), User: t.user(), Tokens: tokens, Now: t.env.Now})
 }
 
 // yarnClient reaches the cluster's ResourceManager as the tool's user.

@@ -56,4 +56,13 @@
 // Stricter than a real NameNode, a plain request on a wrapping connection
 // is refused, so colinmarc's own GSSAPI (which sends requests in the
 // clear) works only under authentication; gozie's Resolver wraps them.
+//
+// A Kerberos NameNode is a secure one: it issues, renews and cancels
+// HDFS_DELEGATION_TOKENs (getDelegationToken and friends, with
+// Options.TokenRenewInterval and TokenMaxLifetime) and offers TOKEN
+// (DIGEST-MD5) authentication before KERBEROS. Its tokens live in memory
+// under one master key for the NameNode's life: no key roll
+// (dfs.namenode.delegation.key.update-interval), no expired-token remover
+// (an expired token stays refused until cancelled), nothing kept across a
+// restart.
 package minidfs

@@ -75,9 +75,20 @@ type Options struct {
 	// administrator creates /user/<u> for each user of a real cluster: a
 	// missing /user/<u> is created owned by <u> (gozie server -local).
 	CreateHomes bool
-	// Kerberos, if set, makes the NameNode require Kerberos (GSSAPI) SASL
-	// with this service key instead of SIMPLE authentication.
+	// Kerberos, if set, makes the NameNode a secure one, as with
+	// hadoop.security.authentication=kerberos: SIMPLE is refused, clients
+	// authenticate with Kerberos (GSSAPI SASL with this service key) or
+	// with a delegation token (TOKEN, DIGEST-MD5, offered first), and
+	// getDelegationToken issues HDFS_DELEGATION_TOKENs to Kerberos callers.
 	Kerberos *ipc.KerberosOptions
+	// TokenRenewInterval is how long a delegation token lives unless
+	// renewed (dfs.namenode.delegation.token.renew-interval); default
+	// DefaultTokenRenewInterval.
+	TokenRenewInterval time.Duration
+	// TokenMaxLifetime is how long a delegation token can be renewed for
+	// (dfs.namenode.delegation.token.max-lifetime); default
+	// DefaultTokenMaxLifetime.
+	TokenMaxLifetime time.Duration
 	// HA makes the cluster an HA pair: two NameNodes, nn1 and nn2, serving
 	// one namespace (one set of owners, leases and blocks), each with its
 	// own HA state; nn1 starts active and nn2 standby. Clients reach them
@@ -158,6 +169,12 @@ func Start(ctx context.Context, opts Options) (*MiniDFS, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.TokenRenewInterval <= 0 {
+		opts.TokenRenewInterval = DefaultTokenRenewInterval
+	}
+	if opts.TokenMaxLifetime <= 0 {
+		opts.TokenMaxLifetime = DefaultTokenMaxLifetime
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -198,7 +215,9 @@ func Start(ctx context.Context, opts Options) (*MiniDFS, error) {
 		return proxies.Authorize(real, user, ugi.HostOf(remote.String()))
 	}}
 	if opts.Kerberos != nil {
-		so.Kerberos = opts.Kerberos
+		// A secure NameNode offers TOKEN, then KERBEROS
+		// (Server.getAuthMethods: the secret manager's method first).
+		so.Kerberos, so.Token = opts.Kerberos, m.nn.tokens.lookup
 	} else {
 		so.Simple = true
 	}

@@ -41,6 +41,8 @@ type namenode struct {
 	supergroup  string
 	groups      *ugi.Groups
 	homes       sync.Map // users whose homes Options.CreateHomes made
+
+	tokens *tokenManager // delegation tokens (Options.Kerberos only)
 }
 
 // lease marks a file open for writing by one client.
@@ -62,6 +64,7 @@ func newNamenode(opts Options, root *os.Root, dn *datanode, dnUUID string) *name
 		permissions: opts.Conf[PermissionsEnabledKey] != "false",
 		supergroup:  cmp.Or(opts.Conf[SupergroupKey], DefaultGroup),
 		groups:      ugi.NewGroups(opts.Conf),
+		tokens:      newTokenManager(opts),
 	}
 }
 
@@ -113,6 +116,9 @@ func (nn *namenode) register(s *ipc.Server, ha *haState, idx int, id string) {
 	h("complete", opWrite, ipc.Typed(nn.complete))
 	h("getBlockLocations", opRead, ipc.Typed(nn.getBlockLocations))
 	h("truncate", opWrite, ipc.Typed(nn.truncate))
+	h("getDelegationToken", opWrite, ipc.Typed(nn.getDelegationToken))
+	h("renewDelegationToken", opWrite, ipc.Typed(nn.renewDelegationToken))
+	h("cancelDelegationToken", opWrite, ipc.Typed(nn.cancelDelegationToken))
 }
 
 // ensureHome gives a user a home at the first call (Options.CreateHomes).

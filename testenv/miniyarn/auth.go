@@ -24,25 +24,29 @@ const authCookie = "hadoop.auth"
 // AuthorizationException otherwise (DelegationTokenAuthenticationFilter's
 // doFilter with ProxyUsers.authorize). It writes the answer itself when it
 // refuses.
-func (rm *RM) authenticate(w http.ResponseWriter, r *http.Request) (string, bool) {
-	user, ok := rm.authenticateUser(w, r)
+//
+// A Kerberized RM ([Options.Kerberos]) authenticates by SPNEGO or by a
+// hadoop.auth cookie of type kerberos only. The second result is the
+// authentication type (simple or kerberos).
+func (rm *RM) authenticate(w http.ResponseWriter, r *http.Request) (string, string, bool) {
+	user, typ, ok := rm.authenticateUser(w, r)
 	if !ok || user == StaticUser {
-		return user, ok
+		return user, typ, ok
 	}
 	doAs := doAsParam(r)
 	if doAs == "" {
-		return user, true
+		return user, typ, true
 	}
 	if !validUserName(doAs) {
 		writeError(w, forbidden("Invalid user name %q", doAs))
-		return "", false
+		return "", "", false
 	}
 	if err := rm.proxies.Authorize(user, doAs, ugi.HostOf(r.RemoteAddr)); err != nil {
 		writeError(w, &webError{status: http.StatusForbidden, exception: "AuthorizationException",
 			class: "org.apache.hadoop.security.authorize.AuthorizationException", message: err.Error()})
-		return "", false
+		return "", "", false
 	}
-	return doAs, true
+	return doAs, typ, true
 }
 
 // doAsParam returns the doAs query parameter, whose name Hadoop's filters
@@ -56,28 +60,47 @@ func doAsParam(r *http.Request) string {
 	return ""
 }
 
-// authenticateUser finds the authenticated (real) user.
-func (rm *RM) authenticateUser(w http.ResponseWriter, r *http.Request) (string, bool) {
+// authenticateUser finds the authenticated (real) user and the
+// authentication type.
+func (rm *RM) authenticateUser(w http.ResponseWriter, r *http.Request) (string, string, bool) {
+	if rm.opts.Kerberos != nil {
+		return rm.authenticateKerberos(w, r)
+	}
 	user := r.URL.Query().Get("user.name")
 	if user == "" {
-		user = rm.cookieUser(r)
+		user = rm.cookieUser(r, authSimple)
 	}
 	if user == "" {
 		if rm.opts.AnonymousAllowed {
-			return StaticUser, true
+			return StaticUser, authSimple, true
 		}
 		w.Header().Set("WWW-Authenticate", "PseudoAuth")
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(http.StatusUnauthorized)
 		fmt.Fprintln(w, "Authentication required: add the user.name query parameter")
-		return "", false
+		return "", "", false
 	}
 	if !validUserName(user) {
 		writeError(w, forbidden("Invalid user name %q", user))
-		return "", false
+		return "", "", false
 	}
-	http.SetCookie(w, &http.Cookie{Name: authCookie, Value: rm.signCookie(user), Path: "/", HttpOnly: true})
-	return user, true
+	http.SetCookie(w, &http.Cookie{Name: authCookie, Value: rm.signCookie(user, user, authSimple), Path: "/", HttpOnly: true})
+	return user, authSimple, true
+}
+
+// authenticateKerberos authenticates by a kerberos hadoop.auth cookie,
+// else by SPNEGO (setting the cookie); user.name is ignored, a cookie of
+// another type too (AuthenticationFilter.getToken).
+func (rm *RM) authenticateKerberos(w http.ResponseWriter, r *http.Request) (string, string, bool) {
+	if user := rm.cookieUser(r, authKerberos); user != "" {
+		return user, authKerberos, true
+	}
+	user, principal, ok := rm.negotiate(w, r)
+	if !ok {
+		return "", "", false
+	}
+	http.SetCookie(w, &http.Cookie{Name: authCookie, Value: rm.signCookie(user, principal, authKerberos), Path: "/", HttpOnly: true})
+	return user, authKerberos, true
 }
 
 // validUserName refuses names that could not be a directory name under the
@@ -95,9 +118,11 @@ func validUserName(u string) bool {
 	return true
 }
 
-func (rm *RM) signCookie(user string) string {
+// signCookie makes a hadoop.auth token: user, principal, type, expiry and
+// signature (AuthenticationToken.toString, Signer.sign).
+func (rm *RM) signCookie(user, principal, typ string) string {
 	exp := rm.opts.Now().Add(cookieLifetime).UnixMilli()
-	payload := "u=" + url.QueryEscape(user) + "&p=" + url.QueryEscape(user) + "&t=simple&e=" + strconv.FormatInt(exp, 10)
+	payload := "u=" + url.QueryEscape(user) + "&p=" + url.QueryEscape(principal) + "&t=" + typ + "&e=" + strconv.FormatInt(exp, 10)
 	return payload + "&s=" + rm.cookieMAC(payload)
 }
 
@@ -107,8 +132,9 @@ func (rm *RM) cookieMAC(payload string) string {
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
-// cookieUser returns the user of a valid, unexpired hadoop.auth cookie.
-func (rm *RM) cookieUser(r *http.Request) string {
+// cookieUser returns the user of a valid, unexpired hadoop.auth cookie of
+// authentication type typ.
+func (rm *RM) cookieUser(r *http.Request, typ string) string {
 	c, err := r.Cookie(authCookie)
 	if err != nil {
 		return ""
@@ -127,7 +153,7 @@ func (rm *RM) cookieUser(r *http.Request) string {
 		return ""
 	}
 	exp, err := strconv.ParseInt(q.Get("e"), 10, 64)
-	if err != nil || exp < rm.opts.Now().UnixMilli() {
+	if err != nil || exp < rm.opts.Now().UnixMilli() || q.Get("t") != typ {
 		return ""
 	}
 	return q.Get("u")

@@ -285,4 +285,4 @@ func writeTarGz(t *testing.T, p string, files map[string]string) {
 	writeFile(t, p, b.String())
 }
 
-func tokenURLString(t hadoop.Token) string { return miniyarn.TokenURLStringForTest(t) }
+func tokenURLString(t hadoop.Token) string { return yarn.EncodeTokenURLString(t) }

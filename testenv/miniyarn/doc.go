@@ -78,6 +78,14 @@
 //     [Options.Conf] allow (403 AuthorizationException otherwise); the
 //     application belongs to that user (the report's "user", the container's
 //     USER).
+//   - Kerberos ([Options.Kerberos]): the REST API accepts only SPNEGO for the
+//     RM's HTTP principal (401 "WWW-Authenticate: Negotiate" otherwise,
+//     user.name ignored) and the hadoop.auth cookie of type kerberos it sets;
+//     doAs as above. POST /ws/v1/cluster/delegation-token issues
+//     RM_DELEGATION_TOKENs to Kerberos callers only (renewal and cancellation
+//     are not implemented: 501). The NodeManager localizes non-local
+//     resources only with an HDFS_DELEGATION_TOKEN of the submission, which
+//     [HDFSStorage] then authenticates with (TOKEN).
 //   - Forgetting finished applications ([RM.Forget]) so that reports answer 404.
 //
 // Application state inside the RM:

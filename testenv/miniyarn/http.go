@@ -21,6 +21,7 @@ type ctxKey int
 const (
 	ctxEndpoint ctxKey = iota
 	ctxUser
+	ctxAuthType
 )
 
 // webError is an error answer in the RM's RemoteException shape.
@@ -96,8 +97,8 @@ func (rm *RM) webHandler(ep *endpoint) http.Handler {
 	mux.HandleFunc("PUT /ws/v1/cluster/apps/{appid}/state", rm.handlePutState)
 	mux.HandleFunc("GET /ws/v1/cluster/apps/{appid}/appattempts", rm.handleAttempts)
 	mux.HandleFunc("POST /ws/v1/cluster/delegation-token", rm.handleDelegationToken)
-	mux.HandleFunc("DELETE /ws/v1/cluster/delegation-token", rm.handleDelegationToken)
-	mux.HandleFunc("POST /ws/v1/cluster/delegation-token/expiration", rm.handleDelegationToken)
+	mux.HandleFunc("DELETE /ws/v1/cluster/delegation-token", rm.handleDelegationTokenOther)
+	mux.HandleFunc("POST /ws/v1/cluster/delegation-token/expiration", rm.handleDelegationTokenOther)
 	mux.HandleFunc("GET /proxy/{appid}/", rm.handleProxy)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rm.mu.Lock()
@@ -107,12 +108,13 @@ func (rm *RM) webHandler(ep *endpoint) http.Handler {
 			standbyAnswer(w, r, active)
 			return
 		}
-		user, ok := rm.authenticate(w, r)
+		user, typ, ok := rm.authenticate(w, r)
 		if !ok {
 			return
 		}
 		ctx := context.WithValue(r.Context(), ctxEndpoint, ep)
 		ctx = context.WithValue(ctx, ctxUser, user)
+		ctx = context.WithValue(ctx, ctxAuthType, typ)
 		mux.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
@@ -136,6 +138,12 @@ func standbyAnswer(w http.ResponseWriter, r *http.Request, active *endpoint) {
 func userOf(r *http.Request) string {
 	u, _ := r.Context().Value(ctxUser).(string)
 	return u
+}
+
+// authTypeOf is the request's authentication type (simple, kerberos).
+func authTypeOf(r *http.Request) string {
+	t, _ := r.Context().Value(ctxAuthType).(string)
+	return t
 }
 
 func (rm *RM) handleInfo(w http.ResponseWriter, r *http.Request) {
@@ -286,10 +294,6 @@ func (rm *RM) handleAttempts(w http.ResponseWriter, r *http.Request) {
 	}
 	rm.mu.Unlock()
 	writeJSON(w, http.StatusOK, env)
-}
-
-func (rm *RM) handleDelegationToken(w http.ResponseWriter, _ *http.Request) {
-	writeError(w, forbidden("Delegation token operations can only be carried out on a Kerberos authenticated channel. Expected auth type is kerberos or kerberos-dt, got type simple"))
 }
 
 func (rm *RM) handleProxy(w http.ResponseWriter, r *http.Request) {

@@ -171,7 +171,6 @@ func TestRESTErrors(t *testing.T) {
 		{"GET", "/apps/application_1_0001", "", "", 404, "NotFoundException", "java.lang.Exception: app with id: application_1_0001 not found"},
 		{"GET", "/apps/garbage", "", "", 400, "BadRequestException", "Invalid ApplicationId: garbage"},
 		{"PUT", "/apps/" + id.String() + "/state", "application/json", `{"state":"RUNNING"}`, 400, "BadRequestException", "Only 'KILLED' is allowed as a target state."},
-		{"POST", "/delegation-token", "application/json", `{"renewer":"yarn"}`, 403, "ForbiddenException", "Kerberos"},
 	}
 	for _, tc := range tests {
 		status, _, body := httpDo(t, tc.method, base+tc.path+"?user.name=alice", tc.contentType, tc.body)

@@ -80,29 +80,51 @@ type HDFSStorage struct {
 	Conf map[string]string
 
 	mu  sync.Mutex
-	fss map[string]*hadoop.Resolver
+	fss map[string]*hadoop.Resolver // by user and tokens
 }
 
-func (s *HDFSStorage) fs(user string) (*hadoop.Resolver, error) {
+type tokensKey struct{}
+
+// withAppTokens hands a Storage the HDFS delegation tokens of the
+// application whose resources it reads.
+func withAppTokens(ctx context.Context, toks []hadoop.Token) context.Context {
+	return context.WithValue(ctx, tokensKey{}, toks)
+}
+
+// appTokens returns the tokens of withAppTokens.
+func appTokens(ctx context.Context) []hadoop.Token {
+	t, _ := ctx.Value(tokensKey{}).([]hadoop.Token)
+	return t
+}
+
+// fs returns the client of user; on a Kerberized RM, one that
+// authenticates with the application's HDFS delegation tokens (TOKEN), as
+// the localizer does with the tokens of the submission.
+func (s *HDFSStorage) fs(ctx context.Context, user string) (*hadoop.Resolver, error) {
+	toks := appTokens(ctx)
+	key := user
+	for _, t := range toks {
+		key += "\x00" + string(t.Identifier)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if r, ok := s.fss[user]; ok {
+	if r, ok := s.fss[key]; ok {
 		return r, nil
 	}
-	r, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: s.DefaultFS, Conf: s.Conf, User: user})
+	r, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: s.DefaultFS, Conf: s.Conf, User: user, Tokens: toks})
 	if err != nil {
 		return nil, err
 	}
 	if s.fss == nil {
 		s.fss = map[string]*hadoop.Resolver{}
 	}
-	s.fss[user] = r
+	s.fss[key] = r
 	return r, nil
 }
 
 // Stat implements [Storage].
 func (s *HDFSStorage) Stat(ctx context.Context, user, uri string) (int64, int64, error) {
-	r, err := s.fs(user)
+	r, err := s.fs(ctx, user)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -118,7 +140,7 @@ func (s *HDFSStorage) Stat(ctx context.Context, user, uri string) (int64, int64,
 
 // Open implements [Storage].
 func (s *HDFSStorage) Open(ctx context.Context, user, uri string) (io.ReadCloser, error) {
-	r, err := s.fs(user)
+	r, err := s.fs(ctx, user)
 	if err != nil {
 		return nil, err
 	}
@@ -162,6 +184,10 @@ func (e *localizationError) Error() string { return e.msg }
 // a directory.
 func (rm *RM) localize(ctx context.Context, a *app, at *attempt, appDir string) (map[string]string, error) {
 	links := make(map[string]string)
+	hdfsTokens := rm.hdfsTokens(a)
+	if rm.opts.Kerberos != nil {
+		ctx = withAppTokens(ctx, hdfsTokens)
+	}
 	keys := make([]string, 0, len(a.sc.AMContainerSpec.LocalResources))
 	for k := range a.sc.AMContainerSpec.LocalResources {
 		keys = append(keys, k)
@@ -170,7 +196,13 @@ func (rm *RM) localize(ctx context.Context, a *app, at *attempt, appDir string) 
 	for i, key := range keys {
 		lr := a.sc.AMContainerSpec.LocalResources[key]
 		dst := filepath.Join(appDir, "filecache", fmt.Sprintf("%d-%d", at.id.Attempt, i+1))
-		p, err := rm.fetchResource(ctx, a.user, lr, dst)
+		var p string
+		var err error
+		if rm.opts.Kerberos != nil && len(hdfsTokens) == 0 && !rm.isLocalResource(lr.Resource) {
+			err = errNoToken
+		} else {
+			p, err = rm.fetchResource(ctx, a.user, lr, dst)
+		}
 		if err != nil {
 			return nil, &localizationError{msg: fmt.Sprintf("[%s]Failed to download resource { { %s, %d, %s, null },pending,[(%s)],%d,DOWNLOADING}\n%v\n",
 				rm.opts.Now().Format("2006-01-02 15:04:05.000"), lr.Resource, lr.Timestamp, lr.Type, at.container, at.started.UnixNano(), err)}
@@ -178,6 +210,35 @@ func (rm *RM) localize(ctx context.Context, a *app, at *attempt, appDir string) 
 		links[key] = p
 	}
 	return links, nil
+}
+
+// errNoToken is how a Kerberized NodeManager's localizer fails to reach
+// HDFS without a delegation token of the application: the NameNode offers
+// TOKEN and KERBEROS, and the localizer holds neither a token nor a ticket
+// (SaslRpcClient.selectSaslClient).
+//
+//lint:ignore ST1005 Hadoop's message, verbatim
+var errNoToken = errors.New("java.io.IOException: org.apache.hadoop.security.AccessControlException: Client cannot authenticate via:[TOKEN, KERBEROS]")
+
+// hdfsTokens returns the HDFS delegation tokens of the submission.
+func (rm *RM) hdfsTokens(a *app) []hadoop.Token {
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	var out []hadoop.Token
+	for _, t := range a.tokens {
+		if t.token.Kind == hadoop.KindHDFSDelegationToken {
+			out = append(out, t.token)
+		}
+	}
+	return out
+}
+
+// isLocalResource reports whether a resource is read from the node's own
+// disk (file://, or a bare path when the storage is LocalFS), which needs
+// no token.
+func (rm *RM) isLocalResource(uri string) bool {
+	_, local := rm.opts.Storage.(LocalFS)
+	return strings.HasPrefix(uri, "file:") || (local && strings.HasPrefix(uri, "/"))
 }
 
 // fetchResource copies one resource below dst (a fresh directory), as user,

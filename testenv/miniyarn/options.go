@@ -44,6 +44,12 @@ type Options struct {
 	// AnonymousAllowed lets requests without user.name run as dr.who; otherwise
 	// they get 401, as with pseudo authentication and anonymous access off.
 	AnonymousAllowed bool
+	// Kerberos, when set, makes the RM Kerberized: its REST API accepts
+	// only SPNEGO (and the hadoop.auth cookie it sets), issues RM
+	// delegation tokens, and the NodeManager localizes hdfs:// resources
+	// only with an HDFS delegation token of the submission. Nil: pseudo
+	// authentication (user.name).
+	Kerberos *KerberosOptions
 	// Conf holds the core-site.xml properties the RM reads: the proxy-user
 	// rules hadoop.proxyuser.<user>.users|groups|hosts, which decide whether
 	// a request's user may act for the user its doAs parameter names, and
@@ -156,6 +162,13 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	if v.Logger == nil {
 		v.Logger = slog.New(slog.DiscardHandler)
+	}
+	if v.Kerberos != nil {
+		k := *v.Kerberos
+		if err := k.check(); err != nil {
+			return v, err
+		}
+		v.Kerberos = &k
 	}
 	if v.Standbys < 0 {
 		return v, errors.New("miniyarn: Options.Standbys must not be negative")

@@ -47,6 +47,7 @@ type RM struct {
 	nmServer *http.Server
 	nmAddr   string
 	secret   []byte // signs hadoop.auth cookies
+	dtokens  *rmTokens
 	proxies  *ugi.ProxyUsers
 	localDir string
 	logRoot  string
@@ -93,6 +94,9 @@ func Start(ctx context.Context, opts Options) (*RM, error) {
 		return nil, fmt.Errorf("miniyarn: making the RM secret: %w", err)
 	}
 	if rm.keys, err = newAMRMKeys(); err != nil {
+		return nil, err
+	}
+	if rm.dtokens, err = newRMTokens(); err != nil {
 		return nil, err
 	}
 	for _, d := range []string{rm.localDir, rm.logRoot} {

@@ -53,7 +53,14 @@ func (l *launcher) run(ctx context.Context) int {
 	if h := l.hadoopConf(); h != nil {
 		hdfsConf = h.Map()
 	}
-	fsys, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: l.defaultFS(), Conf: hdfsConf, User: l.spec.User, Now: l.env.Now})
+	// The submission's HDFS delegation tokens, if any, authenticate the
+	// launcher to a secure cluster's NameNodes (TOKEN).
+	tokens, err := hadoop.TokensFromEnv(l.env.Getenv)
+	if err != nil {
+		l.log.Error("reading the container's tokens", "err", err)
+		return ExitFailed
+	}
+	fsys, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: l.defaultFS(), Conf: hdfsConf, User: l.spec.User, Tokens: tokens, Now: l.env.Now})
 	if err != nil {
 		l.log.Error("opening the filesystem", "err", err)
 		return ExitFailed

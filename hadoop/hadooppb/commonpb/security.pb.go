@@ -208,6 +208,271 @@ func (x *CredentialsProto) GetSecrets() []*CredentialsKVProto {
 	return nil
 }
 
+// GetDelegationTokenRequestProto asks a NameNode (ClientProtocol
+// getDelegationToken) for a delegation token that renewer may renew.
+type GetDelegationTokenRequestProto struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Renewer       *string                `protobuf:"bytes,1,req,name=renewer" json:"renewer,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetDelegationTokenRequestProto) Reset() {
+	*x = GetDelegationTokenRequestProto{}
+	mi := &file_gozie_hadoop_common_security_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetDelegationTokenRequestProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetDelegationTokenRequestProto) ProtoMessage() {}
+
+func (x *GetDelegationTokenRequestProto) ProtoReflect() protoreflect.Message {
+	mi := &file_gozie_hadoop_common_security_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetDelegationTokenRequestProto.ProtoReflect.Descriptor instead.
+func (*GetDelegationTokenRequestProto) Descriptor() ([]byte, []int) {
+	return file_gozie_hadoop_common_security_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *GetDelegationTokenRequestProto) GetRenewer() string {
+	if x != nil && x.Renewer != nil {
+		return *x.Renewer
+	}
+	return ""
+}
+
+// GetDelegationTokenResponseProto holds the token; a NameNode without
+// security answers without one.
+type GetDelegationTokenResponseProto struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Token         *TokenProto            `protobuf:"bytes,1,opt,name=token" json:"token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetDelegationTokenResponseProto) Reset() {
+	*x = GetDelegationTokenResponseProto{}
+	mi := &file_gozie_hadoop_common_security_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetDelegationTokenResponseProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetDelegationTokenResponseProto) ProtoMessage() {}
+
+func (x *GetDelegationTokenResponseProto) ProtoReflect() protoreflect.Message {
+	mi := &file_gozie_hadoop_common_security_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetDelegationTokenResponseProto.ProtoReflect.Descriptor instead.
+func (*GetDelegationTokenResponseProto) Descriptor() ([]byte, []int) {
+	return file_gozie_hadoop_common_security_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *GetDelegationTokenResponseProto) GetToken() *TokenProto {
+	if x != nil {
+		return x.Token
+	}
+	return nil
+}
+
+// RenewDelegationTokenRequestProto asks to push a token's expiry forward.
+type RenewDelegationTokenRequestProto struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Token         *TokenProto            `protobuf:"bytes,1,req,name=token" json:"token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenewDelegationTokenRequestProto) Reset() {
+	*x = RenewDelegationTokenRequestProto{}
+	mi := &file_gozie_hadoop_common_security_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenewDelegationTokenRequestProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenewDelegationTokenRequestProto) ProtoMessage() {}
+
+func (x *RenewDelegationTokenRequestProto) ProtoReflect() protoreflect.Message {
+	mi := &file_gozie_hadoop_common_security_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenewDelegationTokenRequestProto.ProtoReflect.Descriptor instead.
+func (*RenewDelegationTokenRequestProto) Descriptor() ([]byte, []int) {
+	return file_gozie_hadoop_common_security_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *RenewDelegationTokenRequestProto) GetToken() *TokenProto {
+	if x != nil {
+		return x.Token
+	}
+	return nil
+}
+
+// RenewDelegationTokenResponseProto holds the new expiry, in milliseconds
+// since the epoch.
+type RenewDelegationTokenResponseProto struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	NewExpiryTime *uint64                `protobuf:"varint,1,req,name=newExpiryTime" json:"newExpiryTime,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenewDelegationTokenResponseProto) Reset() {
+	*x = RenewDelegationTokenResponseProto{}
+	mi := &file_gozie_hadoop_common_security_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenewDelegationTokenResponseProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenewDelegationTokenResponseProto) ProtoMessage() {}
+
+func (x *RenewDelegationTokenResponseProto) ProtoReflect() protoreflect.Message {
+	mi := &file_gozie_hadoop_common_security_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenewDelegationTokenResponseProto.ProtoReflect.Descriptor instead.
+func (*RenewDelegationTokenResponseProto) Descriptor() ([]byte, []int) {
+	return file_gozie_hadoop_common_security_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *RenewDelegationTokenResponseProto) GetNewExpiryTime() uint64 {
+	if x != nil && x.NewExpiryTime != nil {
+		return *x.NewExpiryTime
+	}
+	return 0
+}
+
+// CancelDelegationTokenRequestProto asks to forget a token.
+type CancelDelegationTokenRequestProto struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Token         *TokenProto            `protobuf:"bytes,1,req,name=token" json:"token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelDelegationTokenRequestProto) Reset() {
+	*x = CancelDelegationTokenRequestProto{}
+	mi := &file_gozie_hadoop_common_security_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelDelegationTokenRequestProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelDelegationTokenRequestProto) ProtoMessage() {}
+
+func (x *CancelDelegationTokenRequestProto) ProtoReflect() protoreflect.Message {
+	mi := &file_gozie_hadoop_common_security_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelDelegationTokenRequestProto.ProtoReflect.Descriptor instead.
+func (*CancelDelegationTokenRequestProto) Descriptor() ([]byte, []int) {
+	return file_gozie_hadoop_common_security_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *CancelDelegationTokenRequestProto) GetToken() *TokenProto {
+	if x != nil {
+		return x.Token
+	}
+	return nil
+}
+
+// CancelDelegationTokenResponseProto is empty.
+type CancelDelegationTokenResponseProto struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelDelegationTokenResponseProto) Reset() {
+	*x = CancelDelegationTokenResponseProto{}
+	mi := &file_gozie_hadoop_common_security_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelDelegationTokenResponseProto) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelDelegationTokenResponseProto) ProtoMessage() {}
+
+func (x *CancelDelegationTokenResponseProto) ProtoReflect() protoreflect.Message {
+	mi := &file_gozie_hadoop_common_security_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelDelegationTokenResponseProto.ProtoReflect.Descriptor instead.
+func (*CancelDelegationTokenResponseProto) Descriptor() ([]byte, []int) {
+	return file_gozie_hadoop_common_security_proto_rawDescGZIP(), []int{8}
+}
+
 var File_gozie_hadoop_common_security_proto protoreflect.FileDescriptor
 
 const file_gozie_hadoop_common_security_proto_rawDesc = "" +
@@ -227,7 +492,18 @@ const file_gozie_hadoop_common_security_proto_rawDesc = "" +
 	"\x06secret\x18\x03 \x01(\fR\x06secret\"\x96\x01\n" +
 	"\x10CredentialsProto\x12?\n" +
 	"\x06tokens\x18\x01 \x03(\v2'.gozie.hadoop.common.CredentialsKVProtoR\x06tokens\x12A\n" +
-	"\asecrets\x18\x02 \x03(\v2'.gozie.hadoop.common.CredentialsKVProtoR\asecretsB1Z/github.com/gozie/gozie/hadoop/hadooppb/commonpb"
+	"\asecrets\x18\x02 \x03(\v2'.gozie.hadoop.common.CredentialsKVProtoR\asecrets\":\n" +
+	"\x1eGetDelegationTokenRequestProto\x12\x18\n" +
+	"\arenewer\x18\x01 \x02(\tR\arenewer\"X\n" +
+	"\x1fGetDelegationTokenResponseProto\x125\n" +
+	"\x05token\x18\x01 \x01(\v2\x1f.gozie.hadoop.common.TokenProtoR\x05token\"Y\n" +
+	" RenewDelegationTokenRequestProto\x125\n" +
+	"\x05token\x18\x01 \x02(\v2\x1f.gozie.hadoop.common.TokenProtoR\x05token\"I\n" +
+	"!RenewDelegationTokenResponseProto\x12$\n" +
+	"\rnewExpiryTime\x18\x01 \x02(\x04R\rnewExpiryTime\"Z\n" +
+	"!CancelDelegationTokenRequestProto\x125\n" +
+	"\x05token\x18\x01 \x02(\v2\x1f.gozie.hadoop.common.TokenProtoR\x05token\"$\n" +
+	"\"CancelDelegationTokenResponseProtoB1Z/github.com/gozie/gozie/hadoop/hadooppb/commonpb"
 
 var (
 	file_gozie_hadoop_common_security_proto_rawDescOnce sync.Once
@@ -241,21 +517,30 @@ func file_gozie_hadoop_common_security_proto_rawDescGZIP() []byte {
 	return file_gozie_hadoop_common_security_proto_rawDescData
 }
 
-var file_gozie_hadoop_common_security_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_gozie_hadoop_common_security_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
 var file_gozie_hadoop_common_security_proto_goTypes = []any{
-	(*TokenProto)(nil),         // 0: gozie.hadoop.common.TokenProto
-	(*CredentialsKVProto)(nil), // 1: gozie.hadoop.common.CredentialsKVProto
-	(*CredentialsProto)(nil),   // 2: gozie.hadoop.common.CredentialsProto
+	(*TokenProto)(nil),                         // 0: gozie.hadoop.common.TokenProto
+	(*CredentialsKVProto)(nil),                 // 1: gozie.hadoop.common.CredentialsKVProto
+	(*CredentialsProto)(nil),                   // 2: gozie.hadoop.common.CredentialsProto
+	(*GetDelegationTokenRequestProto)(nil),     // 3: gozie.hadoop.common.GetDelegationTokenRequestProto
+	(*GetDelegationTokenResponseProto)(nil),    // 4: gozie.hadoop.common.GetDelegationTokenResponseProto
+	(*RenewDelegationTokenRequestProto)(nil),   // 5: gozie.hadoop.common.RenewDelegationTokenRequestProto
+	(*RenewDelegationTokenResponseProto)(nil),  // 6: gozie.hadoop.common.RenewDelegationTokenResponseProto
+	(*CancelDelegationTokenRequestProto)(nil),  // 7: gozie.hadoop.common.CancelDelegationTokenRequestProto
+	(*CancelDelegationTokenResponseProto)(nil), // 8: gozie.hadoop.common.CancelDelegationTokenResponseProto
 }
 var file_gozie_hadoop_common_security_proto_depIdxs = []int32{
 	0, // 0: gozie.hadoop.common.CredentialsKVProto.token:type_name -> gozie.hadoop.common.TokenProto
 	1, // 1: gozie.hadoop.common.CredentialsProto.tokens:type_name -> gozie.hadoop.common.CredentialsKVProto
 	1, // 2: gozie.hadoop.common.CredentialsProto.secrets:type_name -> gozie.hadoop.common.CredentialsKVProto
-	3, // [3:3] is the sub-list for method output_type
-	3, // [3:3] is the sub-list for method input_type
-	3, // [3:3] is the sub-list for extension type_name
-	3, // [3:3] is the sub-list for extension extendee
-	0, // [0:3] is the sub-list for field type_name
+	0, // 3: gozie.hadoop.common.GetDelegationTokenResponseProto.token:type_name -> gozie.hadoop.common.TokenProto
+	0, // 4: gozie.hadoop.common.RenewDelegationTokenRequestProto.token:type_name -> gozie.hadoop.common.TokenProto
+	0, // 5: gozie.hadoop.common.CancelDelegationTokenRequestProto.token:type_name -> gozie.hadoop.common.TokenProto
+	6, // [6:6] is the sub-list for method output_type
+	6, // [6:6] is the sub-list for method input_type
+	6, // [6:6] is the sub-list for extension type_name
+	6, // [6:6] is the sub-list for extension extendee
+	0, // [0:6] is the sub-list for field type_name
 }
 
 func init() { file_gozie_hadoop_common_security_proto_init() }
@@ -269,7 +554,7 @@ func file_gozie_hadoop_common_security_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gozie_hadoop_common_security_proto_rawDesc), len(file_gozie_hadoop_common_security_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   3,
+			NumMessages:   9,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -25,4 +25,14 @@
 // Hadoop feeds the mechanism the token identifier and password, both
 // base64-encoded, as user name and password; that encoding is the caller's
 // job (see package hadoop/ipc), this package works on plain strings.
+//
+// An accepting service that is not Hadoop IPC (a HiveServer2 taking
+// HIVE_DELEGATION_TOKENs over Thrift SASL, say) runs a Server: Challenge
+// for its first message, Respond with the client's response (the answer
+// is the rspauth to send with the SASL COMPLETE), Username for the
+// (base64) identifier that authenticated, SecurityLayer for auth-int and
+// auth-conf. Password looks the token up: base64-decode the user name,
+// parse it (package hadoop/delegation for the AbstractDelegationTokenIdentifier
+// layout) and return the base64 of the token's password, or an error to
+// refuse it.
 package digestmd5

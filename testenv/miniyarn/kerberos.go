@@ -1,0 +1,258 @@
+package miniyarn
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha1"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/testenv/internal/ugi"
+	"github.com/gozie/gozie/yarn"
+	"github.com/jcmturner/gokrb5/v8/keytab"
+	"github.com/jcmturner/gokrb5/v8/messages"
+	krbservice "github.com/jcmturner/gokrb5/v8/service"
+	"github.com/jcmturner/gokrb5/v8/spnego"
+	krbtypes "github.com/jcmturner/gokrb5/v8/types"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// Authentication types of the hadoop.auth token (AuthenticationToken's
+// type, what HttpServletRequest.getAuthType answers behind the filter).
+const (
+	authSimple   = "simple"
+	authKerberos = "kerberos"
+)
+
+// Defaults of [KerberosOptions]: yarn.resourcemanager.delegation.token.
+// renew-interval and max-lifetime.
+const (
+	DefaultTokenRenewInterval = 24 * time.Hour
+	DefaultTokenMaxLifetime   = 7 * 24 * time.Hour
+)
+
+// negotiateAccepted is the SPNEGO answer "accept-completed, mechanism
+// Kerberos" a server sends with the response of a negotiated request.
+const negotiateAccepted = "Negotiate oRQwEqADCgEAoQsGCSqGSIb3EgECAg=="
+
+// KerberosOptions turns on the security of a Kerberized RM's web
+// endpoints (hadoop.http.authentication.type=kerberos behind
+// RMAuthenticationFilter): requests authenticate with SPNEGO only, the
+// user.name parameter is ignored, and delegation tokens are issued.
+type KerberosOptions struct {
+	// Keytab holds the key of Principal
+	// (yarn.resourcemanager.webapp.spnego-keytab-file). Required.
+	Keytab *keytab.Keytab
+	// Principal is the SPNEGO principal with _HOST resolved
+	// (yarn.resourcemanager.webapp.spnego-principal), e.g.
+	// "HTTP/localhost@TEST.LOCAL". Required. Only clients of its realm map
+	// to a user (the DEFAULT auth_to_local rule).
+	Principal string
+	// TokenRenewInterval and TokenMaxLifetime bound RM delegation tokens;
+	// zero means the defaults.
+	TokenRenewInterval time.Duration
+	TokenMaxLifetime   time.Duration
+}
+
+func (k *KerberosOptions) check() error {
+	if k.Keytab == nil || k.Principal == "" {
+		return errors.New("miniyarn: Options.Kerberos needs a Keytab and a Principal")
+	}
+	if !strings.Contains(k.Principal, "@") {
+		return fmt.Errorf("miniyarn: Kerberos principal %q names no realm", k.Principal)
+	}
+	if k.TokenRenewInterval <= 0 {
+		k.TokenRenewInterval = DefaultTokenRenewInterval
+	}
+	if k.TokenMaxLifetime <= 0 {
+		k.TokenMaxLifetime = DefaultTokenMaxLifetime
+	}
+	return nil
+}
+
+// negotiate authenticates a request of a Kerberized RM by its SPNEGO
+// token, as KerberosAuthenticationHandler does: none gets 401 with a bare
+// "WWW-Authenticate: Negotiate" challenge, a token that does not verify
+// 403. It returns the client's short name and principal.
+func (rm *RM) negotiate(w http.ResponseWriter, r *http.Request) (user, principal string, ok bool) {
+	scheme, b64, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !strings.EqualFold(scheme, "Negotiate") {
+		w.Header().Set("WWW-Authenticate", "Negotiate")
+		http.Error(w, "Authentication required", http.StatusUnauthorized)
+		return "", "", false
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(b64))
+	if err == nil {
+		principal, err = rm.acceptAPReq(raw, r.RemoteAddr)
+	}
+	if err != nil {
+		rm.log.Debug("miniyarn SPNEGO refused", "err", err)
+		http.Error(w, "org.apache.hadoop.security.authentication.client.AuthenticationException: "+err.Error(), http.StatusForbidden)
+		return "", "", false
+	}
+	_, realm, _ := strings.Cut(rm.opts.Kerberos.Principal, "@")
+	if _, prealm, _ := strings.Cut(principal, "@"); prealm != realm {
+		http.Error(w, "org.apache.hadoop.security.authentication.util.KerberosName$NoMatchingRule: No rules applied to "+principal, http.StatusForbidden)
+		return "", "", false
+	}
+	w.Header().Set("WWW-Authenticate", negotiateAccepted)
+	return ugi.ShortName(principal), principal, true
+}
+
+// acceptAPReq verifies a SPNEGO NegTokenInit (or a bare Kerberos token)
+// with the RM's key and returns the client principal (user@REALM).
+func (rm *RM) acceptAPReq(raw []byte, remoteAddr string) (principal string, err error) {
+	defer func() {
+		// The ASN.1 decoders are fed by the client.
+		if p := recover(); p != nil {
+			principal, err = "", fmt.Errorf("malformed Negotiate token: %v", p)
+		}
+	}()
+	apReq, err := apReqOf(raw)
+	if err != nil {
+		return "", err
+	}
+	name, _, _ := strings.Cut(rm.opts.Kerberos.Principal, "@")
+	settings := []func(*krbservice.Settings){krbservice.DecodePAC(false), krbservice.KeytabPrincipal(name)}
+	if h, err := krbtypes.GetHostAddress(remoteAddr); err == nil {
+		settings = append(settings, krbservice.ClientAddress(h))
+	}
+	ok, creds, err := krbservice.VerifyAPREQ(apReq, krbservice.NewSettings(rm.opts.Kerberos.Keytab, settings...))
+	if err != nil {
+		return "", fmt.Errorf("GSSException: checking the Kerberos ticket: %w", err)
+	}
+	if !ok || creds == nil {
+		return "", errors.New("GSSException: the Kerberos ticket is not valid")
+	}
+	return creds.UserName() + "@" + creds.Domain(), nil
+}
+
+// apReqOf extracts the AP-REQ of a SPNEGO NegTokenInit or of a bare
+// Kerberos GSS-API token.
+func apReqOf(raw []byte) (*messages.APReq, error) {
+	var st spnego.SPNEGOToken
+	mech := raw
+	if err := st.Unmarshal(raw); err == nil {
+		if !st.Init {
+			return nil, errors.New("the Negotiate token is not a SPNEGO NegTokenInit")
+		}
+		mech = st.NegTokenInit.MechTokenBytes
+	}
+	var k spnego.KRB5Token
+	if err := k.Unmarshal(mech); err != nil {
+		return nil, fmt.Errorf("reading the Kerberos token: %w", err)
+	}
+	if !k.IsAPReq() {
+		return nil, errors.New("the Kerberos token is not an AP-REQ")
+	}
+	return &k.APReq, nil
+}
+
+// rmTokens is the RM's delegation token secret manager
+// (RMDelegationTokenSecretManager): one master key, sequence numbers,
+// HMAC-SHA1 passwords over the identifier.
+type rmTokens struct {
+	mu    sync.Mutex
+	key   []byte
+	keyID int32
+	seq   int32
+}
+
+func newRMTokens() (*rmTokens, error) {
+	t := &rmTokens{key: make([]byte, 20), keyID: 1}
+	if _, err := rand.Read(t.key); err != nil {
+		return nil, fmt.Errorf("miniyarn: making the delegation token key: %w", err)
+	}
+	return t, nil
+}
+
+// issue returns a token of owner that renewer may renew, with its renew
+// date and max date. The identifier is a YARNDelegationTokenIdentifierProto
+// (owner 1, renewer 2, realUser 3, issueDate 4, maxDate 5, sequenceNumber
+// 6, masterKeyId 7); the renewer is stored by its short name, the service
+// is empty (ClientRMService.getDelegationToken).
+func (t *rmTokens) issue(owner, renewer string, now time.Time, k *KerberosOptions) (tok hadoop.Token, renewDate, maxDate time.Time) {
+	t.mu.Lock()
+	t.seq++
+	seq := t.seq
+	t.mu.Unlock()
+	maxDate = now.Add(k.TokenMaxLifetime)
+	var id []byte
+	id = protowire.AppendTag(id, 1, protowire.BytesType)
+	id = protowire.AppendString(id, owner)
+	id = protowire.AppendTag(id, 2, protowire.BytesType)
+	id = protowire.AppendString(id, ugi.ShortName(renewer))
+	id = protowire.AppendTag(id, 3, protowire.BytesType)
+	id = protowire.AppendString(id, "")
+	id = protowire.AppendTag(id, 4, protowire.VarintType)
+	id = protowire.AppendVarint(id, uint64(now.UnixMilli()))
+	id = protowire.AppendTag(id, 5, protowire.VarintType)
+	id = protowire.AppendVarint(id, uint64(maxDate.UnixMilli()))
+	id = protowire.AppendTag(id, 6, protowire.VarintType)
+	id = protowire.AppendVarint(id, uint64(seq))
+	id = protowire.AppendTag(id, 7, protowire.VarintType)
+	id = protowire.AppendVarint(id, uint64(t.keyID))
+	m := hmac.New(sha1.New, t.key)
+	m.Write(id)
+	tok = hadoop.Token{Identifier: id, Password: m.Sum(nil), Kind: hadoop.KindRMDelegationToken}
+	return tok, minTime(now.Add(k.TokenRenewInterval), maxDate), maxDate
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// handleDelegationToken serves POST /ws/v1/cluster/delegation-token
+// (RMWebServices.postDelegationToken): only a caller authenticated with
+// Kerberos gets a token, else 403 with the bare message as the body.
+func (rm *RM) handleDelegationToken(w http.ResponseWriter, r *http.Request) {
+	if !rm.kerberosCaller(w, r) {
+		return
+	}
+	if !requireJSON(w, r) {
+		return
+	}
+	var body yarn.DelegationTokenInfo
+	if err := json.NewDecoder(io.LimitReader(r.Body, maxRequestBody)).Decode(&body); err != nil {
+		writeError(w, badRequest("Could not parse the delegation token request: %v", err))
+		return
+	}
+	owner := userOf(r)
+	tok, renewDate, maxDate := rm.dtokens.issue(owner, body.Renewer, rm.opts.Now(), rm.opts.Kerberos)
+	writeJSON(w, http.StatusOK, yarn.DelegationTokenInfo{
+		Token: yarn.EncodeTokenURLString(tok), Renewer: body.Renewer, Owner: owner, Kind: tok.Kind,
+		ExpirationTime: renewDate.UnixMilli(), MaxValidity: maxDate.UnixMilli(),
+	})
+}
+
+// handleDelegationTokenOther serves renewal and cancellation, which only
+// Kerberos callers may ask for and which MiniYARN does not implement.
+func (rm *RM) handleDelegationTokenOther(w http.ResponseWriter, r *http.Request) {
+	if !rm.kerberosCaller(w, r) {
+		return
+	}
+	http.Error(w, "miniyarn: renewing and cancelling RM delegation tokens is not implemented", http.StatusNotImplemented)
+}
+
+// kerberosCaller refuses callers that did not authenticate with Kerberos
+// (RMWebServices.createKerberosUserGroupInformation).
+func (rm *RM) kerberosCaller(w http.ResponseWriter, r *http.Request) bool {
+	if typ := authTypeOf(r); typ != authKerberos {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprintf(w, "Delegation token operations can only be carried out on a Kerberos authenticated channel. Expected auth type is %s, got type %s", authKerberos, typ)
+		return false
+	}
+	return true
+}
