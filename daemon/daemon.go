@@ -154,7 +154,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	}
 	d.UserFS = schemes.Restrict(d.FS)
 	if opts.Executors == nil {
-		if opts.Executors, err = executors(cfg, hconf, d.UserFS, opts.Clock, log, opts.LauncherBinary); err != nil {
+		if opts.Executors, err = executors(cfg, hconf, d.UserFS, d.FS, rc.Kerberos, opts.Clock, log, opts.LauncherBinary); err != nil {
 			st.Close()
 			return nil, err
 		}

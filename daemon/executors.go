@@ -1,11 +1,15 @@
 package daemon
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/actions/credentials"
 	"github.com/gozie/gozie/actions/email"
 	"github.com/gozie/gozie/actions/fsaction"
 	"github.com/gozie/gozie/actions/hive2"
@@ -19,6 +23,7 @@ import (
 	"github.com/gozie/gozie/workflow/runner"
 	"github.com/gozie/gozie/yarn"
 	"github.com/gozie/gozie/yarn/launcher"
+	krbclient "github.com/jcmturner/gokrb5/v8/client"
 )
 
 // hadoopConf reads the Hadoop client configuration of the cluster the
@@ -45,24 +50,36 @@ func hadoopConf(cfg *conf.Server) (*conf.Hadoop, error) {
 // sub-workflow executor needs the workflow runner, so subWorkflows adds it
 // once the runner exists. Every executor acts on paths users name, so fs is
 // the filesystems seen through gozie.filesystems.supported.
-func executors(cfg *conf.Server, hc *conf.Hadoop, fs *hadoop.Restricted, clk clock.Clock, log *slog.Logger, binary string) (actions.Registry, error) {
+func executors(cfg *conf.Server, hc *conf.Hadoop, fs *hadoop.Restricted, hdfs *hadoop.Resolver, krb *krbclient.Client,
+	clk clock.Clock, log *slog.Logger, binary string) (actions.Registry, error) {
 	// Actions name their cluster by RPC address, RM HA cluster id, rm-id or
 	// host; rmroute.ResolveWith has the rules.
 	resolve := rmroute.ResolveWith(hc.ResourceManagers())
 	reg := actions.Registry{}
 	for _, typ := range []string{launcher.TypeShell, launcher.TypeJava, launcher.TypeHive, launcher.TypeMapReduce} {
 		reg[typ] = rmroute.NewRouter(resolve, func(web []string) (actions.Executor, error) {
-			// The server authenticates as itself; requests made for a job
-			// carry doAs=<job user> (hadoop.AsUser), so the application is
-			// the job user's.
-			yc, err := yarn.NewClient(yarn.Config{Addresses: web, Auth: yarn.PseudoAuth{User: cfg.UserName},
-				Logger: log.With("component", "yarn")})
+			// The server authenticates as itself (SPNEGO as its principal on
+			// a Kerberized cluster); requests made for a job carry
+			// doAs=<job user> (hadoop.AsUser), so the application is the job
+			// user's.
+			var auth yarn.Authenticator = yarn.PseudoAuth{User: cfg.UserName}
+			if krb != nil {
+				a, err := yarn.NewSPNEGOAuth(krb, hc.GetDefault("yarn.resourcemanager.webapp.spnego-principal", ""))
+				if err != nil {
+					return nil, err
+				}
+				auth = a
+			}
+			yc, err := yarn.NewClient(yarn.Config{Addresses: web, Auth: auth, Logger: log.With("component", "yarn")})
 			if err != nil {
 				return nil, err
 			}
 			lc := launchConfig(cfg, hc, typ)
 			lc.YARN, lc.FS, lc.Binary, lc.Clock = yc, fs, binary, clk
 			lc.Logger = log.With("component", "launch", "type", typ)
+			if krb != nil {
+				lc.Credentials = launchTokens(hc, hdfs, yc, &credentials.Provider{Kerberos: krb}, typ)
+			}
 			return launch.New(lc)
 		})
 	}
@@ -71,7 +88,7 @@ func executors(cfg *conf.Server, hc *conf.Hadoop, fs *hadoop.Restricted, clk clo
 		return nil, err
 	}
 	reg["fs"] = fsx
-	h2, err := hive2.New(hive2.Config{FS: fs, Clock: clk, Logger: log.With("component", "hive2")})
+	h2, err := hive2.New(hive2.Config{FS: fs, Kerberos: krb, Clock: clk, Logger: log.With("component", "hive2")})
 	if err != nil {
 		return nil, err
 	}
@@ -84,6 +101,52 @@ func executors(cfg *conf.Server, hc *conf.Hadoop, fs *hadoop.Restricted, clk clo
 	}
 	reg["email"] = em
 	return reg, nil
+}
+
+// launchTokens are the delegation tokens a launch of typ carries on a
+// Kerberized cluster, all for the job's user and renewable by the RM (as
+// MapReduce's TokenCache asks for them): an HDFS token of the action's
+// filesystem, which the NodeManager localizes with and the launcher
+// reads and writes with; an RM token for the actions whose work submits
+// YARN applications of its own (map-reduce, hive); and the tokens of the
+// action's <credential>s.
+func launchTokens(hc *conf.Hadoop, hdfs *hadoop.Resolver, yc *yarn.Client, creds *credentials.Provider, typ string) func(context.Context, *actions.Run) ([]hadoop.Token, error) {
+	renewer := shortName(hc.ResourceManagerPrincipal())
+	return func(ctx context.Context, run *actions.Run) ([]hadoop.Token, error) {
+		var out []hadoop.Token
+		t, err := hdfs.DelegationToken(ctx, run.NameNode, run.User, renewer)
+		switch {
+		case errors.Is(err, hadoop.ErrNoDelegationToken):
+		case err != nil:
+			return nil, fmt.Errorf("HDFS delegation token of %s for %s: %w", run.NameNode, run.User, err)
+		default:
+			out = append(out, t)
+		}
+		if typ == launcher.TypeMapReduce || typ == launcher.TypeHive {
+			t, err := yc.DelegationToken(hadoop.AsUser(ctx, run.User), renewer)
+			if err != nil {
+				return nil, fmt.Errorf("ResourceManager delegation token for %s: %w", run.User, err)
+			}
+			out = append(out, t)
+		}
+		toks, err := creds.Tokens(ctx, run)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range toks {
+			out = append(out, t.Token)
+		}
+		return out, nil
+	}
+}
+
+// shortName is a principal's first component (rm of rm/_HOST@REALM), the
+// name a token's renewer is checked against; "yarn" when none is set.
+func shortName(principal string) string {
+	if principal == "" {
+		return "yarn"
+	}
+	return strings.FieldsFunc(principal, func(r rune) bool { return r == '/' || r == '@' })[0]
 }
 
 // launchConfig is what the launch executor of typ takes from the server's

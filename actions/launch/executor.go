@@ -133,8 +133,22 @@ func (e *Executor) stage(ctx context.Context, run *actions.Run, p *plan) (yarn.A
 		MaxAppAttempts:  1,
 		Resource:        &yarn.Resource{MemoryMB: int64(p.memoryMB), VCores: int64(p.vcores)},
 		ApplicationType: ApplicationType,
-		ApplicationTags: yarn.Tags{run.Tag, CommonTag},
+		// The server's tokens are cached and shared by the user's runs: the
+		// RM must not cancel them when this application ends (Oozie's
+		// mapreduce.job.complete.cancel.delegation.tokens=false).
+		CancelTokensWhenComplete: cancelTokens(creds),
+		ApplicationTags:          yarn.Tags{run.Tag, CommonTag},
 	}, nil
+}
+
+// cancelTokens is the submission's cancel-tokens-when-complete: false when
+// it carries tokens, unset (the RM's default) otherwise.
+func cancelTokens(creds *yarn.Credentials) *bool {
+	if creds == nil {
+		return nil
+	}
+	no := false
+	return &no
 }
 
 // credentials collects the run's delegation tokens (Config.Credentials)

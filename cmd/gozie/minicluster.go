@@ -48,6 +48,7 @@ type clusterFlags struct {
 	ha            *bool
 	rpcProtection *string
 	basePort      *int
+	kerberos      *bool
 }
 
 func registerClusterFlags(fs *flag.FlagSet) clusterFlags {
@@ -57,6 +58,8 @@ func registerClusterFlags(fs *flag.FlagSet) clusterFlags {
 		rpcProtection: fs.String("rpc-protection", "", "the cluster's hadoop.rpc.protection: authentication (default), integrity or privacy"),
 		basePort: fs.Int("base-port", 0, "pin the cluster's ports to this one and the "+fmt.Sprint(localcluster.PortCount-1)+
 			" after it; 0 keeps the ports of the last start on the data dir ("+localcluster.PortsFile+")"),
+		kerberos: fs.Bool("kerberos", false, "a Kerberized cluster: an MIT KDC in <data-dir>/kdc (Debian's krb5-kdc), "+
+			"principals and keytabs for the services, gozie and your user; "+localcluster.PropertiesFile+" names them"),
 	}
 }
 
@@ -76,7 +79,7 @@ func startLocalCluster(ctx context.Context, dir, proxyUser string, cf clusterFla
 		proxies = []string{proxyUser}
 	}
 	c, err := localcluster.Start(ctx, localcluster.Options{Dir: dir, Env: containerEnv(), ToolsBinary: self,
-		ProxyUsers: proxies, HA: *cf.ha, RPCProtection: *cf.rpcProtection, BasePort: *cf.basePort,
+		ProxyUsers: proxies, HA: *cf.ha, RPCProtection: *cf.rpcProtection, BasePort: *cf.basePort, Kerberos: *cf.kerberos,
 		Logger: log.With("component", "minicluster")})
 	if err != nil {
 		return nil, err

@@ -98,6 +98,9 @@ func runServer(ctx context.Context, args []string) int {
 		if cfg.Hadoop.DefaultHiveJDBCURL == "" {
 			cfg.Hadoop.DefaultHiveJDBCURL = p["hive2JdbcUrl"]
 		}
+		if *cf.kerberos {
+			useLocalRealm(cfg, p)
+		}
 	}
 	d, err := daemon.Open(ctx, daemon.Options{Config: cfg, Logger: log})
 	if err != nil {
@@ -112,16 +115,37 @@ func runServer(ctx context.Context, args []string) int {
 	return 0
 }
 
-// loopbackByDefault reports whether the listen address is the built-in default (every
-// interface), set by no flag, variable or site file.
-func loopbackByDefault(cfg *conf.Server) bool {
+// useLocalRealm makes the server a service of the local cluster's
+// Kerberos realm, where nothing else set it otherwise: it logs in toward
+// Hadoop as the cluster's gozie principal and authenticates REST callers
+// with SPNEGO as its HTTP principal, both keys in the cluster's gozie
+// keytab; KRB5_CONFIG names the realm's KDC for the server and the tools
+// it runs.
+func useLocalRealm(cfg *conf.Server, p map[string]string) {
+	os.Setenv("KRB5_CONFIG", p["krb5Config"])
+	if cfg.Kerberos.Principal == "" {
+		cfg.Kerberos.Principal, cfg.Kerberos.Keytab = p["goziePrincipal"], p["gozieKeytab"]
+	}
+	if isDefault(cfg, "gozie.http.authentication.type") {
+		cfg.HTTP.AuthenticationType = "kerberos"
+		cfg.HTTP.KerberosPrincipal, cfg.HTTP.KerberosKeytab = p["gozieHTTPPrincipal"], p["gozieKeytab"]
+	}
+}
+
+// isDefault reports whether key has its built-in default, set by no flag,
+// variable or site file.
+func isDefault(cfg *conf.Server, key string) bool {
 	for _, e := range cfg.Effective() {
-		if e.Key == "gozie.http.address" {
+		if e.Key == key {
 			return e.Source == conf.SourceDefault
 		}
 	}
 	return false
 }
+
+// loopbackByDefault reports whether the listen address is the built-in default (every
+// interface), set by no flag, variable or site file.
+func loopbackByDefault(cfg *conf.Server) bool { return isDefault(cfg, "gozie.http.address") }
 
 func newLogger(c conf.Log) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: c.Level}

@@ -30,6 +30,7 @@ import (
 	"log/slog"
 	"maps"
 	"os"
+	osuser "os/user"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -39,6 +40,7 @@ import (
 	"github.com/gozie/gozie/hadoop/ipc"
 	"github.com/gozie/gozie/testenv/clusteradmin"
 	"github.com/gozie/gozie/testenv/clustertools"
+	"github.com/gozie/gozie/testenv/kdc"
 	"github.com/gozie/gozie/testenv/minidfs"
 	"github.com/gozie/gozie/testenv/minihs2"
 	"github.com/gozie/gozie/testenv/miniyarn"
@@ -85,6 +87,16 @@ type Options struct {
 	// after it (see PortsFile). Zero takes the ports recorded by the last
 	// start on Dir, or free ones on a first start.
 	BasePort int
+	// Kerberos makes the cluster a Kerberized one, as most production
+	// clusters are: a KDC of realm kdc.Realm in <Dir>/kdc with the
+	// services' principals, gozie's (ServerPrincipal, a proxy user of every
+	// service) and KerberosUser's, each with a keytab there; MiniDFS
+	// accepts Kerberos and delegation tokens only, MiniHS2 Kerberos only.
+	// Properties names the principals, keytabs and krb5.conf.
+	Kerberos bool
+	// KerberosUser is the user principal created for the cluster's user;
+	// default the OS user running the cluster.
+	KerberosUser string
 	// Logger receives the stand-ins' diagnostics; nil discards them.
 	Logger *slog.Logger
 }
@@ -107,6 +119,7 @@ type Cluster struct {
 	core     map[string]string // core-site.xml properties beyond fs.defaultFS
 	storage  *miniyarn.HDFSStorage
 	admin    *adminServer
+	realm    *realm // nil unless Kerberized
 }
 
 // Directories and files below Options.Dir.
@@ -141,26 +154,54 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	if err != nil {
 		return nil, err
 	}
-	core := minidfs.ProxyUserConf(opts.ProxyUsers...)
+	c := &Cluster{ConfDir: confDir, dir: opts.Dir, ha: opts.HA}
+	defer func() {
+		if err != nil {
+			c.Close()
+		}
+	}()
+	proxies := opts.ProxyUsers
+	if opts.Kerberos {
+		self, err := osuser.Current()
+		if err != nil {
+			return nil, err
+		}
+		user := opts.KerberosUser
+		if user == "" {
+			user = self.Username
+		}
+		if c.realm, err = startRealm(opts.Dir, pp["kdc"], user, self.Username); err != nil {
+			return nil, fmt.Errorf("starting the KDC: %w", err)
+		}
+		pp.byName("localhost", "kdc", "admin")
+		// gozie acts for every user toward every service, HiveServer2
+		// toward YARN.
+		proxies = append(append([]string{}, proxies...), serverShortName, hiveShortName)
+	}
+	core := minidfs.ProxyUserConf(proxies...)
+	if c.realm != nil {
+		for k, v := range c.realm.hadoopConf() {
+			core[k] = v
+		}
+	}
+	c.core = core
 	if opts.RPCProtection != "" {
 		if _, err := ipc.ParseProtection(opts.RPCProtection); err != nil {
 			return nil, err
 		}
 		core[ipc.RPCProtectionKey] = opts.RPCProtection
 	}
-	c := &Cluster{ConfDir: confDir, dir: opts.Dir, ha: opts.HA, core: core}
-	defer func() {
-		if err != nil {
-			c.Close()
-		}
-	}()
 	n := 1
 	if opts.HA {
 		n = 2
 	}
 	nnNames := []string{"namenode.nn1", "namenode.nn2"}[:n]
-	c.DFS, err = minidfs.Start(ctx, minidfs.Options{Root: dfsRoot, Conf: core, CreateHomes: true, Logger: opts.Logger,
-		HA: opts.HA, Nameservice: HAName, NameNodeAddrs: pp.pick(nnNames...), DataNodeAddr: pp["datanode"]})
+	dfsOpts := minidfs.Options{Root: dfsRoot, Conf: core, CreateHomes: true, Logger: opts.Logger,
+		HA: opts.HA, Nameservice: HAName, NameNodeAddrs: pp.pick(nnNames...), DataNodeAddr: pp["datanode"]}
+	if c.realm != nil {
+		dfsOpts.Kerberos = &ipc.KerberosOptions{Keytab: c.realm.services, Service: "nn", Host: "localhost"}
+	}
+	c.DFS, err = minidfs.Start(ctx, dfsOpts)
 	if err != nil {
 		return nil, fmt.Errorf("starting MiniDFS: %w", err)
 	}
@@ -173,7 +214,15 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	for k, v := range c.DFS.ClientConf() {
 		client[k] = v
 	}
-	c.FS, err = hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: c.DFS.URI(), Conf: client})
+	fsCfg := hadoop.ResolverConfig{DefaultFS: c.DFS.URI(), Conf: client}
+	if c.realm != nil {
+		// The cluster's own calls (its administrator's, HiveServer2's) are
+		// the HDFS superuser's, the OS user running the cluster.
+		if fsCfg.Kerberos, err = c.realm.login(c.realm.admin, c.realm.adminKeytab); err != nil {
+			return nil, err
+		}
+	}
+	c.FS, err = hadoop.NewResolver(fsCfg)
 	if err != nil {
 		return nil, err
 	}
@@ -194,8 +243,13 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 		env["PATH"] = c.ToolsDir + string(os.PathListSeparator) + path
 	}
 	c.storage = &miniyarn.HDFSStorage{DefaultFS: c.DFS.URI(), Conf: client}
+	var yarnKerberos *miniyarn.KerberosOptions
+	if c.realm != nil {
+		yarnKerberos = &miniyarn.KerberosOptions{Keytab: c.realm.services, Principal: kdc.Principal(HTTPPrincipal)}
+	}
 	c.YARN, err = miniyarn.Start(ctx, miniyarn.Options{WorkDir: yarnDir, Storage: c.storage, Env: env,
-		AnonymousAllowed: true, Conf: core, HDFSConf: c.DFS.ClientConf(), Standbys: n - 1, ClusterID: HAName,
+		AnonymousAllowed: c.realm == nil, Kerberos: yarnKerberos,
+		Conf: core, HDFSConf: c.DFS.ClientConf(), Standbys: n - 1, ClusterID: HAName,
 		Addrs: miniyarn.Addrs{
 			Web:         pp.pick([]string{"resourcemanager.webapp.rm1", "resourcemanager.webapp.rm2"}[:n]...),
 			Scheduler:   pp.pick([]string{"resourcemanager.scheduler.rm1", "resourcemanager.scheduler.rm2"}[:n]...),
@@ -205,7 +259,15 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting MiniYARN: %w", err)
 	}
-	c.HS2, err = minihs2.Start(ctx, minihs2.Options{FS: c.FS, YARN: c.YARN.WebURL(), Addr: pp["hiveserver2"], Logger: opts.Logger})
+	hs2Opts := minihs2.Options{FS: c.FS, YARN: c.YARN.WebURL(), Addr: pp["hiveserver2"], Logger: opts.Logger}
+	if c.realm != nil {
+		hs2Opts.Kerberos = &minihs2.KerberosOptions{Keytab: c.realm.services, Principal: kdc.Principal(HivePrincipal)}
+		hs2Opts.HadoopConf = core
+		if hs2Opts.YARNKerberos, err = c.realm.login(HivePrincipal, c.realm.servicesPath); err != nil {
+			return nil, err
+		}
+	}
+	c.HS2, err = minihs2.Start(ctx, hs2Opts)
 	if err != nil {
 		return nil, fmt.Errorf("starting MiniHS2: %w", err)
 	}
@@ -238,6 +300,9 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 func (c *Cluster) ports() ports {
 	p := ports{"datanode": c.DFS.DataNodeAddr(), "nodemanager.webapp": c.YARN.NodeManagerAddr(),
 		"hiveserver2": c.HS2.Addr(), "admin": c.admin.addr}
+	if c.realm != nil {
+		p["kdc"] = c.realm.kdc.Addr
+	}
 	for i, a := range c.DFS.NameNodeAddrs() {
 		p[fmt.Sprintf("namenode.nn%d", i+1)] = a
 	}
@@ -297,7 +362,7 @@ func (c *Cluster) Properties() map[string]string {
 	if c.ha {
 		rm = HAName
 	}
-	return map[string]string{
+	props := map[string]string{
 		"nameNode":              c.DFS.URI(),
 		"jobTracker":            rm,
 		"resourceManager":       rm,
@@ -306,6 +371,12 @@ func (c *Cluster) Properties() map[string]string {
 		"hive2JdbcUrl":          c.HS2.JDBCURL("default"),
 		"hadoopConfDir":         c.ConfDir,
 	}
+	if c.realm != nil {
+		for k, v := range c.realm.properties() {
+			props[k] = v
+		}
+	}
+	return props
 }
 
 // WriteProperties writes Properties to <Dir>/local-cluster.properties and
@@ -335,6 +406,7 @@ func (c *Cluster) Close() error {
 	if c.admin != nil {
 		c.admin.close()
 	}
+	defer c.realm.close()
 	if c.HS2 != nil {
 		c.HS2.Close()
 	}

@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,7 +25,7 @@ var portNames = [...]string{
 	"namenode.nn1", "namenode.nn2", "datanode",
 	"resourcemanager.webapp.rm1", "resourcemanager.webapp.rm2",
 	"resourcemanager.scheduler.rm1", "resourcemanager.scheduler.rm2",
-	"nodemanager.webapp", "hiveserver2", "admin",
+	"nodemanager.webapp", "hiveserver2", "admin", "kdc",
 }
 
 // PortCount is how many ports Options.BasePort pins.
@@ -79,6 +80,22 @@ func (p ports) pick(names ...string) []string {
 		out[i] = p[n]
 	}
 	return out
+}
+
+// byName makes every address but except's listen on host, by name: a
+// Kerberized cluster's services are reached as localhost:<port>, the host
+// their principals' _HOST stands for (nn/localhost, HTTP/localhost, ...).
+func (p ports) byName(host string, except ...string) {
+	for _, name := range portNames {
+		if slices.Contains(except, name) {
+			continue
+		}
+		port := "0"
+		if v := p[name]; v != "" {
+			_, port, _ = net.SplitHostPort(v)
+		}
+		p[name] = net.JoinHostPort(host, port)
+	}
 }
 
 // write records p in dir's ports file.

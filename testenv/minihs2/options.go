@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/hadoop"
+	krbclient "github.com/jcmturner/gokrb5/v8/client"
 )
 
 // Transport is how clients reach the server (hive.server2.transport.mode).
@@ -57,6 +58,10 @@ type Options struct {
 	// submits an application there, tagged with the session's tags; when
 	// empty, statements run without one.
 	YARN string
+	// YARNKerberos, for a Kerberized RM, is HiveServer2's own login: its
+	// applications are submitted by SPNEGO as that principal acting for
+	// the session's user. Nil submits with pseudo authentication.
+	YARNKerberos *krbclient.Client
 	// Transport is Binary (default) or HTTP.
 	Transport Transport
 	// Auth is AuthNone (default), AuthNoSASL or AuthKerberos.

@@ -97,7 +97,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	s.proxyUsers = ugi.NewProxyUsers(opts.HadoopConf, ugi.NewGroups(opts.HadoopConf))
 	s.tokens = newTokenStore(opts.TokenMaxLifetime, opts.TokenRenewInterval)
 	if opts.YARN != "" {
-		y, err := startYARNLauncher(opts.YARN, opts.Logger)
+		y, err := startYARNLauncher(opts.YARN, opts.YARNKerberos, opts.Logger)
 		if err != nil {
 			s.cancel()
 			return nil, err
@@ -136,7 +136,17 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 }
 
 // Addr returns the server's host:port.
-func (s *Server) Addr() string { return s.ln.Addr().String() }
+// A host name of Options.Addr is kept (localhost:0 gives localhost:<port>,
+// what a Kerberos principal's _HOST needs); otherwise it is the bound
+// address.
+func (s *Server) Addr() string {
+	host, _, err := net.SplitHostPort(s.opts.Addr)
+	if err != nil || host == "" || net.ParseIP(host) != nil {
+		return s.ln.Addr().String()
+	}
+	_, port, _ := net.SplitHostPort(s.ln.Addr().String())
+	return net.JoinHostPort(host, port)
+}
 
 // JDBCURL returns the JDBC URL that reaches the server with database db
 // (default when empty), with the session variables its transport and

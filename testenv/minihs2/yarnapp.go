@@ -19,6 +19,7 @@ import (
 
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/yarn"
+	krbclient "github.com/jcmturner/gokrb5/v8/client"
 )
 
 // How a statement becomes a YARN application.
@@ -47,6 +48,7 @@ const amHeartbeat = time.Second
 // yarnLauncher submits statements' applications and runs their AMs.
 type yarnLauncher struct {
 	client *yarn.Client
+	spnego bool // the client authenticates by SPNEGO, acting for users by doAs
 	ln     net.Listener
 	log    *slog.Logger
 	wg     sync.WaitGroup
@@ -76,12 +78,32 @@ type appSpec struct {
 
 type yarnUserKey struct{}
 
-func startYARNLauncher(addr string, log *slog.Logger) (*yarnLauncher, error) {
-	client, err := yarn.NewClient(yarn.Config{Addresses: []string{addr}, Logger: log,
-		Auth: yarn.AuthenticatorFunc(func(req *http.Request) error {
-			user, _ := req.Context().Value(yarnUserKey{}).(string)
-			return yarn.PseudoAuth{User: user}.Authenticate(req)
-		})})
+// forUser marks ctx as acting for user: the pseudo user of requests, or
+// with SPNEGO the doAs user.
+func (l *yarnLauncher) forUser(ctx context.Context, user string) context.Context {
+	if l.spnego {
+		return hadoop.AsUser(ctx, user)
+	}
+	return context.WithValue(ctx, yarnUserKey{}, user)
+}
+
+// startYARNLauncher submits statements' applications to the RM at addr as
+// each session's user: with pseudo authentication as that user, with krb
+// (a Kerberized RM) by SPNEGO as HiveServer2's principal acting for the
+// user (doAs), as a secure HiveServer2 with impersonation does.
+func startYARNLauncher(addr string, krb *krbclient.Client, log *slog.Logger) (*yarnLauncher, error) {
+	var auth yarn.Authenticator = yarn.AuthenticatorFunc(func(req *http.Request) error {
+		user, _ := req.Context().Value(yarnUserKey{}).(string)
+		return yarn.PseudoAuth{User: user}.Authenticate(req)
+	})
+	if krb != nil {
+		a, err := yarn.NewSPNEGOAuth(krb, "")
+		if err != nil {
+			return nil, fmt.Errorf("minihs2: YARN client: %w", err)
+		}
+		auth = a
+	}
+	client, err := yarn.NewClient(yarn.Config{Addresses: []string{addr}, Logger: log, Auth: auth})
 	if err != nil {
 		return nil, fmt.Errorf("minihs2: YARN client: %w", err)
 	}
@@ -89,7 +111,7 @@ func startYARNLauncher(addr string, log *slog.Logger) (*yarnLauncher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("minihs2: AM rendezvous socket: %w", err)
 	}
-	l := &yarnLauncher{client: client, ln: ln, log: log, waiting: map[string]chan amHello{}, conns: map[net.Conn]struct{}{}}
+	l := &yarnLauncher{client: client, spnego: krb != nil, ln: ln, log: log, waiting: map[string]chan amHello{}, conns: map[net.Conn]struct{}{}}
 	l.wg.Add(1)
 	go l.accept()
 	return l, nil
@@ -193,7 +215,7 @@ func (l *yarnLauncher) relayCommand(key string) string {
 // launch submits an application for a statement and waits until its AM
 // registered. ctx cancels the wait (the application is then killed).
 func (l *yarnLauncher) launch(ctx context.Context, spec appSpec) (*runningApp, error) {
-	ctx = context.WithValue(ctx, yarnUserKey{}, spec.user)
+	ctx = l.forUser(ctx, spec.user)
 	na, err := l.client.NewApplication(ctx)
 	if err != nil {
 		return nil, err
@@ -245,7 +267,7 @@ func (l *yarnLauncher) launch(ctx context.Context, spec appSpec) (*runningApp, e
 
 // kill kills an application that never got going (best effort).
 func (l *yarnLauncher) kill(user string, id yarn.ApplicationID) {
-	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), yarnUserKey{}, user), 10*time.Second)
+	ctx, cancel := context.WithTimeout(l.forUser(context.Background(), user), 10*time.Second)
 	defer cancel()
 	if err := l.client.Kill(ctx, id); err != nil {
 		l.log.Debug("minihs2 could not kill an application", "app", id.String(), "err", err)

@@ -126,7 +126,7 @@ func (rm *RM) startServers(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		ep := &endpoint{index: i, addr: l.Addr().String()}
+		ep := &endpoint{index: i, addr: advertised(at(rm.opts.Addrs.Web, i), l)}
 		rm.webs = append(rm.webs, ep)
 		rm.serveEndpoint(ep, l)
 	}
@@ -154,12 +154,25 @@ func listen(ctx context.Context, addr, what string) (net.Listener, error) {
 	return l, nil
 }
 
+// advertised is the address clients are given for a listener opened on
+// configured: a host name stays (localhost:0 is advertised as
+// localhost:<port>, which a Kerberos service principal's _HOST needs),
+// an IP address or nothing gives the bound address.
+func advertised(configured string, l net.Listener) string {
+	host, _, err := net.SplitHostPort(configured)
+	if err != nil || host == "" || net.ParseIP(host) != nil {
+		return l.Addr().String()
+	}
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	return net.JoinHostPort(host, port)
+}
+
 func (rm *RM) startNM(ctx context.Context) error {
 	l, err := listen(ctx, rm.opts.Addrs.NodeManager, "the NodeManager")
 	if err != nil {
 		return err
 	}
-	rm.nmAddr = l.Addr().String()
+	rm.nmAddr = advertised(rm.opts.Addrs.NodeManager, l)
 	rm.nmServer = &http.Server{Handler: rm.nmHandler(), ReadHeaderTimeout: 10 * time.Second}
 	go rm.nmServer.Serve(l) //nolint:errcheck // Serve always returns ErrServerClosed after Close.
 	return nil

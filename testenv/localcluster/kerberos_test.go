@@ -1,0 +1,83 @@
+package localcluster_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"testing"
+
+	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/hadoop/krblogin"
+	"github.com/gozie/gozie/internal/testreq"
+	"github.com/gozie/gozie/testenv/kdc"
+	"github.com/gozie/gozie/testenv/localcluster"
+	"github.com/gozie/gozie/yarn"
+)
+
+// TestKerberizedCluster: a -kerberos cluster refuses SIMPLE clients at
+// the NameNode and the ResourceManager's REST API, serves its user logged
+// in from the keytab local-cluster.properties names, and keeps its realm
+// across a restart on the same directory.
+func TestKerberizedCluster(t *testing.T) {
+	t.Parallel()
+	if err := kdc.Available(); err != nil {
+		testreq.Missing(t, "krb5-kdc and krb5-admin-server", err.Error())
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	c, err := localcluster.Start(ctx, localcluster.Options{Dir: dir, Kerberos: true, KerberosUser: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.Properties()
+	for _, k := range []string{"krb5Config", "goziePrincipal", "gozieKeytab", "userPrincipal", "userKeytab", "hive2ServerPrincipal"} {
+		if p[k] == "" {
+			t.Errorf("local-cluster.properties has no %s: %v", k, p)
+		}
+	}
+
+	simple, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: p["nameNode"], User: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer simple.Close()
+	if _, err := simple.Stat(ctx, p["nameNode"]+"/"); err == nil {
+		t.Error("the NameNode served a SIMPLE client")
+	}
+	yc, err := yarn.NewClient(yarn.Config{Addresses: []string{p["resourceManagerWebapp"]}, Auth: yarn.PseudoAuth{User: "alice"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var se *yarn.RemoteError
+	if _, err := yc.Apps(ctx, yarn.AppsFilter{}); !errors.As(err, &se) || se.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the RM answered a SIMPLE client with %v, want 401", err)
+	}
+
+	login := func() {
+		t.Helper()
+		krb, err := krblogin.Login(krblogin.Config{Principal: p["userPrincipal"], Keytab: p["userKeytab"], Krb5Conf: p["krb5Config"]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer krb.Destroy()
+		fs, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: p["nameNode"], Kerberos: krb, Conf: map[string]string{
+			"hadoop.security.authentication": "kerberos", "dfs.namenode.kerberos.principal": "nn/_HOST@" + kdc.Realm}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fs.Close()
+		if err := fs.WriteFile(ctx, p["nameNode"]+"/user/alice/k", []byte("x"), 0o644); err != nil {
+			t.Fatalf("writing as the Kerberos user: %v", err)
+		}
+	}
+	login()
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := localcluster.Start(ctx, localcluster.Options{Dir: dir, Kerberos: true, KerberosUser: "alice"})
+	if err != nil {
+		t.Fatalf("restart: %v", err)
+	}
+	defer again.Close()
+	login()
+}
