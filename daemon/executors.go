@@ -127,6 +127,10 @@ func launchTokens(hc *conf.Hadoop, hdfs *hadoop.Resolver, yc *yarn.Client, creds
 			if err != nil {
 				return nil, fmt.Errorf("ResourceManager delegation token for %s: %w", run.User, err)
 			}
+			// The RM issues it for no service; clients find it by the RMs'
+			// addresses, comma-separated under HA, as ClientRMProxy's
+			// getRMDelegationTokenService sets it.
+			t.Service = strings.Join(hc.ResourceManagerAddresses(), ",")
 			out = append(out, t)
 		}
 		toks, err := creds.Tokens(ctx, run)

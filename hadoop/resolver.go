@@ -128,6 +128,12 @@ func NewResolver(cfg ResolverConfig) (*Resolver, error) {
 	if strings.HasPrefix(cfg.DefaultFS, "/") {
 		return nil, fmt.Errorf("hadoop: default filesystem %q must be a URI", cfg.DefaultFS)
 	}
+	if cfg.Kerberos != nil && cfg.Kerberos.Credentials != nil && cfg.Kerberos.Credentials.UserName() != "" {
+		// Logged in, the Resolver is its principal's short name (Hadoop's
+		// default auth_to_local rule), whatever User says: a job user
+		// with the server's OS user's name is still a proxied user.
+		cfg.User, _, _ = strings.Cut(cfg.Kerberos.Credentials.UserName(), "/")
+	}
 	if cfg.User == "" && cfg.Kerberos == nil {
 		if cur, err := user.Current(); err == nil {
 			cfg.User = cur.Username

@@ -3,6 +3,8 @@ package yarn
 import (
 	"errors"
 	"net/http"
+
+	"github.com/gozie/gozie/hadoop"
 )
 
 // Authenticator adds credentials to each request the [Client] sends. It is
@@ -47,3 +49,21 @@ type AuthenticatorFunc func(req *http.Request) error
 
 // Authenticate implements [Authenticator].
 func (f AuthenticatorFunc) Authenticate(req *http.Request) error { return f(req) }
+
+// DelegationTokenHeader carries an RM delegation token on REST requests
+// (RMWebServices.DELEGATION_TOKEN_HEADER), the token's URL string.
+const DelegationTokenHeader = "Hadoop-YARN-RM-Delegation-Token"
+
+// TokenAuth authenticates with an RM delegation token (kind
+// RM_DELEGATION_TOKEN), as a job's own clients do inside a Kerberized
+// cluster's containers, where they have no Kerberos ticket: the RM acts
+// for the token's owner.
+type TokenAuth struct {
+	Token hadoop.Token
+}
+
+// Authenticate implements Authenticator.
+func (a TokenAuth) Authenticate(req *http.Request) error {
+	req.Header.Set(DelegationTokenHeader, EncodeTokenURLString(a.Token))
+	return nil
+}

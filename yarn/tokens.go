@@ -72,7 +72,11 @@ func TokenCredentials(tokens []hadoop.Token) *Credentials {
 	}
 	c := &Credentials{Tokens: EntryMap[string]{}}
 	for _, t := range tokens {
-		c.Tokens[t.Service] = EncodeTokenURLString(t)
+		alias := t.Service
+		if alias == "" {
+			alias = t.Kind // a token for no particular service still needs a key
+		}
+		c.Tokens[alias] = EncodeTokenURLString(t)
 	}
 	return c
 }

@@ -191,12 +191,46 @@ func (t *tool) filesystem(c *cluster) (*hadoop.Resolver, error) {
 	return hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: c.defaultFS, Conf: c.conf.Map(), User: t.user(), Tokens: tokens, Now: t.env.Now})
 }
 
-// yarnClient reaches the cluster's ResourceManager as the tool's user.
+// yarnClient reaches the cluster's ResourceManager as the tool's user: with
+// the container's RM delegation token when it holds one (a secure
+// cluster's job, which has no Kerberos ticket), else by pseudo
+// authentication.
 func (t *tool) yarnClient(c *cluster) (*yarn.Client, error) {
 	if len(c.rmWeb) == 0 {
 		return nil, fmt.Errorf("no ResourceManager in %s", c.conf.Dir)
 	}
-	return yarn.NewClient(yarn.Config{Addresses: c.rmWeb, Auth: yarn.PseudoAuth{User: t.user()}})
+	tokens, err := hadoop.TokensFromEnv(t.env.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	var auth yarn.Authenticator = yarn.PseudoAuth{User: t.user()}
+	for _, tok := range tokens {
+		if tok.Kind == hadoop.KindRMDelegationToken {
+			auth = yarn.TokenAuth{Token: tok}
+		}
+	}
+	return yarn.NewClient(yarn.Config{Addresses: c.rmWeb, Auth: auth})
+}
+
+// jobCredentials are the container's delegation tokens a job it submits
+// carries, as MapReduce's JobSubmitter passes the submitter's credentials
+// on: the job's containers localize and reach HDFS with them. Nil without
+// tokens.
+func (t *tool) jobCredentials() (*yarn.Credentials, error) {
+	tokens, err := hadoop.TokensFromEnv(t.env.Getenv)
+	if err != nil || len(tokens) == 0 {
+		return nil, err
+	}
+	var keep []hadoop.Token
+	for _, tok := range tokens {
+		if tok.Kind != hadoop.KindAMRMToken {
+			keep = append(keep, tok)
+		}
+	}
+	if len(keep) == 0 {
+		return nil, nil
+	}
+	return yarn.TokenCredentials(keep), nil
 }
 
 // qualify makes p a full URI on the default filesystem: absolute paths go

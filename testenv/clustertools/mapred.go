@@ -133,6 +133,11 @@ func (t *tool) submitJob(ctx context.Context, file string) int {
 	if memory <= 0 {
 		memory = defaultAMMemoryMB
 	}
+	creds, err := t.jobCredentials()
+	if err != nil {
+		t.errorf("reading the container's tokens: %v", err)
+		return exitFail
+	}
 	sc := yarn.ApplicationSubmissionContext{
 		ApplicationID:   appID,
 		ApplicationName: j.get("mapreduce.job.name", j.get("mapred.job.name", "gozie stand-in job")),
@@ -142,8 +147,13 @@ func (t *tool) submitJob(ctx context.Context, file string) int {
 				Resource: jobURI, Type: yarn.ResourceFile, Visibility: yarn.VisibilityApplication,
 				Size: fi.Size, Timestamp: fi.ModTime.UnixMilli(),
 			}},
-			Commands: yarn.Commands{"mapred appmaster " + jobFileLink + " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"},
+			Commands:    yarn.Commands{"mapred appmaster " + jobFileLink + " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"},
+			Credentials: creds,
 		},
+		// The tokens are the launcher's too: the RM must not cancel them
+		// when the job ends (Oozie sets
+		// mapreduce.job.complete.cancel.delegation.tokens=false).
+		CancelTokensWhenComplete: noCancel(creds),
 		// The stand-in's job is not restartable half-way: one attempt.
 		MaxAppAttempts:  1,
 		Resource:        &yarn.Resource{MemoryMB: int64(memory), VCores: 1},
@@ -273,4 +283,13 @@ func (t *tool) listJobs(ctx context.Context) int {
 	}
 	printTable(t.env.Stdout, []string{"JobId", "State", "UserName", "Queue", "JobName"}, rows)
 	return exitOK
+}
+
+// noCancel is cancel-tokens-when-complete=false for a job with tokens.
+func noCancel(creds *yarn.Credentials) *bool {
+	if creds == nil {
+		return nil
+	}
+	no := false
+	return &no
 }

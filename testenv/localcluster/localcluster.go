@@ -261,6 +261,7 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	}
 	hs2Opts := minihs2.Options{FS: c.FS, YARN: c.YARN.WebURL(), Addr: pp["hiveserver2"], Logger: opts.Logger}
 	if c.realm != nil {
+		hs2Opts.Auth = minihs2.AuthKerberos
 		hs2Opts.Kerberos = &minihs2.KerberosOptions{Keytab: c.realm.services, Principal: kdc.Principal(HivePrincipal)}
 		hs2Opts.HadoopConf = core
 		if hs2Opts.YARNKerberos, err = c.realm.login(HivePrincipal, c.realm.servicesPath); err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/testenv/internal/ugi"
+	"github.com/gozie/gozie/yarn"
 )
 
 // authCookie is the cookie Hadoop's authentication filter sets.
@@ -92,6 +93,9 @@ func (rm *RM) authenticateUser(w http.ResponseWriter, r *http.Request) (string, 
 // else by SPNEGO (setting the cookie); user.name is ignored, a cookie of
 // another type too (AuthenticationFilter.getToken).
 func (rm *RM) authenticateKerberos(w http.ResponseWriter, r *http.Request) (string, string, bool) {
+	if h := delegationTokenOf(r); h != "" {
+		return rm.authenticateToken(w, h)
+	}
 	if user := rm.cookieUser(r, authKerberos); user != "" {
 		return user, authKerberos, true
 	}
@@ -101,6 +105,35 @@ func (rm *RM) authenticateKerberos(w http.ResponseWriter, r *http.Request) (stri
 	}
 	http.SetCookie(w, &http.Cookie{Name: authCookie, Value: rm.signCookie(user, principal, authKerberos), Path: "/", HttpOnly: true})
 	return user, authKerberos, true
+}
+
+// authToken is the auth type of a request authenticated by an RM
+// delegation token: not Kerberos, so it may not ask for more tokens.
+const authToken = "token"
+
+// delegationTokenOf is the RM delegation token a request carries, in
+// Hadoop's header or its older X-Hadoop-Delegation-Token form
+// (RMAuthenticationFilter).
+func delegationTokenOf(r *http.Request) string {
+	if h := r.Header.Get(yarn.DelegationTokenHeader); h != "" {
+		return h
+	}
+	return r.Header.Get("X-Hadoop-Delegation-Token")
+}
+
+// authenticateToken authenticates by an RM delegation token: the caller
+// acts as the token's owner; a token the RM did not issue or that expired
+// is 403 with the secret manager's message.
+func (rm *RM) authenticateToken(w http.ResponseWriter, header string) (string, string, bool) {
+	tok, err := yarn.DecodeTokenURLString(header)
+	if err == nil {
+		var owner string
+		if owner, err = rm.dtokens.verify(tok, rm.opts.Now()); err == nil {
+			return ugi.ShortName(owner), authToken, true
+		}
+	}
+	http.Error(w, err.Error(), http.StatusForbidden)
+	return "", "", false
 }
 
 // validUserName refuses names that could not be a directory name under the

@@ -164,10 +164,12 @@ type rmTokens struct {
 	key   []byte
 	keyID int32
 	seq   int32
+	// renewBy holds each live token's expiry by sequence number.
+	renewBy map[int32]time.Time
 }
 
 func newRMTokens() (*rmTokens, error) {
-	t := &rmTokens{key: make([]byte, 20), keyID: 1}
+	t := &rmTokens{key: make([]byte, 20), keyID: 1, renewBy: map[int32]time.Time{}}
 	if _, err := rand.Read(t.key); err != nil {
 		return nil, fmt.Errorf("miniyarn: making the delegation token key: %w", err)
 	}
@@ -180,11 +182,12 @@ func newRMTokens() (*rmTokens, error) {
 // 6, masterKeyId 7); the renewer is stored by its short name, the service
 // is empty (ClientRMService.getDelegationToken).
 func (t *rmTokens) issue(owner, renewer string, now time.Time, k *KerberosOptions) (tok hadoop.Token, renewDate, maxDate time.Time) {
+	maxDate = now.Add(k.TokenMaxLifetime)
 	t.mu.Lock()
 	t.seq++
 	seq := t.seq
+	t.renewBy[seq] = minTime(now.Add(k.TokenRenewInterval), maxDate)
 	t.mu.Unlock()
-	maxDate = now.Add(k.TokenMaxLifetime)
 	var id []byte
 	id = protowire.AppendTag(id, 1, protowire.BytesType)
 	id = protowire.AppendString(id, owner)
@@ -204,6 +207,55 @@ func (t *rmTokens) issue(owner, renewer string, now time.Time, k *KerberosOption
 	m.Write(id)
 	tok = hadoop.Token{Identifier: id, Password: m.Sum(nil), Kind: hadoop.KindRMDelegationToken}
 	return tok, minTime(now.Add(k.TokenRenewInterval), maxDate), maxDate
+}
+
+// verify returns the owner of a token this RM issued that has not expired
+// (AbstractDelegationTokenSecretManager.verifyToken, checkToken): a wrong
+// password or an unknown sequence number is "can't be found in cache", a
+// token past its renew date "is expired".
+func (t *rmTokens) verify(tok hadoop.Token, now time.Time) (string, error) {
+	var owner string
+	var seq, keyID int32
+	b := tok.Identifier
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return "", errors.New("malformed RM delegation token identifier")
+		}
+		b = b[n:]
+		switch {
+		case num == 1 && typ == protowire.BytesType:
+			v, n := protowire.ConsumeString(b)
+			owner, b = v, b[max(n, 0):]
+		case typ == protowire.VarintType:
+			v, n := protowire.ConsumeVarint(b)
+			if num == 6 {
+				seq = int32(v)
+			} else if num == 7 {
+				keyID = int32(v)
+			}
+			b = b[max(n, 0):]
+		default:
+			n := protowire.ConsumeFieldValue(num, typ, b)
+			if n < 0 {
+				return "", errors.New("malformed RM delegation token identifier")
+			}
+			b = b[n:]
+		}
+	}
+	m := hmac.New(sha1.New, t.key)
+	m.Write(tok.Identifier)
+	t.mu.Lock()
+	renewBy, ok := t.renewBy[seq]
+	t.mu.Unlock()
+	if tok.Kind != hadoop.KindRMDelegationToken || keyID != t.keyID || !hmac.Equal(m.Sum(nil), tok.Password) || !ok {
+		return "", fmt.Errorf("token (%s, owner=%s, sequenceNumber=%d) can't be found in cache", tok.Kind, owner, seq)
+	}
+	if now.After(renewBy) {
+		return "", fmt.Errorf("token (%s, owner=%s, sequenceNumber=%d) is expired, current time: %s expected renewal time: %s",
+			tok.Kind, owner, seq, now.UTC().Format(time.RFC3339), renewBy.UTC().Format(time.RFC3339))
+	}
+	return owner, nil
 }
 
 func minTime(a, b time.Time) time.Time {
