@@ -1,0 +1,155 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gozie/gozie/hadoop/krblogin"
+	"github.com/gozie/gozie/internal/testreq"
+	"github.com/gozie/gozie/testenv/kdc"
+	"github.com/gozie/gozie/yarn"
+)
+
+// krbEnv is a server on a Kerberized local cluster and the environment
+// its Kerberos user runs the CLI with.
+type krbEnv struct {
+	*env
+	cliEnv []string
+}
+
+// kerberizedServer starts `gozie server -local -kerberos` with extra
+// flags; the user is the cluster's Kerberos user, whose keytab
+// local-cluster.properties names.
+func kerberizedServer(t *testing.T, flags ...string) *krbEnv {
+	t.Helper()
+	if err := kdc.Available(); err != nil {
+		testreq.Missing(t, "krb5-kdc and krb5-admin-server", err.Error())
+	}
+	e := localServerWith(t, append([]string{"-kerberos"}, flags...)...)
+	c := e.cluster
+	return &krbEnv{env: e, cliEnv: append(os.Environ(), "OOZIE_URL="+e.url, "KRB5_CONFIG="+c["krb5Config"],
+		"GOZIE_CLIENT_KEYTAB="+c["userKeytab"], "GOZIE_CLIENT_PRINCIPAL="+c["userPrincipal"])}
+}
+
+// krbCLI runs the CLI as the Kerberos user (-auth KERBEROS).
+func (k *krbEnv) krbCLI(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(binary, append(args, "-auth", "KERBEROS")...)
+	cmd.Env = k.cliEnv
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// krbRun submits and starts a job as the Kerberos user and returns its id.
+func (k *krbEnv) krbRun(t *testing.T, jobProps string, extra ...string) string {
+	t.Helper()
+	args := []string{"job", "-config", jobProps,
+		"-D", "nameNode=" + k.cluster["nameNode"], "-D", "resourceManager=" + k.cluster["resourceManager"],
+		"-D", "jobTracker=" + k.cluster["jobTracker"]}
+	for _, kv := range extra {
+		args = append(args, "-D", kv)
+	}
+	out, err := k.krbCLI(t, append(args, "-run")...)
+	if err != nil {
+		t.Fatalf("gozie job -run -auth KERBEROS: %v\n%s", err, out)
+	}
+	m := jobIDLine.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no job id in %q", out)
+	}
+	return m[1]
+}
+
+// krbWait polls the job as the Kerberos user until it ends.
+func (k *krbEnv) krbWait(t *testing.T, id string, timeout time.Duration) (string, string) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		out, err := k.krbCLI(t, "job", "-info", id)
+		if m := statusLine.FindStringSubmatch(out); err == nil && m != nil {
+			switch m[1] {
+			case "SUCCEEDED", "KILLED", "FAILED":
+				return m[1], out
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s did not finish in %v; last info:\n%s (%v)", id, timeout, out, err)
+		}
+		time.Sleep(200 * time.Millisecond) // polling the CLI as a script would
+	}
+}
+
+// yarnKerberos reaches the RM as the Kerberos user, by SPNEGO.
+func (k *krbEnv) yarnKerberos(t *testing.T) *yarn.Client {
+	t.Helper()
+	krb, err := krblogin.Login(krblogin.Config{Principal: k.cluster["userPrincipal"], Keytab: k.cluster["userKeytab"],
+		Krb5Conf: k.cluster["krb5Config"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(krb.Destroy)
+	auth, err := yarn.NewSPNEGOAuth(krb, "HTTP/_HOST@"+kdc.Realm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yc, err := yarn.NewClient(yarn.Config{Addresses: []string{k.cluster["resourceManagerWebapp"]}, Auth: auth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return yc
+}
+
+// TestKerberizedClusterRunsTheExamples submits gozie's examples as the
+// cluster's Kerberos user through SPNEGO (gozie job -auth KERBEROS): the
+// shell example, the nightly pipeline (hive2 with principal=, fs, shell)
+// and map-reduce succeed on a cluster whose NameNode, ResourceManager and
+// HiveServer2 take Kerberos and delegation tokens only, with every YARN
+// application the user's. A SIMPLE client of the server is refused.
+func TestKerberizedClusterRunsTheExamples(t *testing.T) {
+	t.Parallel()
+	k := kerberizedServer(t)
+	apps := filepath.Join("..", "testdata", "apps")
+
+	if out, err := k.cli(t, "job", "-config", filepath.Join(apps, "shell", "job.properties"), "-run"); err == nil ||
+		!strings.Contains(out, "E0500") {
+		t.Errorf("a SIMPLE client was served: %v\n%s", err, out)
+	}
+
+	var ids []string
+	shell := k.copyApp(t, filepath.Join(apps, "shell"), "shell")
+	ids = append(ids, k.krbRun(t, filepath.Join(shell, "job.properties")))
+	nightly := k.copyApp(t, filepath.Join("..", "examples", "nightly-hive"), "nightly-hive")
+	ids = append(ids, k.krbRun(t, filepath.Join(nightly, "job.properties"), "jdbcURL="+k.cluster["hive2JdbcUrl"]))
+	src := filepath.Join(apps, "map-reduce")
+	mr := k.copyApp(t, src, "map-reduce")
+	k.stageInput(t, src, map[string]string{"text/data.txt": "To be or not to be\n"})
+	ids = append(ids, k.krbRun(t, filepath.Join(mr, "job.properties")))
+
+	for _, id := range ids {
+		status, info := k.krbWait(t, id, 2*time.Minute)
+		if status != "SUCCEEDED" {
+			t.Errorf("%s ended %s:\n%s", id, status, info)
+		}
+	}
+	if got := k.readData(t, "user/"+k.user+"/examples/nightly-hive/output/2025-01-01"); !strings.Contains(got, "u001,1250") {
+		t.Errorf("the nightly pipeline published %q", got)
+	}
+	yc := k.yarnKerberos(t)
+	reports, err := yc.Apps(t.Context(), yarn.AppsFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The shell and report launchers, the map-reduce launcher and its job.
+	if len(reports) < 4 {
+		t.Fatalf("%d YARN applications, want at least 4: %+v", len(reports), reports)
+	}
+	for _, r := range reports {
+		if r.User != k.user {
+			t.Errorf("application %s (%s) belongs to %s, want %s", r.ID, r.ApplicationType, r.User, k.user)
+		}
+	}
+}
