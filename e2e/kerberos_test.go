@@ -106,12 +106,13 @@ func (k *krbEnv) yarnKerberos(t *testing.T) *yarn.Client {
 // TestKerberizedClusterRunsTheExamples submits gozie's examples as the
 // cluster's Kerberos user through SPNEGO (gozie job -auth KERBEROS): the
 // shell example, the nightly pipeline (hive2 with principal=, fs, shell)
-// and map-reduce succeed on a cluster whose NameNode, ResourceManager and
-// HiveServer2 take Kerberos and delegation tokens only, with every YARN
+// and map-reduce succeed on a cluster whose NameNodes, ResourceManagers
+// and HiveServer2 take Kerberos and delegation tokens only (and, the
+// strictest cluster, HA pairs with RPC privacy), with every YARN
 // application the user's. A SIMPLE client of the server is refused.
 func TestKerberizedClusterRunsTheExamples(t *testing.T) {
 	t.Parallel()
-	k := kerberizedServer(t)
+	k := kerberizedServer(t, strictCluster...)
 	apps := filepath.Join("..", "testdata", "apps")
 
 	if out, err := k.cli(t, "job", "-config", filepath.Join(apps, "shell", "job.properties"), "-run"); err == nil ||
