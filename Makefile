@@ -22,8 +22,8 @@ build: ## Build the gozie binary into bin/
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/gozie
 
 .PHONY: run
-run: build ## Build and start the server with its embedded defaults and a local mini-cluster
-	$(BIN) server -local -data-dir $(DATA_DIR)
+run: build ## Build and start the server with its embedded defaults and a local mini-cluster (ARGS=-ha, -kerberos, ...)
+	$(BIN) server -local -data-dir $(DATA_DIR) $(ARGS)
 
 .PHONY: test
 test: ## Run every test on SQLite and a throwaway PostgreSQL (installs what is missing)
