@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/hadoop/krblogin"
+	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/internal/testreq"
 	"github.com/gozie/gozie/testenv/kdc"
 	"github.com/gozie/gozie/yarn"
@@ -105,13 +106,16 @@ func (k *krbEnv) yarnKerberos(t *testing.T) *yarn.Client {
 
 // TestKerberizedClusterRunsTheExamples submits gozie's examples as the
 // cluster's Kerberos user through SPNEGO (gozie job -auth KERBEROS): the
-// shell example, the nightly pipeline (hive2 with principal=, fs, shell)
-// and map-reduce succeed on a cluster whose NameNodes, ResourceManagers
+// shell example, the nightly pipeline (hive2 with principal=, fs, shell),
+// map-reduce, sub-workflow, java-main, a workflow with a hive2
+// <credential> and a coordinator waiting on its dataset's done-flags
+// succeed on a cluster whose NameNodes, ResourceManagers
 // and HiveServer2 take Kerberos and delegation tokens only (and, the
 // strictest cluster, HA pairs with RPC privacy), with every YARN
 // application the user's. A SIMPLE client of the server is refused.
 func TestKerberizedClusterRunsTheExamples(t *testing.T) {
 	t.Parallel()
+	testreq.Program(t, "default-jdk-headless", "javac", "jar", "java") // the java-main example
 	k := kerberizedServer(t, strictCluster...)
 	apps := filepath.Join("..", "testdata", "apps")
 
@@ -129,12 +133,34 @@ func TestKerberizedClusterRunsTheExamples(t *testing.T) {
 	mr := k.copyApp(t, src, "map-reduce")
 	k.stageInput(t, src, map[string]string{"text/data.txt": "To be or not to be\n"})
 	ids = append(ids, k.krbRun(t, filepath.Join(mr, "job.properties")))
+	subwf := k.copyApp(t, filepath.Join(apps, "subwf"), "subwf")
+	ids = append(ids, k.krbRun(t, filepath.Join(subwf, "job.properties")))
+	ids = append(ids, k.krbRun(t, k.writeApp(t, "with-cred", hive2CredentialApp(k.cluster["hive2JdbcUrl"]))))
+	jsrc := filepath.Join(apps, "java-main")
+	java := k.copyApp(t, jsrc, "java-main")
+	javaExamples[testapps.Gozie].build(t, jsrc, java)
+	ids = append(ids, k.krbRun(t, filepath.Join(java, "job.properties")))
+
+	// A coordinator whose actions wait for their dataset's done-flags,
+	// which the server checks on HDFS as the user.
+	appDir := filepath.Join("user", k.user, "examples", "apps", "after-restart")
+	k.putData(t, filepath.ToSlash(filepath.Join(appDir, "coordinator.xml")), inputCoordinator)
+	k.putData(t, filepath.ToSlash(filepath.Join(appDir, "workflow.xml")), restartWorkflow)
+	k.putData(t, filepath.ToSlash(filepath.Join(appDir, "job.properties")),
+		"oozie.coord.application.path=${nameNode}/user/${user.name}/examples/apps/after-restart\n")
+	coord := k.krbRun(t, filepath.Join(k.dir, "dfs", appDir, "job.properties"), "start=2020-01-01T00:00Z", "end=2020-01-01T00:20Z")
+	for _, instance := range []string{"202001010000", "202001010010"} {
+		k.putData(t, "user/"+k.user+"/examples/input-data/restart/"+instance+"/_SUCCESS", "")
+	}
 
 	for _, id := range ids {
 		status, info := k.krbWait(t, id, 2*time.Minute)
 		if status != "SUCCEEDED" {
 			t.Errorf("%s ended %s:\n%s", id, status, info)
 		}
+	}
+	if status, info := k.krbWait(t, coord, 2*time.Minute); status != "SUCCEEDED" {
+		t.Errorf("the coordinator ended %s:\n%s", status, info)
 	}
 	if got := k.readData(t, "user/"+k.user+"/examples/nightly-hive/output/2025-01-01"); !strings.Contains(got, "u001,1250") {
 		t.Errorf("the nightly pipeline published %q", got)
@@ -153,4 +179,22 @@ func TestKerberizedClusterRunsTheExamples(t *testing.T) {
 			t.Errorf("application %s (%s) belongs to %s, want %s", r.ID, r.ApplicationType, r.User, k.user)
 		}
 	}
+}
+
+// hive2CredentialApp is a workflow whose shell action names a hive2
+// credential: it succeeds only when its container's token file holds the
+// HiveServer2 delegation token gozie fetched for the user.
+func hive2CredentialApp(jdbcURL string) string {
+	url, principal, _ := strings.Cut(jdbcURL, ";principal=")
+	return `<workflow-app xmlns="uri:oozie:workflow:1.0" name="with-cred">
+<credentials><credential name="hs2" type="hive2">
+<property><name>hive2.jdbc.url</name><value>` + url + `</value></property>
+<property><name>hive2.server.principal</name><value>` + principal + `</value></property>
+</credential></credentials>
+<start to="check"/>
+<action name="check" cred="hs2"><shell xmlns="uri:oozie:shell-action:1.0">
+<resource-manager>${resourceManager}</resource-manager><name-node>${nameNode}</name-node>
+<exec>sh</exec><argument>-c</argument><argument>grep -qa HIVE_DELEGATION_TOKEN "$HADOOP_TOKEN_FILE_LOCATION"</argument>
+</shell><ok to="end"/><error to="fail"/></action>
+<kill name="fail"><message>no HiveServer2 token</message></kill><end name="end"/></workflow-app>`
 }
