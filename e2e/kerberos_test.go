@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/hadoop/krblogin"
 	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/internal/testreq"
@@ -164,6 +166,29 @@ func TestKerberizedClusterRunsTheExamples(t *testing.T) {
 	}
 	if got := k.readData(t, "user/"+k.user+"/examples/nightly-hive/output/2025-01-01"); !strings.Contains(got, "u001,1250") {
 		t.Errorf("the nightly pipeline published %q", got)
+	}
+	// What the jobs wrote is the user's.
+	krb, err := krblogin.Login(krblogin.Config{Principal: k.cluster["userPrincipal"], Keytab: k.cluster["userKeytab"],
+		Krb5Conf: k.cluster["krb5Config"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(krb.Destroy)
+	h, err := conf.LoadHadoop(k.cluster["hadoopConfDir"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := hadoop.NewResolver(hadoop.ResolverConfig{Conf: h.Map(), Kerberos: krb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fs.Close()
+	for _, p := range []string{"examples/output-data/map-reduce/_SUCCESS", "examples/output-data/subwf/_SUCCESS",
+		"examples/nightly-hive/output/2025-01-01/_SUCCESS"} {
+		fi, err := fs.Stat(t.Context(), k.cluster["nameNode"]+"/user/"+k.user+"/"+p)
+		if err != nil || fi.Owner != k.user {
+			t.Errorf("%s: owner %q (%v), want %s", p, fi.Owner, err, k.user)
+		}
 	}
 	yc := k.yarnKerberos(t)
 	reports, err := yc.Apps(t.Context(), yarn.AppsFilter{})
