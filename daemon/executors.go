@@ -79,6 +79,7 @@ func executors(cfg *conf.Server, hc *conf.Hadoop, fs *hadoop.Restricted, hdfs *h
 			lc.Logger = log.With("component", "launch", "type", typ)
 			if krb != nil {
 				lc.Credentials = launchTokens(hc, hdfs, yc, &credentials.Provider{Kerberos: krb}, typ)
+				lc.HiveToken = hiveServerToken(krb)
 			}
 			return launch.New(lc)
 		})
@@ -141,6 +142,24 @@ func launchTokens(hc *conf.Hadoop, hdfs *hadoop.Resolver, yc *yarn.Client, creds
 			out = append(out, t.Token)
 		}
 		return out, nil
+	}
+}
+
+// hiveServerToken gets a hive run's HiveServer2 delegation token, for its
+// beeline in the container (which has no Kerberos ticket): from the
+// HiveServer2 of the run's JDBC URL, whose principal= names the server and
+// the token's renewer, for the run's user, as gozie's principal acting for
+// them (what a hive2 <credential> does). The launch asks only when the
+// action's own <credential>s give no such token.
+func hiveServerToken(krb *krbclient.Client) func(context.Context, *actions.Run, string) (hadoop.Token, error) {
+	return func(ctx context.Context, run *actions.Run, jdbcURL string) (hadoop.Token, error) {
+		url, principal := hive2.CutPrincipal(jdbcURL)
+		props := map[string]string{hive2.CredentialJDBCURL: url, hive2.CredentialPrincipal: principal}
+		t, err := hive2.FetchDelegationToken(ctx, krb, props, run.User)
+		if err != nil {
+			return hadoop.Token{}, fmt.Errorf("HiveServer2 delegation token for %s: %w", run.User, err)
+		}
+		return t, nil
 	}
 }
 

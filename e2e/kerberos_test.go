@@ -109,6 +109,7 @@ func (k *krbEnv) yarnKerberos(t *testing.T) *yarn.Client {
 // TestKerberizedClusterRunsTheExamples submits gozie's examples as the
 // cluster's Kerberos user through SPNEGO (gozie job -auth KERBEROS): the
 // shell example, the nightly pipeline (hive2 with principal=, fs, shell),
+// hive (beeline in the container with a HiveServer2 delegation token),
 // map-reduce, sub-workflow, java-main, a workflow with a hive2
 // <credential> and a coordinator waiting on its dataset's done-flags
 // succeed on a cluster whose NameNodes, ResourceManagers
@@ -135,6 +136,10 @@ func TestKerberizedClusterRunsTheExamples(t *testing.T) {
 	mr := k.copyApp(t, src, "map-reduce")
 	k.stageInput(t, src, map[string]string{"text/data.txt": "To be or not to be\n"})
 	ids = append(ids, k.krbRun(t, filepath.Join(mr, "job.properties")))
+	hsrc := filepath.Join(apps, "hive")
+	hive := k.copyApp(t, hsrc, "hive")
+	k.stageInput(t, hsrc, map[string]string{"table/data.txt": "1\n2\n3\n"})
+	ids = append(ids, k.krbRun(t, filepath.Join(hive, "job.properties")))
 	subwf := k.copyApp(t, filepath.Join(apps, "subwf"), "subwf")
 	ids = append(ids, k.krbRun(t, filepath.Join(subwf, "job.properties")))
 	ids = append(ids, k.krbRun(t, k.writeApp(t, "with-cred", hive2CredentialApp(k.cluster["hive2JdbcUrl"]))))
@@ -184,6 +189,7 @@ func TestKerberizedClusterRunsTheExamples(t *testing.T) {
 	}
 	defer fs.Close()
 	for _, p := range []string{"examples/output-data/map-reduce/_SUCCESS", "examples/output-data/subwf/_SUCCESS",
+		"examples/output-data/hive",
 		"examples/nightly-hive/output/2025-01-01/_SUCCESS"} {
 		fi, err := fs.Stat(t.Context(), k.cluster["nameNode"]+"/user/"+k.user+"/"+p)
 		if err != nil || fi.Owner != k.user {

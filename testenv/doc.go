@@ -215,6 +215,16 @@
 //	ApplicationMasterNotRegisteredException and uses the
 //	am_rm_token of an allocate answer for later
 //	connections
+//	a Kerberized HiveServer2's binary transport takes     minihs2             hive metastore/security/HadoopThriftAuthBridge.java
+//	SASL DIGEST-MD5 with its own HIVE_DELEGATION_TOKEN                         Server.createSaslServerTransportFactory,
+//	(user base64(identifier), password base64(password),                       SaslDigestCallbackHandler, TUGIAssumingProcessor,
+//	digest-uri null/default, qop auth): the session's                          TokenStoreDelegationTokenSecretManager.retrievePassword,
+//	user is the token's owner; a cancelled or foreign                          AbstractDelegationTokenSecretManager.checkToken; JDK
+//	token ("token expired or does not exist: ...") or one                      com/sun/security/sasl/digest/DigestMD5Server.java
+//	past its renew date ("token (...) is expired, ...")                        validateClientResponse
+//	is refused with BAD "DIGEST-MD5: IO error acquiring
+//	password", a wrong password with "DIGEST-MD5: digest
+//	response format violation. Mismatched response."
 //
 // What the stand-ins leave out is listed in each package's documentation
 // (minidfs: ACLs, snapshots, quotas, encryption zones; permissions of the

@@ -99,6 +99,13 @@ type Config struct {
 	// HiveJDBCURL is the HiveServer2 that hive actions run beeline against
 	// when their configuration names none (oozie.hive2.jdbc.url).
 	HiveJDBCURL string
+	// HiveToken, when set, gets a HiveServer2 delegation token for a hive
+	// run's user from the HiveServer2 of jdbcURL, a Kerberos URL
+	// (principal= names the server); it is asked only when Credentials
+	// gave no such token. Nil: hive runs carry no token unless their
+	// <credential>s give one (a cluster without Kerberos). Errors are
+	// treated as Credentials' are.
+	HiveToken func(ctx context.Context, run *actions.Run, jdbcURL string) (hadoop.Token, error)
 	// CheckAllLookback and CheckAllOverlap bound CheckAll's query; zero
 	// means the defaults.
 	CheckAllLookback time.Duration

@@ -29,7 +29,10 @@
 // otherwise, and the child tag on tez.application.tags and
 // mapreduce.job.tags. A failed statement's error code is Hive's (10001 for an
 // unknown table); the Tez applications beeline reports are the run's child
-// ids.
+// ids. On a Kerberized cluster the container has tokens and no ticket: the
+// launch carries a HiveServer2 delegation token (the run's <credential>s',
+// else one from Config.HiveToken when the URL has principal=), and beeline
+// gets the URL with auth=delegationToken instead of principal=.
 //
 // A map-reduce run is `mapred job -submit` in the launcher, with the
 // action's configuration as the job file (streaming settings included), the
@@ -47,7 +50,7 @@
 // error code "1" for a failed shell command, the exit code of a java main
 // class, JA018 for an exception or over-long captured output.
 //
-// Known limits: staging and the launcher act as the server's HDFS user and
-// the submission carries no delegation tokens, so secure (Kerberos) clusters
-// are not supported yet.
+// Staging and submission act for the run's user; on a Kerberized cluster
+// the submission carries the delegation tokens of Config.Credentials (and
+// Config.HiveToken), which the container's token file then holds.
 package launch

@@ -97,6 +97,11 @@ func (e *Executor) stage(ctx context.Context, run *actions.Run, p *plan) (yarn.A
 		return sc, err
 	}
 	res[launcher.Binary] = bin
+	// Before the spec is written: a hive run's token decides its URL.
+	creds, err := e.credentials(ctx, run, p)
+	if err != nil {
+		return sc, err
+	}
 	if err := p.spec.Validate(); err != nil {
 		return sc, actions.Errorf(actions.ActionFailed, codeBadXML, "action %s: %w", run.ActionID, err)
 	}
@@ -109,10 +114,6 @@ func (e *Executor) stage(ctx context.Context, run *actions.Run, p *plan) (yarn.A
 		return sc, fsError(err, "writing the launch spec")
 	}
 	if res[launcher.SpecFile], err = e.localResource(ctx, specURI, yarn.ResourceFile); err != nil {
-		return sc, err
-	}
-	creds, err := e.credentials(ctx, run)
-	if err != nil {
 		return sc, err
 	}
 	return yarn.ApplicationSubmissionContext{
@@ -151,21 +152,33 @@ func cancelTokens(creds *yarn.Credentials) *bool {
 	return &no
 }
 
-// credentials collects the run's delegation tokens (Config.Credentials)
-// as the submission's credentials; nil when there are none.
-func (e *Executor) credentials(ctx context.Context, run *actions.Run) (*yarn.Credentials, error) {
-	if e.cfg.Credentials == nil {
-		return nil, nil
-	}
-	toks, err := e.cfg.Credentials(ctx, run)
-	if err != nil {
-		var ee *actions.ExecError
-		if errors.As(err, &ee) {
-			return nil, err
+// credentials collects the run's delegation tokens as the submission's
+// credentials (nil when there are none): Config.Credentials', and for a
+// hive run the HiveServer2 token its beeline authenticates with
+// (hiveToken).
+func (e *Executor) credentials(ctx context.Context, run *actions.Run, p *plan) (*yarn.Credentials, error) {
+	var toks []hadoop.Token
+	if e.cfg.Credentials != nil {
+		var err error
+		if toks, err = e.cfg.Credentials(ctx, run); err != nil {
+			return nil, tokenError(run, err)
 		}
-		return nil, actions.Errorf(actions.Transient, codeIO, "action %s: getting delegation tokens: %w", run.ActionID, err)
+	}
+	toks, err := e.hiveToken(ctx, run, p.spec.Hive, toks)
+	if err != nil {
+		return nil, tokenError(run, err)
 	}
 	return yarn.TokenCredentials(toks), nil
+}
+
+// tokenError keeps an *actions.ExecError as it is and makes any other
+// failure to get a token transient (JA009).
+func tokenError(run *actions.Run, err error) error {
+	var ee *actions.ExecError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return actions.Errorf(actions.Transient, codeIO, "action %s: getting delegation tokens: %w", run.ActionID, err)
 }
 
 // Check reports the run: the application report while it runs, and once it

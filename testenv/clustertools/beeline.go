@@ -15,11 +15,13 @@ import (
 	"github.com/beltran/gohive/hiveserver"
 
 	"github.com/gozie/gozie/actions/hive2"
+	"github.com/gozie/gozie/hadoop"
 )
 
 // beelineOpts are Beeline's command-line options that the stand-in uses.
 type beelineOpts struct {
 	url, user, password string
+	authType            string   // -a
 	inits, files        []string // -i, -f
 	execs               []string // -e
 	vars, conf          map[string]string
@@ -76,7 +78,9 @@ func (t *tool) parseBeeline(args []string) (*beelineOpts, error) {
 			} else {
 				o.conf[strings.TrimSpace(k)] = v
 			}
-		case "-d", "-a", "--property-file":
+		case "-a":
+			o.authType = value
+		case "-d", "--property-file":
 		case "--silent=true", "--silent":
 			o.silent = true
 		default:
@@ -102,7 +106,7 @@ func (t *tool) beeline(ctx context.Context, args []string) int {
 		t.errorf("%v", err)
 		return exitFail
 	}
-	u, err := hive2.ParseJDBCURL(o.url)
+	u, tok, err := t.beelineURL(o)
 	if err != nil {
 		t.errorf("%v", err)
 		return exitFail
@@ -136,7 +140,7 @@ func (t *tool) beeline(ctx context.Context, args []string) int {
 		stmts = append(stmts, hive2.SplitStatements(e)...)
 	}
 	t.info(o, "Connecting to %s", o.url)
-	conn, err := t.connectHive(ctx, u, o, vars, hconf)
+	conn, err := t.connectHive(ctx, u, tok, o, vars, hconf)
 	if err != nil {
 		fmt.Fprintf(t.env.Stderr, "Error: Could not open client transport with JDBC Uri: %s: %v (state=08S01,code=0)\n", o.url, err)
 		return exitUsage
@@ -161,9 +165,45 @@ func (t *tool) info(o *beelineOpts, format string, args ...any) {
 	}
 }
 
+// beelineURL parses the JDBC URL and picks the delegation token to
+// authenticate with, as the Hive JDBC driver does (HiveConnection
+// createBinaryTransport, getClientDelegationToken): with auth=delegationToken
+// (in the URL or by -a) and no principal=, the HIVE_DELEGATION_TOKEN of
+// service hiveserver2ClientToken among the container's tokens
+// (HADOOP_TOKEN_FILE_LOCATION); without one the driver falls back to SASL
+// PLAIN, which a Kerberized HiveServer2 refuses. With principal= the
+// driver uses Kerberos whatever auth says.
+func (t *tool) beelineURL(o *beelineOpts) (*hive2.JDBCURL, *hadoop.Token, error) {
+	raw, tokenAuth := hive2.CutDelegationTokenAuth(o.url)
+	tokenAuth = tokenAuth || strings.EqualFold(o.authType, hive2.AuthDelegationToken)
+	u, err := hive2.ParseJDBCURL(raw)
+	if err != nil || !tokenAuth || u.Principal != "" {
+		return u, nil, err
+	}
+	toks, err := hadoop.TokensFromEnv(t.env.Getenv)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the container's tokens: %w", err)
+	}
+	tok, ok := hive2.TokenFrom(toks)
+	if !ok {
+		return u, nil, nil
+	}
+	if u.TransportMode == "http" {
+		return nil, nil, errors.New("auth=delegationToken over transportMode=http (X-Hive-Delegation-Token) is not supported by the beeline stand-in")
+	}
+	return u, &tok, nil
+}
+
 // connectHive opens a session on the first host that answers, with the
-// hiveconf and hivevar settings as the Hive JDBC driver sends them.
-func (t *tool) connectHive(ctx context.Context, u *hive2.JDBCURL, o *beelineOpts, vars, hconf map[string]string) (*gohive.Connection, error) {
+// hiveconf and hivevar settings as the Hive JDBC driver sends them. With
+// tok the binary transport authenticates with SASL DIGEST-MD5 and the
+// token, and gohive speaks NOSASL over the negotiated framing.
+func (t *tool) connectHive(ctx context.Context, u *hive2.JDBCURL, tok *hadoop.Token, o *beelineOpts, vars, hconf map[string]string) (*gohive.Connection, error) {
+	if u.Principal != "" {
+		// gohive's GSSAPI needs cgo; a container has no ticket anyway,
+		// where Hive's driver fails its GSSAPI negotiation.
+		return nil, errors.New("GSS initiate failed (the beeline stand-in does not do Kerberos: in a container it authenticates with auth=delegationToken and the container's HIVE_DELEGATION_TOKEN)")
+	}
 	session := map[string]string{"use:database": u.Database}
 	for k, v := range hconf {
 		session["set:hiveconf:"+k] = v
@@ -189,7 +229,11 @@ func (t *tool) connectHive(ctx context.Context, u *hive2.JDBCURL, o *beelineOpts
 		if u.SSL {
 			cfg.TLSConfig = &tls.Config{ServerName: host, MinVersion: tls.VersionTLS12}
 		}
-		conn, err := gohive.Connect(host, port, u.Auth, cfg)
+		auth := u.Auth
+		if tok != nil {
+			auth, cfg.DialContext = "NOSASL", tokenDialer(*tok)
+		}
+		conn, err := gohive.Connect(host, port, auth, cfg)
 		if err == nil {
 			return conn, nil
 		}
@@ -199,6 +243,28 @@ func (t *tool) connectHive(ctx context.Context, u *hive2.JDBCURL, o *beelineOpts
 		}
 	}
 	return nil, errors.Join(errs...)
+}
+
+// tokenDialer dials and runs the SASL DIGEST-MD5 negotiation with tok
+// (KerberosSaslHelper.getTokenTransport).
+func tokenDialer(tok hadoop.Token) gohive.DialContextFunc {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		var d net.Dialer
+		c, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		if dl, ok := ctx.Deadline(); ok {
+			c.SetDeadline(dl)
+		}
+		sc, err := hive2.SASLToken(c, tok)
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		c.SetDeadline(time.Time{})
+		return sc, nil
+	}
 }
 
 // runStatement executes one statement asynchronously, printing the

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/testenv/internal/portpick"
 )
 
 // PortsFile, below Options.Dir, records the addresses the cluster listened
@@ -36,8 +37,9 @@ const PortCount = len(portNames)
 type ports map[string]string
 
 // planPorts decides the listen addresses of a start: every port from base
-// on when base is set, else the ones recorded in dir's ports file (none on
-// a first start).
+// on when base is set, else the ones recorded in dir's ports file, and
+// free ones below the ephemeral range for the rest (all of them on a
+// first start).
 func planPorts(dir string, base int) (ports, error) {
 	p := ports{}
 	if base != 0 {
@@ -51,23 +53,32 @@ func planPorts(dir string, base int) (ports, error) {
 	}
 	path := filepath.Join(dir, PortsFile)
 	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		return p, nil
-	}
-	if err != nil {
+	switch {
+	case os.IsNotExist(err):
+	case err != nil:
 		return nil, err
-	}
-	defer f.Close()
-	props, err := conf.ReadProperties(f, path)
-	if err != nil {
-		return nil, err
-	}
-	for _, name := range portNames {
-		if v, ok := props.Get(name); ok && v != "" {
-			if _, _, err := net.SplitHostPort(v); err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", path, name, err)
+	default:
+		defer f.Close()
+		props, err := conf.ReadProperties(f, path)
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range portNames {
+			if v, ok := props.Get(name); ok && v != "" {
+				if _, _, err := net.SplitHostPort(v); err != nil {
+					return nil, fmt.Errorf("%s: %s: %w", path, name, err)
+				}
+				p[name] = v
 			}
-			p[name] = v
+		}
+	}
+	// The others are picked below the kernel's ephemeral range, where no
+	// outgoing connection takes them while the cluster is down.
+	for _, name := range portNames {
+		if p[name] == "" {
+			if p[name], err = portpick.Addr("127.0.0.1"); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return p, nil

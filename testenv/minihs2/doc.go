@@ -14,8 +14,14 @@
 // (ThriftCLIService.getProxyUser). GetDelegationToken, RenewDelegationToken
 // and CancelDelegationToken manage HIVE_DELEGATION_TOKENs (service
 // hiveserver2ClientToken; owner may differ from the caller only under the
-// proxy-user rules; only the renewer renews, owner or renewer cancels);
-// DIGEST-MD5 with such a token is not accepted yet.
+// proxy-user rules; only the renewer renews, owner or renewer cancels).
+// The binary transport takes such a token with SASL DIGEST-MD5 (the JDBC
+// driver's auth=delegationToken), qop auth, and the session runs as its
+// owner; a token the server does not hold (cancelled, issued elsewhere) or
+// past its renew date is refused with BAD "DIGEST-MD5: IO error acquiring
+// password" (the secret manager's reason is logged, as Hive logs it), a
+// wrong password with "... Mismatched response.". Token authentication over
+// HTTP (X-Hive-Delegation-Token) is not implemented.
 //
 // Statements do real work. Tables live in an in-memory catalog (databases,
 // columns, text-file row formats, locations) and their rows are the

@@ -86,7 +86,7 @@ func (s *Server) serveBinary() {
 const saslHandshakeTimeout = 10 * time.Second
 
 // serveConn runs one connection: the SASL handshake (PLAIN with AuthNone,
-// GSSAPI with AuthKerberos), then
+// GSSAPI or DIGEST-MD5 with a delegation token with AuthKerberos), then
 // Thrift calls in frames (SASL) or unframed (NOSASL) until it closes.
 func (s *Server) serveConn(nc net.Conn) {
 	cs := &connState{}
@@ -212,6 +212,8 @@ func (s *Server) mechanism(name, remote string) saslMechanism {
 		return plainMechanism{}
 	case s.opts.Auth == AuthKerberos && name == gssapiMechanism:
 		return &gssapiSASL{acc: &gssAcceptor{kt: s.opts.Kerberos.Keytab}, remote: remote}
+	case s.opts.Auth == AuthKerberos && name == digestMD5Mechanism:
+		return s.newTokenSASL()
 	}
 	return nil
 }

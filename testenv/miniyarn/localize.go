@@ -216,8 +216,6 @@ func (rm *RM) localize(ctx context.Context, a *app, at *attempt, appDir string) 
 // HDFS without a delegation token of the application: the NameNode offers
 // TOKEN and KERBEROS, and the localizer holds neither a token nor a ticket
 // (SaslRpcClient.selectSaslClient).
-//
-//lint:ignore ST1005 Hadoop's message, verbatim
 var errNoToken = errors.New("java.io.IOException: org.apache.hadoop.security.AccessControlException: Client cannot authenticate via:[TOKEN, KERBEROS]")
 
 // hdfsTokens returns the HDFS delegation tokens of the submission.

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gozie/gozie/testenv/internal/portpick"
 	"github.com/gozie/gozie/testenv/internal/ugi"
 	"github.com/gozie/gozie/yarn"
 )
@@ -122,22 +123,52 @@ func (rm *RM) startServers(ctx context.Context) error {
 		return err
 	}
 	for i := 0; i <= rm.opts.Standbys; i++ {
-		l, err := listen(ctx, at(rm.opts.Addrs.Web, i), "the web endpoint of "+rmID(i))
+		addr, err := reopenable(at(rm.opts.Addrs.Web, i))
 		if err != nil {
 			return err
 		}
-		ep := &endpoint{index: i, addr: advertised(at(rm.opts.Addrs.Web, i), l)}
+		l, err := listen(ctx, addr, "the web endpoint of "+rmID(i))
+		if err != nil {
+			return err
+		}
+		ep := &endpoint{index: i, addr: advertised(addr, l)}
 		rm.webs = append(rm.webs, ep)
 		rm.serveEndpoint(ep, l)
 	}
 	for i := 0; i <= rm.opts.Standbys; i++ {
-		hold, addr, err := reservePort(ctx, at(rm.opts.Addrs.Scheduler, i), "the scheduler of "+rmID(i))
+		addr, err := reopenable(at(rm.opts.Addrs.Scheduler, i))
+		if err != nil {
+			return err
+		}
+		hold, addr, err := reservePort(ctx, addr, "the scheduler of "+rmID(i))
 		if err != nil {
 			return err
 		}
 		rm.scheds = append(rm.scheds, &scheduler{rm: rm, index: i, addr: addr, hold: hold})
 	}
 	return rm.scheds[0].start()
+}
+
+// reopenable returns addr, or for an address without a port (empty, or
+// port 0) one picked below the ephemeral range: the web endpoints and the
+// schedulers close their ports (a stopped or standby RM) and open them
+// again, and an ephemeral port would go to some outgoing connection
+// meanwhile.
+func reopenable(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	switch {
+	case addr == "":
+		host = "127.0.0.1"
+	case err != nil:
+		return "", fmt.Errorf("miniyarn: address %q: %w", addr, err)
+	case port != "0":
+		return addr, nil
+	}
+	a, err := portpick.Addr(host)
+	if err != nil {
+		return "", fmt.Errorf("miniyarn: %w", err)
+	}
+	return a, nil
 }
 
 // listen listens on addr (a random loopback port when empty); the error
