@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -228,4 +229,86 @@ func hive2CredentialApp(jdbcURL string) string {
 <exec>sh</exec><argument>-c</argument><argument>grep -qa HIVE_DELEGATION_TOKEN "$HADOOP_TOKEN_FILE_LOCATION"</argument>
 </shell><ok to="end"/><error to="fail"/></action>
 <kill name="fail"><message>no HiveServer2 token</message></kill><end name="end"/></workflow-app>`
+}
+
+// TestTicketAndTokensExpireDuringACoordinator runs a coordinator on a
+// Kerberized cluster whose server ticket lives 8 seconds, not renewable,
+// and whose delegation tokens live 10 seconds: its actions are released
+// one by one, each only once the ticket and the tokens the previous one
+// used have expired, so each launch needs a ticket gozie got again from
+// its keytab and tokens fetched again. Every action succeeds.
+func TestTicketAndTokensExpireDuringACoordinator(t *testing.T) {
+	t.Parallel()
+	if err := kdc.Available(); err != nil {
+		testreq.Missing(t, "krb5-kdc and krb5-admin-server", err.Error())
+	}
+	const ticketLife, tokenLife = 8 * time.Second, 10 * time.Second
+	dir, configDir := t.TempDir(), t.TempDir()
+	args := []string{"-local", "-kerberos", "-delegation-token-renew-interval", tokenLife.String(),
+		"-data-dir", dir, "-config-dir", configDir}
+	// A first start makes the realm; the ticket of gozie's principal is then
+	// shortened before the start the test uses.
+	first, addr := startServer(t, args...)
+	if err := first.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	<-first.done
+	_ = first.cmd.Wait()
+	realm, err := kdc.Attach(filepath.Join(dir, "kdc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := realm.Lifetimes("gozie/localhost", ticketLife, 0); err != nil {
+		t.Fatal(err)
+	}
+	start(t, "gozie server started", append([]string{"server", "-addr", addr}, args...)...)
+	e := &env{dir: dir, url: "http://" + addr + "/oozie", cluster: readCluster(t, dir), user: currentUser(t)}
+	c := e.cluster
+	k := &krbEnv{env: e, cliEnv: append(os.Environ(), "OOZIE_URL="+e.url, "KRB5_CONFIG="+c["krb5Config"],
+		"GOZIE_CLIENT_KEYTAB="+c["userKeytab"], "GOZIE_CLIENT_PRINCIPAL="+c["userPrincipal"])}
+
+	appDir := filepath.Join("user", k.user, "examples", "apps", "after-restart")
+	k.putData(t, filepath.ToSlash(filepath.Join(appDir, "coordinator.xml")), inputCoordinator)
+	k.putData(t, filepath.ToSlash(filepath.Join(appDir, "workflow.xml")), restartWorkflow)
+	k.putData(t, filepath.ToSlash(filepath.Join(appDir, "job.properties")),
+		"oozie.coord.application.path=${nameNode}/user/${user.name}/examples/apps/after-restart\n")
+	id := k.krbRun(t, filepath.Join(dir, "dfs", appDir, "job.properties"), "start=2020-01-01T00:00Z", "end=2020-01-01T00:30Z")
+	for i, instance := range []string{"202001010000", "202001010010", "202001010020"} {
+		released := time.Now()
+		k.putData(t, "user/"+k.user+"/examples/input-data/restart/"+instance+"/_SUCCESS", "")
+		k.waitKrbCoord(t, id, func(acts []coordAction) bool { return len(acts) == 3 && acts[i].Status == "SUCCEEDED" })
+		// The condition the next action is released on: what this one
+		// used (the server's ticket, the job's tokens) has expired.
+		time.Sleep(time.Until(released.Add(tokenLife + time.Second)))
+	}
+	status, info := k.krbWait(t, id, time.Minute)
+	if status != "SUCCEEDED" {
+		t.Fatalf("the coordinator ended %s:\n%s", status, info)
+	}
+}
+
+// waitKrbCoord polls the coordinator's actions as the Kerberos user until
+// cond holds.
+func (k *krbEnv) waitKrbCoord(t *testing.T, id string, cond func([]coordAction) bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		out, err := k.krbCLI(t, "job", "-info", id, "-verbose")
+		var acts []coordAction
+		for _, line := range strings.Split(out, "\n") {
+			f := strings.Split(line, "\t")
+			if len(f) == 13 && strings.HasPrefix(f[0], id+"@") {
+				if sm := actionStatuses.FindStringSubmatch(f[10]); sm != nil {
+					acts = append(acts, coordAction{ID: f[0], Status: sm[2]})
+				}
+			}
+		}
+		if err == nil && cond(acts) {
+			return
+		}
+		if strings.Contains(out, "FAILED") || strings.Contains(out, "KILLED") || time.Now().After(deadline) {
+			t.Fatalf("coordinator %s: %v\n%s", id, err, out)
+		}
+		time.Sleep(200 * time.Millisecond) // polling the CLI as a script would
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"time"
 
 	"github.com/gozie/gozie/testenv/localcluster"
 )
@@ -49,6 +50,7 @@ type clusterFlags struct {
 	rpcProtection *string
 	basePort      *int
 	kerberos      *bool
+	tokenRenew    *time.Duration
 }
 
 func registerClusterFlags(fs *flag.FlagSet) clusterFlags {
@@ -60,6 +62,8 @@ func registerClusterFlags(fs *flag.FlagSet) clusterFlags {
 			" after it; 0 keeps the ports of the last start on the data dir ("+localcluster.PortsFile+")"),
 		kerberos: fs.Bool("kerberos", false, "a Kerberized cluster: an MIT KDC in <data-dir>/kdc (Debian's krb5-kdc), "+
 			"principals and keytabs for the services, gozie and your user; "+localcluster.PropertiesFile+" names them"),
+		tokenRenew: fs.Duration("delegation-token-renew-interval", 0, "with -kerberos, how long delegation tokens live "+
+			"unless renewed (dfs.namenode.delegation.token.renew-interval); 0 is Hadoop's day"),
 	}
 }
 
@@ -80,7 +84,8 @@ func startLocalCluster(ctx context.Context, dir, proxyUser string, cf clusterFla
 	}
 	c, err := localcluster.Start(ctx, localcluster.Options{Dir: dir, Env: containerEnv(), ToolsBinary: self,
 		ProxyUsers: proxies, HA: *cf.ha, RPCProtection: *cf.rpcProtection, BasePort: *cf.basePort, Kerberos: *cf.kerberos,
-		Logger: log.With("component", "minicluster")})
+		TokenRenewInterval: *cf.tokenRenew,
+		Logger:             log.With("component", "minicluster")})
 	if err != nil {
 		return nil, err
 	}

@@ -33,7 +33,9 @@ import (
 	osuser "os/user"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
@@ -97,6 +99,12 @@ type Options struct {
 	// KerberosUser is the user principal created for the cluster's user;
 	// default the OS user running the cluster.
 	KerberosUser string
+	// TokenRenewInterval is how long the delegation tokens of the
+	// NameNodes, the ResourceManager and HiveServer2 live unless renewed
+	// (dfs.namenode.delegation.token.renew-interval and its YARN and Hive
+	// counterparts, written into hdfs-site.xml for clients); zero means
+	// Hadoop's default, a day. Shorter lives let one watch tokens expire.
+	TokenRenewInterval time.Duration
 	// Logger receives the stand-ins' diagnostics; nil discards them.
 	Logger *slog.Logger
 }
@@ -200,6 +208,7 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 		HA: opts.HA, Nameservice: HAName, NameNodeAddrs: pp.pick(nnNames...), DataNodeAddr: pp["datanode"]}
 	if c.realm != nil {
 		dfsOpts.Kerberos = &ipc.KerberosOptions{Keytab: c.realm.services, Service: "nn", Host: "localhost"}
+		dfsOpts.TokenRenewInterval = opts.TokenRenewInterval
 	}
 	c.DFS, err = minidfs.Start(ctx, dfsOpts)
 	if err != nil {
@@ -213,6 +222,9 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	}
 	for k, v := range c.DFS.ClientConf() {
 		client[k] = v
+	}
+	if opts.TokenRenewInterval > 0 {
+		client[hadoop.TokenRenewIntervalKey] = strconv.FormatInt(opts.TokenRenewInterval.Milliseconds(), 10)
 	}
 	fsCfg := hadoop.ResolverConfig{DefaultFS: c.DFS.URI(), Conf: client}
 	if c.realm != nil {
@@ -245,7 +257,8 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	c.storage = &miniyarn.HDFSStorage{DefaultFS: c.DFS.URI(), Conf: client}
 	var yarnKerberos *miniyarn.KerberosOptions
 	if c.realm != nil {
-		yarnKerberos = &miniyarn.KerberosOptions{Keytab: c.realm.services, Principal: kdc.Principal(HTTPPrincipal)}
+		yarnKerberos = &miniyarn.KerberosOptions{Keytab: c.realm.services, Principal: kdc.Principal(HTTPPrincipal),
+			TokenRenewInterval: opts.TokenRenewInterval}
 	}
 	c.YARN, err = miniyarn.Start(ctx, miniyarn.Options{WorkDir: yarnDir, Storage: c.storage, Env: env,
 		AnonymousAllowed: c.realm == nil, Kerberos: yarnKerberos,
@@ -264,6 +277,7 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 		hs2Opts.Auth = minihs2.AuthKerberos
 		hs2Opts.Kerberos = &minihs2.KerberosOptions{Keytab: c.realm.services, Principal: kdc.Principal(HivePrincipal)}
 		hs2Opts.HadoopConf = core
+		hs2Opts.TokenRenewInterval = opts.TokenRenewInterval
 		if hs2Opts.YARNKerberos, err = c.realm.login(HivePrincipal, c.realm.servicesPath); err != nil {
 			return nil, err
 		}
