@@ -82,6 +82,9 @@ type ServerOptions struct {
 	// Addr is the listen address; the default is "127.0.0.1:0", a random
 	// loopback port.
 	Addr string
+	// Listener, when set, is listened on instead of Addr (a socket the
+	// caller prepared); Close closes it.
+	Listener net.Listener
 	// Simple enables SIMPLE authentication.
 	Simple bool
 	// Token enables TOKEN authentication (DIGEST-MD5) with this secret
@@ -174,9 +177,12 @@ func (s *Server) Start(ctx context.Context) error {
 	if _, err := qops(s.opts.Protection); err != nil {
 		return err
 	}
-	l, err := net.Listen("tcp", s.opts.Addr)
-	if err != nil {
-		return fmt.Errorf("ipc: listening on %s: %w", s.opts.Addr, err)
+	l := s.opts.Listener
+	if l == nil {
+		var err error
+		if l, err = net.Listen("tcp", s.opts.Addr); err != nil {
+			return fmt.Errorf("ipc: listening on %s: %w", s.opts.Addr, err)
+		}
 	}
 	s.mu.Lock()
 	if s.listener != nil || s.closed {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net"
 	"time"
 
 	"github.com/gozie/gozie/hadoop/hadooppb/yarnpb"
@@ -44,12 +45,19 @@ func (s *scheduler) start() error {
 	if err != nil {
 		return fmt.Errorf("miniyarn: %w", err)
 	}
-	srv := ipc.NewServer(ipc.ServerOptions{Addr: s.addr, Token: s.rm.lookupToken, Protection: protection, Logger: s.rm.log})
+	// The server listens on the held socket itself: the port is never free
+	// for another process between the hold and the server.
+	var l net.Listener
+	if s.hold != nil {
+		if l, err = s.hold.listen(); err != nil {
+			return fmt.Errorf("miniyarn: starting the scheduler of %s at %s: %w", rmID(s.index), s.addr, err)
+		}
+		s.hold = nil
+	}
+	srv := ipc.NewServer(ipc.ServerOptions{Addr: s.addr, Listener: l, Token: s.rm.lookupToken, Protection: protection, Logger: s.rm.log})
 	srv.Handle(ipc.ApplicationMasterProtocol, methodRegister, ipc.Typed(s.register))
 	srv.Handle(ipc.ApplicationMasterProtocol, methodAllocate, ipc.Typed(s.allocate))
 	srv.Handle(ipc.ApplicationMasterProtocol, methodFinish, ipc.Typed(s.finish))
-	s.hold.release()
-	s.hold = nil
 	// The server lives until the RM stops being active, not until a
 	// caller's context ends.
 	if err := srv.Start(context.Background()); err != nil {
@@ -66,13 +74,13 @@ func (s *scheduler) start() error {
 func (s *scheduler) stop(keep bool) error {
 	var err error
 	if s.srv != nil {
-		err = s.srv.Close()
-		s.srv = nil
 		if keep {
-			// Best effort: the connections just closed may keep the port
-			// in TIME_WAIT, which only a listener may bind over.
+			// Held before the server closes (both sockets share the port),
+			// so that it is never free in between; best effort.
 			s.hold, _, _ = holdPort(s.addr, "")
 		}
+		err = s.srv.Close()
+		s.srv = nil
 	}
 	if !keep {
 		s.hold.release()

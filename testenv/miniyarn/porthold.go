@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // portHold keeps a TCP address bound without listening on it, as the port of
@@ -39,7 +42,14 @@ func holdPort(addr, what string) (*portHold, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("miniyarn: a socket for %s: %w", what, err)
 	}
-	// No SO_REUSEADDR: nothing else may bind the port while it is held.
+	// SO_REUSEPORT and no SO_REUSEADDR: nothing else may bind the port while
+	// it is held, except this process's next hold, which is made before the
+	// server on the port closes, so that the port is never free between the
+	// two (a server listens on its hold itself, see listen).
+	if err := syscall.SetsockoptInt(fd, syscall.SOL_SOCKET, unix.SO_REUSEPORT, 1); err != nil {
+		syscall.Close(fd)
+		return nil, "", fmt.Errorf("miniyarn: a socket for %s: %w", what, err)
+	}
 	if err := syscall.Bind(fd, sa); err != nil {
 		syscall.Close(fd)
 		return nil, "", fmt.Errorf("miniyarn: listening on %s for %s: %w", addr, what, err)
@@ -76,10 +86,42 @@ func reservePort(ctx context.Context, addr, what string) (*portHold, string, err
 	return nil, l.Addr().String(), nil
 }
 
-// release frees the port, e.g. for a server to listen on it. A nil hold
-// does nothing.
+// release frees the port. A nil hold does nothing.
 func (h *portHold) release() {
-	if h != nil {
+	if h != nil && h.fd >= 0 {
 		syscall.Close(h.fd)
+		h.fd = -1
 	}
+}
+
+// listen makes the held socket listen and returns it as a listener; the
+// hold is used up. The port is never free in between.
+func (h *portHold) listen() (net.Listener, error) {
+	if err := syscall.Listen(h.fd, syscall.SOMAXCONN); err != nil {
+		return nil, fmt.Errorf("miniyarn: listening on a held port: %w", err)
+	}
+	f := os.NewFile(uintptr(h.fd), "held port")
+	h.fd = -1
+	defer f.Close()
+	l, err := net.FileListener(f)
+	if err != nil {
+		return nil, fmt.Errorf("miniyarn: listening on a held port: %w", err)
+	}
+	return l, nil
+}
+
+// listenHeld listens on addr through a hold, so that a later hold of the
+// port (a stopped RM's) can be made before this listener closes; where the
+// hold fails as reservePort allows (TIME_WAIT), it listens plainly.
+func listenHeld(ctx context.Context, addr, what string) (net.Listener, error) {
+	hold, _, err := holdPort(addr, what)
+	if err != nil {
+		return listen(ctx, addr, what)
+	}
+	l, err := hold.listen()
+	if err != nil {
+		hold.release()
+		return nil, err
+	}
+	return l, nil
 }

@@ -3,6 +3,7 @@ package miniyarn
 import (
 	"context"
 	"errors"
+	"net"
 
 	"github.com/gozie/gozie/yarn"
 )
@@ -80,9 +81,14 @@ func (rm *RM) Restart(ctx context.Context) error {
 // the scheduler of RM active (none when -1). Callers hold adminMu.
 func (rm *RM) startRMServers(ctx context.Context, active int) error {
 	for _, ep := range rm.webs {
-		ep.hold.release()
-		ep.hold = nil
-		l, err := listen(ctx, ep.addr, "the web endpoint of "+rmID(ep.index))
+		var l net.Listener
+		var err error
+		if ep.hold != nil {
+			l, err = ep.hold.listen()
+			ep.hold = nil
+		} else {
+			l, err = listenHeld(ctx, ep.addr, "the web endpoint of "+rmID(ep.index))
+		}
 		if err != nil {
 			return err
 		}

@@ -127,7 +127,7 @@ func (rm *RM) startServers(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		l, err := listen(ctx, addr, "the web endpoint of "+rmID(i))
+		l, err := listenHeld(ctx, addr, "the web endpoint of "+rmID(i))
 		if err != nil {
 			return err
 		}
@@ -486,13 +486,13 @@ func (rm *RM) stopRMServers(keep bool) []error {
 	var errs []error
 	for _, ep := range rm.webs {
 		if ep.server != nil {
+			if keep {
+				ep.hold, _, _ = holdPort(ep.addr, "") // before the close, best effort, as for the scheduler
+			}
 			if err := ep.server.Close(); err != nil {
 				errs = append(errs, fmt.Errorf("stopping web endpoint %s: %w", ep.addr, err))
 			}
 			ep.server = nil
-			if keep {
-				ep.hold, _, _ = holdPort(ep.addr, "") // best effort, as for the scheduler
-			}
 		}
 		if !keep {
 			ep.hold.release()
