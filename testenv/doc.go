@@ -1,7 +1,8 @@
 // Package testenv holds gozie's in-process stand-ins for a Hadoop cluster,
 // each in its own package: minidfs (a NameNode or an HA pair, and a
 // DataNode), miniyarn (a ResourceManager or an HA pair, with one
-// NodeManager), minihs2 (HiveServer2), kdc (an MIT KDC), clustertools (the
+// NodeManager), minihs2 (HiveServer2, and a Kerberized metastore's
+// get_delegation_token), kdc (an MIT KDC), clustertools (the
 // command-line tools of a node), localcluster (all of them together, for
 // gozie server -local and the end-to-end tests) and clusteradmin (what an
 // administrator's haadmin, rmadmin and daemon commands do to a real
@@ -225,6 +226,17 @@
 //	is refused with BAD "DIGEST-MD5: IO error acquiring
 //	password", a wrong password with "DIGEST-MD5: digest
 //	response format violation. Mismatched response."
+//	a Kerberized metastore (minihs2.Metastore) takes SASL  minihs2             hive metastore/security/HadoopThriftAuthBridge.java
+//	GSSAPI; get_delegation_token(owner, renewer) issues                        Server, MetastoreDelegationTokenManager
+//	a HIVE_DELEGATION_TOKEN with no service; a caller                          getDelegationToken, DelegationTokenSecretManager
+//	whose short name is not owner's needs the                                  getDelegationToken; ThriftHiveMetastore
+//	hadoop.proxyuser rules (MetaException "User: <p> is                        get_delegation_token (hive_metastore.thrift)
+//	not allowed to impersonate <owner>"); its token store
+//	is its own (MemoryTokenStore, the default)
+//	a method the server does not know is answered with     minihs2             thrift TBaseProcessor.process (TApplicationException
+//	TApplicationException UNKNOWN_METHOD "Invalid method                       UNKNOWN_METHOD)
+//	name: '<name>'" (the metastore stand-in serves
+//	get_delegation_token only)
 //
 // What the stand-ins leave out is listed in each package's documentation
 // (minidfs: ACLs, snapshots, quotas, encryption zones; permissions of the

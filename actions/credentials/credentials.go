@@ -5,7 +5,8 @@
 // as on a Kerberized cluster they must.
 //
 // Types: hive2 (a HiveServer2 delegation token: hive2.jdbc.url,
-// hive2.server.principal). Any other type, and a cred= name the workflow's
+// hive2.server.principal) and hcat (a Hive metastore delegation token:
+// hcat.metastore.uri, hcat.metastore.principal). Any other type, and a cred= name the workflow's
 // <credentials> does not define, is refused with JA020 naming it. Without
 // Kerberos toward Hadoop (hadoop.security.authentication=simple) nothing
 // needs a token, and credentials are skipped, as Oozie does on an
@@ -49,6 +50,7 @@ type Provider struct {
 // Default are the credential types gozie knows.
 var Default = map[string]Fetcher{
 	hive2.CredentialType: fetchHive2,
+	HCatType:             fetchHCat,
 }
 
 func fetchHive2(ctx context.Context, krb *krbclient.Client, c actions.Credential, user string) ([]Token, error) {
@@ -83,7 +85,7 @@ func (p *Provider) Tokens(ctx context.Context, run *actions.Run) ([]Token, error
 				"Could not load credentials of type [%s] with name [%s]: gozie knows no such credential type", c.Type, c.Name)
 		}
 		toks, err := fetch(ctx, p.Kerberos, c, run.User)
-		if errors.Is(err, hive2.ErrCredential) {
+		if errors.Is(err, hive2.ErrCredential) || errors.Is(err, ErrHCatCredential) {
 			return nil, actions.Errorf(actions.ActionFailed, CodeUnavailable, "credential [%s]: %v", c.Name, err)
 		}
 		if err != nil {

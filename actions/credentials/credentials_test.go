@@ -50,16 +50,19 @@ func TestTokensOfEachType(t *testing.T) {
 func TestUnknownTypesAndNamesAreRefused(t *testing.T) {
 	t.Parallel()
 	p := &credentials.Provider{Kerberos: &krbclient.Client{}}
-	for _, c := range []actions.Credential{{Name: "meta", Type: "hcat"}, {Name: "nowhere"}} {
+	for _, c := range []actions.Credential{{Name: "hb", Type: "hbase"}, {Name: "nowhere"}} {
 		_, err := p.Tokens(context.Background(), run(c))
 		if code(err) != credentials.CodeUnavailable {
 			t.Errorf("credential %+v: %v, want %s", c, err, credentials.CodeUnavailable)
 		}
 	}
-	// A hive2 credential without its properties names the one missing.
-	_, err := p.Tokens(context.Background(), run(actions.Credential{Name: "hs", Type: hive2.CredentialType, Properties: map[string]string{}}))
-	if code(err) != credentials.CodeUnavailable {
-		t.Errorf("hive2 without properties: %v", err)
+	// A hive2 or hcat credential without its properties names the one
+	// missing.
+	for _, typ := range []string{hive2.CredentialType, credentials.HCatType} {
+		_, err := p.Tokens(context.Background(), run(actions.Credential{Name: "c", Type: typ, Properties: map[string]string{}}))
+		if code(err) != credentials.CodeUnavailable {
+			t.Errorf("%s without properties: %v", typ, err)
+		}
 	}
 }
 

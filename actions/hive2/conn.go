@@ -189,7 +189,7 @@ func (e *Executor) kerberize(ctx context.Context, j *job, addr, host string, d *
 	krb := e.cfg.Kerberos // set: Executor.prepare refuses principal= without it
 	principal := ServicePrincipal(j.url.Principal, host)
 	if j.url.TransportMode != "http" {
-		d.wrap = func(c net.Conn) (net.Conn, error) { return saslGSSAPI(c, krb, principal) }
+		d.wrap = func(c net.Conn) (net.Conn, error) { return SASLGSSAPI(c, krb, principal) }
 		return "NOSASL", nil, nil
 	}
 	relay := newSPNEGORelay(context.WithoutCancel(ctx), addr, cfg.TLSConfig, d.dial, krb, principal, j.user)

@@ -166,7 +166,7 @@ func kerberosTransport(ctx context.Context, krb *krbclient.Client, u *JDBCURL, a
 		return nil, err
 	}
 	c.SetDeadline(dl)
-	sc, err := saslGSSAPI(c, krb, principal)
+	sc, err := SASLGSSAPI(c, krb, principal)
 	if err != nil {
 		c.Close()
 		return nil, err

@@ -57,12 +57,13 @@ const (
 // hive.server2.thrift.max.message.size is of that order).
 const maxSASLFrame = 256 << 20
 
-// saslGSSAPI runs the client side of Hive's Thrift SASL negotiation with
+// SASLGSSAPI runs the client side of Hive's Thrift SASL negotiation with
 // GSSAPI on conn (TSaslClientTransport, qop auth): START "GSSAPI", the
 // AP-REQ for principal, the server's wrapped security-layer offer, the
 // wrapped choice of no layer, COMPLETE. It returns conn wrapped in the
-// transport's framing.
-func saslGSSAPI(conn net.Conn, cl *krbclient.Client, principal string) (net.Conn, error) {
+// transport's framing. HiveServer2 and the Hive metastore (the hcat
+// credential of actions/credentials) share this transport.
+func SASLGSSAPI(conn net.Conn, cl *krbclient.Client, principal string) (net.Conn, error) {
 	spn, _ := splitPrincipal(principal)
 	tkt, key, err := cl.GetServiceTicket(spn)
 	if err != nil {

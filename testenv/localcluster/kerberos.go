@@ -137,6 +137,7 @@ func (r *realm) properties() map[string]string {
 		"userPrincipal":            kdc.Principal(r.user),
 		"userKeytab":               r.userKeytab,
 		"hive2ServerPrincipal":     kdc.Principal(HivePrincipal),
+		"hcatMetastorePrincipal":   kdc.Principal(HivePrincipal),
 		"nameNodePrincipal":        kdc.Principal(NameNodePrincipal),
 		"resourceManagerPrincipal": kdc.Principal(ResourceManagerPrincipal),
 	}

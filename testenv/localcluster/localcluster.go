@@ -93,8 +93,10 @@ type Options struct {
 	// clusters are: a KDC of realm kdc.Realm in <Dir>/kdc with the
 	// services' principals, gozie's (ServerPrincipal, a proxy user of every
 	// service) and KerberosUser's, each with a keytab there; MiniDFS
-	// accepts Kerberos and delegation tokens only, MiniHS2 Kerberos only.
-	// Properties names the principals, keytabs and krb5.conf.
+	// accepts Kerberos and delegation tokens only, MiniHS2 Kerberos only,
+	// and a Hive metastore (minihs2.StartMetastore, for hcat credentials)
+	// runs beside it. Properties names the principals, keytabs, krb5.conf
+	// and the metastore.
 	Kerberos bool
 	// KerberosUser is the user principal created for the cluster's user;
 	// default the OS user running the cluster.
@@ -116,6 +118,10 @@ type Cluster struct {
 	// HS2 is a HiveServer2 whose tables are MiniDFS files and whose
 	// queries run as tagged applications on MiniYARN.
 	HS2 *minihs2.Server
+	// Metastore is the Hive metastore stand-in of a Kerberized cluster
+	// (get_delegation_token only, for hcat credentials); nil without
+	// Kerberos.
+	Metastore *minihs2.Metastore
 	// FS reaches MiniDFS (and file://) through the real HDFS client.
 	FS *hadoop.Resolver
 	// ConfDir is the cluster's Hadoop client configuration directory.
@@ -286,6 +292,14 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting MiniHS2: %w", err)
 	}
+	if c.realm != nil {
+		c.Metastore, err = minihs2.StartMetastore(ctx, minihs2.MetastoreOptions{Addr: pp["metastore"],
+			Kerberos:   &minihs2.KerberosOptions{Keytab: c.realm.services, Principal: kdc.Principal(HivePrincipal)},
+			HadoopConf: core, TokenRenewInterval: opts.TokenRenewInterval, Logger: opts.Logger})
+		if err != nil {
+			return nil, fmt.Errorf("starting the Hive metastore: %w", err)
+		}
+	}
 	c.admin, err = startAdmin(c, pp["admin"], filepath.Join(opts.Dir, adminTokenName))
 	if err != nil {
 		return nil, fmt.Errorf("starting the admin endpoint: %w", err)
@@ -317,6 +331,9 @@ func (c *Cluster) ports() ports {
 		"hiveserver2": c.HS2.Addr(), "admin": c.admin.addr}
 	if c.realm != nil {
 		p["kdc"] = c.realm.kdc.Addr
+	}
+	if c.Metastore != nil {
+		p["metastore"] = c.Metastore.Addr()
 	}
 	for i, a := range c.DFS.NameNodeAddrs() {
 		p[fmt.Sprintf("namenode.nn%d", i+1)] = a
@@ -368,7 +385,8 @@ func (c *Cluster) writeHadoopConf(client map[string]string) error {
 // Properties returns the values job.properties files use: nameNode,
 // jobTracker and resourceManager (the ResourceManager's address as actions
 // name it), resourceManagerWebapp (its REST URL), hive2JdbcUrl (MiniHS2),
-// and for tools run by hand dfsRoot and hadoopConfDir.
+// hcatMetastoreUri (the metastore of a Kerberized cluster), and for tools
+// run by hand dfsRoot and hadoopConfDir.
 func (c *Cluster) Properties() map[string]string {
 	// Without HA the ResourceManager is named by its web address, which
 	// gozie's router takes as such; with HA by its cluster id, which the
@@ -390,6 +408,9 @@ func (c *Cluster) Properties() map[string]string {
 		for k, v := range c.realm.properties() {
 			props[k] = v
 		}
+	}
+	if c.Metastore != nil {
+		props["hcatMetastoreUri"] = c.Metastore.URI()
 	}
 	return props
 }
@@ -422,6 +443,9 @@ func (c *Cluster) Close() error {
 		c.admin.close()
 	}
 	defer c.realm.close()
+	if c.Metastore != nil {
+		c.Metastore.Close()
+	}
 	if c.HS2 != nil {
 		c.HS2.Close()
 	}

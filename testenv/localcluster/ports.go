@@ -26,7 +26,7 @@ var portNames = [...]string{
 	"namenode.nn1", "namenode.nn2", "datanode",
 	"resourcemanager.webapp.rm1", "resourcemanager.webapp.rm2",
 	"resourcemanager.scheduler.rm1", "resourcemanager.scheduler.rm2",
-	"nodemanager.webapp", "hiveserver2", "admin", "kdc",
+	"nodemanager.webapp", "hiveserver2", "admin", "kdc", "metastore",
 }
 
 // PortCount is how many ports Options.BasePort pins.

@@ -23,6 +23,13 @@
 // wrong password with "... Mismatched response.". Token authentication over
 // HTTP (X-Hive-Delegation-Token) is not implemented.
 //
+// StartMetastore runs a Kerberized Hive metastore of one method:
+// get_delegation_token over the Thrift binary protocol behind SASL GSSAPI,
+// what Oozie's hcat credential asks for. Its tokens (no service) come from
+// its own store, as with Hive's default MemoryTokenStore; every other
+// method gets UNKNOWN_METHOD, and PLAIN and DIGEST-MD5 are refused (a real
+// metastore also takes its tokens back with DIGEST-MD5).
+//
 // Statements do real work. Tables live in an in-memory catalog (databases,
 // columns, text-file row formats, locations) and their rows are the
 // delimited text files under each table's location on Options.FS

@@ -39,6 +39,9 @@ type tokenStore struct {
 	masterKey     []byte
 	maxLifetime   time.Duration
 	renewInterval time.Duration
+	// service is the service stamped on issued tokens: TokenService for
+	// HiveServer2's, none for the metastore's.
+	service string
 
 	mu     sync.Mutex
 	seq    int64
@@ -48,7 +51,8 @@ type tokenStore struct {
 func newTokenStore(maxLifetime, renewInterval time.Duration) *tokenStore {
 	key := make([]byte, 64)
 	rand.Read(key)
-	return &tokenStore{masterKey: key, maxLifetime: maxLifetime, renewInterval: renewInterval, tokens: map[string]*tokenInfo{}}
+	return &tokenStore{masterKey: key, maxLifetime: maxLifetime, renewInterval: renewInterval, service: TokenService,
+		tokens: map[string]*tokenInfo{}}
 }
 
 // masterKeyID is the id of the store's only master key.
@@ -85,7 +89,7 @@ func (t *tokenStore) issue(owner, renewer, real string, now time.Time) string {
 	b = appendVLong(b, int64(len(pw)))
 	b = append(b, pw...)
 	b = appendText(b, TokenKind)
-	b = appendText(b, TokenService)
+	b = appendText(b, t.service)
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 

@@ -226,6 +226,14 @@ const maxSASLSteps = 8
 // challenges until the mechanism is done, which COMPLETE confirms. It
 // returns the authenticated user.
 func (s *Server) saslHandshake(rw io.ReadWriter, remote string) (string, error) {
+	return negotiateSASL(rw, func(name string) saslMechanism { return s.mechanism(name, remote) })
+}
+
+// negotiateSASL is the server side of a Thrift SASL negotiation
+// (TSaslServerTransport), shared by HiveServer2 and the metastore:
+// mechanism returns the server side of a mechanism name, or nil for one
+// the server does not accept.
+func negotiateSASL(rw io.ReadWriter, mechanism func(name string) saslMechanism) (string, error) {
 	refuse := func(status byte, format string, args ...any) (string, error) {
 		msg := fmt.Sprintf(format, args...)
 		writeSASLMessage(rw, status, []byte(msg))
@@ -238,7 +246,7 @@ func (s *Server) saslHandshake(rw io.ReadWriter, remote string) (string, error) 
 	if status != saslStart {
 		return refuse(saslError, "Expected START status, received %d", status)
 	}
-	m := s.mechanism(string(mech), remote)
+	m := mechanism(string(mech))
 	if m == nil {
 		return refuse(saslBad, "Unsupported mechanism type %s", mech)
 	}
