@@ -13,6 +13,7 @@ import (
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/actions/hive2"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/yarn"
 	krbclient "github.com/jcmturner/gokrb5/v8/client"
 )
 
@@ -145,7 +146,7 @@ func metastoreToken(ctx context.Context, krb *krbclient.Client, addr, principal,
 	if err != nil {
 		return hadoop.Token{}, fmt.Errorf("get_delegation_token: %w", err)
 	}
-	return hive2.DecodeToken(s)
+	return yarn.DecodeTokenURLString(s)
 }
 
 // writeTokenCall sends get_delegation_token(owner, renewer).

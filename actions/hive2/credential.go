@@ -2,17 +2,16 @@ package hive2
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/apache/thrift/lib/go/thrift"
 	"github.com/beltran/gohive/hiveserver"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/yarn"
 	krbclient "github.com/jcmturner/gokrb5/v8/client"
 	"github.com/jcmturner/gokrb5/v8/spnego"
 )
@@ -123,7 +122,7 @@ func fetchTokenFrom(ctx context.Context, krb *krbclient.Client, u *JDBCURL, addr
 	if err := statusErr(resp.Status); err != nil {
 		return hadoop.Token{}, fmt.Errorf("GetDelegationToken: %w", err)
 	}
-	return DecodeToken(resp.GetDelegationToken())
+	return yarn.DecodeTokenURLString(resp.GetDelegationToken())
 }
 
 // statusErr turns a failed TStatus into an error with Hive's message.
@@ -187,52 +186,4 @@ func (t *spnegoTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("SPNEGO for %s: %w", t.spn, err)
 	}
 	return t.next.RoundTrip(r)
-}
-
-// DecodeToken decodes a token in Token.encodeToUrlString form (what
-// HiveServer2's GetDelegationToken returns): URL-safe base64 of the
-// Writable identifier, password, kind and service.
-func DecodeToken(s string) (hadoop.Token, error) {
-	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
-	if err != nil {
-		return hadoop.Token{}, fmt.Errorf("decoding a delegation token: %w", err)
-	}
-	var fields [4][]byte
-	rest := raw
-	for i := range fields {
-		n, size, err := readVLong(rest)
-		if err != nil || n < 0 || int64(len(rest)-size) < n {
-			return hadoop.Token{}, errors.New("decoding a delegation token: truncated")
-		}
-		fields[i], rest = rest[size:size+int(n)], rest[size+int(n):]
-	}
-	return hadoop.Token{Identifier: fields[0], Password: fields[1], Kind: string(fields[2]), Service: string(fields[3])}, nil
-}
-
-// readVLong decodes WritableUtils.readVLong and returns the value and the
-// bytes it took.
-func readVLong(b []byte) (int64, int, error) {
-	if len(b) == 0 {
-		return 0, 0, errors.New("truncated vlong")
-	}
-	first := int8(b[0])
-	if first >= -112 {
-		return int64(first), 1, nil
-	}
-	neg := first < -120
-	n := int(-112 - first)
-	if neg {
-		n = int(-120 - first)
-	}
-	if len(b) < 1+n {
-		return 0, 0, errors.New("truncated vlong")
-	}
-	var v int64
-	for _, c := range b[1 : 1+n] {
-		v = v<<8 | int64(c)
-	}
-	if neg {
-		v = ^v
-	}
-	return v, 1 + n, nil
 }

@@ -8,14 +8,13 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/gozie/gozie/testenv/internal/krbaccept"
 	"github.com/gozie/gozie/testenv/internal/ugi"
 	"github.com/jcmturner/gokrb5/v8/crypto"
 	"github.com/jcmturner/gokrb5/v8/gssapi"
 	"github.com/jcmturner/gokrb5/v8/iana/keyusage"
 	"github.com/jcmturner/gokrb5/v8/keytab"
-	"github.com/jcmturner/gokrb5/v8/messages"
 	krbservice "github.com/jcmturner/gokrb5/v8/service"
-	"github.com/jcmturner/gokrb5/v8/spnego"
 	krbtypes "github.com/jcmturner/gokrb5/v8/types"
 )
 
@@ -62,7 +61,7 @@ func acceptAPReq(kt *keytab.Keytab, token []byte, remoteAddr string) (principal 
 			err = fmt.Errorf("malformed Kerberos token: %v", p)
 		}
 	}()
-	apReq, err := apReqOf(token)
+	apReq, err := krbaccept.APReq(token)
 	if err != nil {
 		return "", key, err
 	}
@@ -78,27 +77,6 @@ func acceptAPReq(kt *keytab.Keytab, token []byte, remoteAddr string) (principal 
 		return "", key, errors.New("the Kerberos ticket is not valid")
 	}
 	return creds.UserName() + "@" + creds.Domain(), apReq.Ticket.DecryptedEncPart.Key, nil
-}
-
-// apReqOf extracts the AP-REQ of a SPNEGO NegTokenInit or of a bare
-// Kerberos GSS-API token.
-func apReqOf(raw []byte) (*messages.APReq, error) {
-	var st spnego.SPNEGOToken
-	mech := raw
-	if err := st.Unmarshal(raw); err == nil {
-		if !st.Init {
-			return nil, errors.New("the Negotiate token is not a SPNEGO NegTokenInit")
-		}
-		mech = st.NegTokenInit.MechTokenBytes
-	}
-	var k spnego.KRB5Token
-	if err := k.Unmarshal(mech); err != nil {
-		return nil, fmt.Errorf("reading the Kerberos token: %w", err)
-	}
-	if !k.IsAPReq() {
-		return nil, errors.New("the Kerberos token is not an AP-REQ")
-	}
-	return &k.APReq, nil
 }
 
 // initiate verifies the AP-REQ and returns the wrapped offer.

@@ -12,6 +12,7 @@ import (
 	"github.com/gozie/gozie/actions/hive2"
 	"github.com/gozie/gozie/testenv/internal/ugi"
 	"github.com/gozie/gozie/testenv/kdc"
+	"github.com/gozie/gozie/yarn"
 	krbclient "github.com/jcmturner/gokrb5/v8/client"
 	"github.com/jcmturner/gokrb5/v8/keytab"
 )
@@ -140,7 +141,7 @@ func TestMetastoreTokenRules(t *testing.T) {
 		if tt.refusal != "" {
 			continue
 		}
-		tok, err := hive2.DecodeToken(s)
+		tok, err := yarn.DecodeTokenURLString(s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/gozie/gozie/actions/hive2"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/testenv/kdc"
+	"github.com/gozie/gozie/yarn"
 	krbclient "github.com/jcmturner/gokrb5/v8/client"
 	"github.com/jcmturner/gokrb5/v8/keytab"
 )
@@ -142,7 +143,7 @@ func TestDelegationTokenRefusals(t *testing.T) {
 	defer other.Close()
 	issue := func(srv *Server) (hadoop.Token, string) {
 		s := srv.tokens.issue("alice", "hive/localhost@"+kdc.Realm, "gozie/localhost@"+kdc.Realm, clock())
-		tok, err := hive2.DecodeToken(s)
+		tok, err := yarn.DecodeTokenURLString(s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,17 +2,17 @@ package minihs2
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha1"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"sync"
 	"time"
 
 	"github.com/beltran/gohive/hiveserver"
+	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/hadoop/delegation"
 	"github.com/gozie/gozie/testenv/internal/ugi"
+	"github.com/gozie/gozie/yarn"
 )
 
 // Delegation token facts (HiveDelegationTokenIdentifier, HiveAuthConstants).
@@ -70,27 +70,13 @@ func (t *tokenStore) issue(owner, renewer, real string, now time.Time) string {
 		realField = real
 	}
 	maxDate := now.Add(t.maxLifetime)
-	id := []byte{0} // identifier version
-	id = appendText(id, owner)
-	id = appendText(id, ugi.ShortName(renewer))
-	id = appendText(id, realField)
-	id = appendVLong(id, now.UnixMilli())
-	id = appendVLong(id, maxDate.UnixMilli())
-	id = appendVLong(id, t.seq)
-	id = appendVLong(id, masterKeyID)
-	mac := hmac.New(sha1.New, t.masterKey)
-	mac.Write(id)
-	pw := mac.Sum(nil)
+	id := delegation.Identifier{Owner: owner, Renewer: ugi.ShortName(renewer), RealUser: realField,
+		IssueDate: now.UnixMilli(), MaxDate: maxDate.UnixMilli(), SequenceNumber: int32(t.seq),
+		MasterKeyID: masterKeyID}.Marshal()
+	pw := delegation.Password(id, t.masterKey)
 	t.tokens[string(id)] = &tokenInfo{owner: owner, renewer: ugi.ShortName(renewer), password: pw,
 		maxDate: maxDate, expires: minTime(now.Add(t.renewInterval), maxDate)}
-	var b []byte
-	b = appendVLong(b, int64(len(id)))
-	b = append(b, id...)
-	b = appendVLong(b, int64(len(pw)))
-	b = append(b, pw...)
-	b = appendText(b, TokenKind)
-	b = appendText(b, t.service)
-	return base64.RawURLEncoding.EncodeToString(b)
+	return yarn.EncodeTokenURLString(hadoop.Token{Identifier: id, Password: pw, Kind: TokenKind, Service: t.service})
 }
 
 func minTime(a, b time.Time) time.Time {
@@ -102,14 +88,11 @@ func minTime(a, b time.Time) time.Time {
 
 // lookup decodes a token string and returns its identifier and state.
 func (t *tokenStore) lookup(tokenStr string) (string, *tokenInfo, error) {
-	raw, err := base64.RawURLEncoding.DecodeString(tokenStr)
+	tok, err := yarn.DecodeTokenURLString(tokenStr)
 	if err != nil {
 		return "", nil, fmt.Errorf("decoding the delegation token: %w", err)
 	}
-	id, err := firstBytes(raw)
-	if err != nil {
-		return "", nil, fmt.Errorf("decoding the delegation token: %w", err)
-	}
+	id := tok.Identifier
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	info, ok := t.tokens[string(id)]
@@ -158,75 +141,6 @@ func (t *tokenStore) cancel(tokenStr, caller string) error {
 	defer t.mu.Unlock()
 	delete(t.tokens, id)
 	return nil
-}
-
-// firstBytes reads the first vint-length-prefixed field of a Writable.
-func firstBytes(b []byte) ([]byte, error) {
-	n, size, err := readVLong(b)
-	if err != nil {
-		return nil, err
-	}
-	if n < 0 || int64(len(b)-size) < n {
-		return nil, errors.New("truncated token")
-	}
-	return b[size : size+int(n)], nil
-}
-
-// appendText appends a Hadoop Text: vint length, UTF-8 bytes.
-func appendText(b []byte, s string) []byte {
-	return append(appendVLong(b, int64(len(s))), s...)
-}
-
-// appendVLong appends WritableUtils.writeVLong's encoding of v.
-func appendVLong(b []byte, v int64) []byte {
-	if v >= -112 && v <= 127 {
-		return append(b, byte(v))
-	}
-	l := -112
-	if v < 0 {
-		v = ^v
-		l = -120
-	}
-	for tmp := v; tmp != 0; tmp >>= 8 {
-		l--
-	}
-	b = append(b, byte(l))
-	n := -(l + 112)
-	if l < -120 {
-		n = -(l + 120)
-	}
-	for i := n; i > 0; i-- {
-		b = append(b, byte(v>>((i-1)*8)))
-	}
-	return b
-}
-
-// readVLong decodes WritableUtils.readVLong and returns the value and
-// the bytes it took.
-func readVLong(b []byte) (int64, int, error) {
-	if len(b) == 0 {
-		return 0, 0, errors.New("truncated vlong")
-	}
-	first := int8(b[0])
-	if first >= -112 {
-		return int64(first), 1, nil
-	}
-	neg := first < -120
-	n := int(-112 - first)
-	if neg {
-		n = int(-120 - first)
-	}
-	if len(b) < 1+n {
-		return 0, 0, errors.New("truncated vlong")
-	}
-	var v int64
-	for _, c := range b[1 : 1+n] {
-		v = v<<8 | int64(c)
-	}
-	if neg {
-		v = ^v
-	}
-	return v, 1 + n, nil
 }
 
 // kerberosCaller returns the Kerberos principal behind a session, or an

@@ -15,12 +15,11 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/testenv/internal/krbaccept"
 	"github.com/gozie/gozie/testenv/internal/ugi"
 	"github.com/gozie/gozie/yarn"
 	"github.com/jcmturner/gokrb5/v8/keytab"
-	"github.com/jcmturner/gokrb5/v8/messages"
 	krbservice "github.com/jcmturner/gokrb5/v8/service"
-	"github.com/jcmturner/gokrb5/v8/spnego"
 	krbtypes "github.com/jcmturner/gokrb5/v8/types"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -116,7 +115,7 @@ func (rm *RM) acceptAPReq(raw []byte, remoteAddr string) (principal string, err 
 			principal, err = "", fmt.Errorf("malformed Negotiate token: %v", p)
 		}
 	}()
-	apReq, err := apReqOf(raw)
+	apReq, err := krbaccept.APReq(raw)
 	if err != nil {
 		return "", err
 	}
@@ -133,27 +132,6 @@ func (rm *RM) acceptAPReq(raw []byte, remoteAddr string) (principal string, err 
 		return "", errors.New("GSSException: the Kerberos ticket is not valid")
 	}
 	return creds.UserName() + "@" + creds.Domain(), nil
-}
-
-// apReqOf extracts the AP-REQ of a SPNEGO NegTokenInit or of a bare
-// Kerberos GSS-API token.
-func apReqOf(raw []byte) (*messages.APReq, error) {
-	var st spnego.SPNEGOToken
-	mech := raw
-	if err := st.Unmarshal(raw); err == nil {
-		if !st.Init {
-			return nil, errors.New("the Negotiate token is not a SPNEGO NegTokenInit")
-		}
-		mech = st.NegTokenInit.MechTokenBytes
-	}
-	var k spnego.KRB5Token
-	if err := k.Unmarshal(mech); err != nil {
-		return nil, fmt.Errorf("reading the Kerberos token: %w", err)
-	}
-	if !k.IsAPReq() {
-		return nil, errors.New("the Kerberos token is not an AP-REQ")
-	}
-	return &k.APReq, nil
 }
 
 // rmTokens is the RM's delegation token secret manager
