@@ -127,9 +127,13 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Run) error {
 			if err := x.Schedule(ctx, KindPoll, pollEntity, r.now().Add(r.cfg.PollInterval), ""); err != nil {
 				return err
 			}
-			return x.Schedule(ctx, KindActionCheck, act.ID, r.now().Add(r.cfg.FallbackCheckInterval), "")
 		}
-		return x.Schedule(ctx, KindActionCheck, act.ID, r.now().Add(r.cfg.CheckInterval), "")
+		// One check right away: a callback that came while the start was
+		// being recorded found the action not yet RUNNING and was dropped
+		// (handleCheck), so the run may have ended already; that check
+		// then sets the next one (CheckInterval, or FallbackCheckInterval
+		// behind the batched poll).
+		return x.Schedule(ctx, KindActionCheck, act.ID, r.now(), "")
 	})
 }
 

@@ -36,12 +36,15 @@ type scripted struct {
 	ext      map[string]string               // action id → external id of its latest run
 	dirs     map[string]string               // action id → action directory of its latest run
 	creds    map[string][]actions.Credential // action id → credentials of its latest run
+	// onStart, by node, runs inside Start (s.mu held) once the run's
+	// external id is known, before Start returns.
+	onStart map[string]func(run *actions.Run, ext string)
 }
 
 func newScripted() *scripted {
 	return &scripted{launches: map[string]int{}, ended: map[string]actions.Status{}, killed: map[string]bool{},
 		started: make(chan string, 100), failOnce: map[string]bool{}, panics: map[string]bool{}, ext: map[string]string{}, dirs: map[string]string{},
-		creds: map[string][]actions.Credential{}}
+		creds: map[string][]actions.Credential{}, onStart: map[string]func(*actions.Run, string){}}
 }
 
 func (s *scripted) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
@@ -54,6 +57,9 @@ func (s *scripted) Start(ctx context.Context, run *actions.Run) (actions.Status,
 	s.ext[run.ActionID] = ext
 	s.dirs[run.ActionID] = run.ActionDir
 	s.creds[run.ActionID] = run.Credentials
+	if f := s.onStart[run.Node]; f != nil {
+		f(run, ext)
+	}
 	if s.launches[run.Tag] == 0 {
 		s.launches[run.Tag]++
 		s.started <- run.ActionID
@@ -592,4 +598,60 @@ func TestActionCarriesItsCredentials(t *testing.T) {
 	if p := got[0].Properties; p["hive2.jdbc.url"] != "jdbc:hive2://hs2:10000/default" || p["hive2.server.principal"] != "hive/_HOST@R-alice" {
 		t.Errorf("properties %v", p)
 	}
+}
+
+// TestCallbackDuringTheStartIsNotLost: a run that ends, and calls back,
+// while its start is still being recorded (a launcher faster than the
+// submission's answer) is seen at once: the callback's check finds the
+// action not yet RUNNING and is dropped, and the first check after the
+// start is recorded, due right away, finds the end. The executor's own
+// checks are an hour apart here: without that first check the job would
+// wait an hour.
+func TestCallbackDuringTheStartIsNotLost(t *testing.T) {
+	w := setup(t, false)
+	ctx := context.Background()
+	w.exec.onStart["fast"] = func(run *actions.Run, ext string) {
+		w.exec.ended[ext] = actions.Status{Done: true, Outcome: actions.OK, ExternalStatus: "SUCCEEDED"}
+		if err := w.runner.Callback(ctx, run.ActionID, "SUCCEEDED"); err != nil {
+			t.Error(err)
+			return
+		}
+		// Wait until the callback's check has run (and found the action
+		// still starting).
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			pending := false
+			err := w.store.Tx(ctx, func(x store.Tx) error {
+				for _, leased := range []bool{false, true} {
+					trs, err := x.ListTriggers(ctx, leased, 100)
+					if err != nil {
+						return err
+					}
+					for _, tr := range trs {
+						pending = pending || tr.Kind == runner.KindActionCheck && tr.EntityID == run.ActionID
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if !pending {
+				return
+			}
+			time.Sleep(5 * time.Millisecond) // polling the trigger table, bounded by the deadline
+		}
+		t.Error("the callback's check never ran")
+	}
+	app := w.app(t, "fast", `<workflow-app xmlns="uri:oozie:workflow:0.5" name="fast">
+  <start to="fast"/>
+  <action name="fast"><shell xmlns="uri:oozie:shell-action:0.3"><job-tracker>rm:8032</job-tracker><name-node>hdfs://nn:8020</name-node><exec>true</exec></shell><ok to="end"/><error to="end"/></action>
+  <end name="end"/>
+</workflow-app>`)
+	id, err := w.submit(t, app, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.waitStatus(t, id, store.WorkflowSucceeded)
 }
