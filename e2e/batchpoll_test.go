@@ -51,18 +51,11 @@ func startPollServer(t *testing.T, dir string, c *localcluster.Cluster, poll tim
 		t.Fatal(err)
 	}
 	base := "http://" + ln.Addr().String() + "/oozie"
-	p := c.Properties()
 	// No Hadoop configuration: the actions' resourceManager (the RM's web
 	// address) is the only way to the cluster, so the poll must ask the
 	// cluster each run was sent to.
-	cfg, err := conf.Load(conf.Sources{ConfigDir: t.TempDir(), LookupEnv: func(string) (string, bool) { return "", false },
-		Flags: map[string]string{"gozie.db.url": "sqlite:" + filepath.Join(dir, "gozie.db"), "gozie.data.dir": dir,
-			"gozie.callback.base.url": base + "/callback", "gozie.actions.default.name-node": p["nameNode"],
-			"gozie.actions.default.resource-manager": p["resourceManager"], "gozie.purge.enabled": "false",
-			"gozie.action.check.interval": poll.String()}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := inProcessConfig(t, dir, base, c, map[string]string{"gozie.purge.enabled": "false",
+		"gozie.action.check.interval": poll.String()})
 	ctx, cancel := context.WithCancel(context.Background())
 	d, err := daemon.Open(ctx, daemon.Options{Config: cfg, Listener: ln, LauncherBinary: binary, Clock: clk,
 		Logger: slog.New(slog.NewTextHandler(testLog{t}, nil))})

@@ -27,6 +27,26 @@ type procEnv struct {
 	user    string
 }
 
+// inProcessConfig is the configuration of an in-process server on dir's
+// database, called back at base, using cluster c by default and reading
+// nothing from the environment; extra adds or overrides settings.
+func inProcessConfig(t *testing.T, dir, base string, c *localcluster.Cluster, extra map[string]string) *conf.Server {
+	t.Helper()
+	p := c.Properties()
+	flags := map[string]string{"gozie.db.url": "sqlite:" + filepath.Join(dir, "gozie.db"), "gozie.data.dir": dir,
+		"gozie.callback.base.url": base + "/callback", "gozie.actions.default.name-node": p["nameNode"],
+		"gozie.actions.default.resource-manager": p["resourceManager"]}
+	for k, v := range extra {
+		flags[k] = v
+	}
+	cfg, err := conf.Load(conf.Sources{ConfigDir: t.TempDir(), LookupEnv: func(string) (string, bool) { return "", false },
+		Flags: flags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
 func inProcessServer(t *testing.T) *procEnv {
 	t.Helper()
 	ctx := context.Background()
@@ -42,15 +62,7 @@ func inProcessServer(t *testing.T) *procEnv {
 		t.Fatal(err)
 	}
 	base := "http://" + ln.Addr().String() + "/oozie"
-	p := c.Properties()
-	cfg, err := conf.Load(conf.Sources{ConfigDir: t.TempDir(), LookupEnv: func(string) (string, bool) { return "", false },
-		Flags: map[string]string{"gozie.db.url": "sqlite:" + filepath.Join(dir, "gozie.db"), "gozie.data.dir": dir,
-			"gozie.callback.base.url": base + "/callback", "gozie.actions.default.name-node": p["nameNode"],
-			"gozie.actions.default.resource-manager": p["resourceManager"],
-			"gozie.actions.default.hive2.jdbc.url":   p["hive2JdbcUrl"]}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := inProcessConfig(t, dir, base, c, map[string]string{"gozie.actions.default.hive2.jdbc.url": c.Properties()["hive2JdbcUrl"]})
 	d, err := daemon.Open(ctx, daemon.Options{Config: cfg, Listener: ln, LauncherBinary: binary,
 		Logger: slog.New(slog.NewTextHandler(testLog{t}, nil))})
 	if err != nil {

@@ -303,15 +303,7 @@ func TestKillSleepingWorkflow(t *testing.T) {
 // ResourceManager of the cluster's configuration (the active one answers).
 func (e *env) yarnApps(t *testing.T) []yarn.AppReport {
 	t.Helper()
-	h, err := conf.LoadHadoop(e.cluster["hadoopConfDir"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := yarn.NewClient(yarn.Config{Addresses: h.ResourceManagerWebAppURLs(), Auth: yarn.PseudoAuth{User: e.user}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	apps, err := c.Apps(context.Background(), yarn.AppsFilter{})
+	apps, err := e.yarnClient(t).Apps(context.Background(), yarn.AppsFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
