@@ -164,6 +164,12 @@
 //	renewer's short name), HMAC-SHA1 password; answer
 //	{token, renewer, owner, kind, expiration-time,
 //	max-validity}, renew interval 1 d, max lifetime 7 d
+//	a Kerberized RM's REST API also takes an RM delegation miniyarn            resourcemanager/security/http/RMAuthenticationFilter
+//	token (Hadoop-YARN-RM-Delegation-Token or                                  doFilter, RMWebServices.DELEGATION_TOKEN_HEADER;
+//	X-Hadoop-Delegation-Token header) as its owner; one                        AbstractDelegationTokenSecretManager.verifyToken,
+//	it did not issue ("can't be found in cache") or past                       checkToken
+//	its renew date ("is expired") is 403; such callers
+//	may not ask for more tokens
 //	a Kerberized NodeManager localizes HDFS resources only miniyarn            nodemanager/.../localizer/ContainerLocalizer,
 //	with the submission's HDFS_DELEGATION_TOKEN ("Client                       ipc/SaslRpcClient.selectSaslClient
 //	cannot authenticate via:[TOKEN, KERBEROS]")
@@ -216,6 +222,12 @@
 //	ApplicationMasterNotRegisteredException and uses the
 //	am_rm_token of an allocate answer for later
 //	connections
+//	a Kerberized HiveServer2 takes SASL GSSAPI (binary)    minihs2             service/auth/HiveAuthFactory.java, ThriftCLIService
+//	or SPNEGO (HTTP) and refuses PLAIN, NOSASL and basic;                      getProxyUser, getDelegationToken, cancelDelegationToken,
+//	a session acts for doAs / hive.server2.proxy.user only                     renewDelegationToken; AbstractDelegationTokenSecretManager
+//	when hadoop.proxyuser rules allow the principal;                           renewToken, cancelToken
+//	delegation tokens only over Kerberos, renewed only by
+//	the renewer, cancelled by owner or renewer
 //	a Kerberized HiveServer2's binary transport takes     minihs2             hive metastore/security/HadoopThriftAuthBridge.java
 //	SASL DIGEST-MD5 with its own HIVE_DELEGATION_TOKEN                         Server.createSaslServerTransportFactory,
 //	(user base64(identifier), password base64(password),                       SaslDigestCallbackHandler, TUGIAssumingProcessor,
