@@ -251,3 +251,51 @@ func TestKerberizedLocalizationNeedsHDFSToken(t *testing.T) {
 		t.Errorf("without an HDFS token: %s/%s %q", rep.State, rep.FinalStatus, rep.Diagnostics)
 	}
 }
+
+// TestRMDelegationTokenAuthenticates: a job's client without a ticket
+// reaches a Kerberized RM with an RM delegation token (TokenAuth) and acts
+// as its owner; a forged token and one past its renew date are 403, and a
+// token caller may not ask for more tokens.
+func TestRMDelegationTokenAuthenticates(t *testing.T) {
+	t.Parallel()
+	k := startKerberizedRM(t)
+	c, _ := k.client(t, "HTTP/_HOST@"+kdc.Realm)
+	tok, err := c.DelegationToken(hadoop.AsUser(ctxT(t), "alice"), "rm/localhost@"+kdc.Realm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := func(tok hadoop.Token) *yarn.Client {
+		t.Helper()
+		tc, err := yarn.NewClient(yarn.Config{Addresses: []string{"http://" + k.addr}, Auth: yarn.TokenAuth{Token: tok}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tc
+	}
+	forbidden := func(what string, err error, text string) {
+		t.Helper()
+		var re *yarn.RemoteError
+		if !errors.As(err, &re) || re.StatusCode != http.StatusForbidden || !strings.Contains(re.Error(), text) {
+			t.Errorf("%s: %v, want 403 %q", what, err, text)
+		}
+	}
+	na, err := with(tok).NewApplication(ctxT(t))
+	if err != nil {
+		t.Fatalf("an RM token's owner: %v", err)
+	}
+	if na.ApplicationID.Sequence == 0 {
+		t.Errorf("new application %+v", na)
+	}
+	_, err = with(tok).DelegationToken(ctxT(t), "rm")
+	forbidden("a token caller asking for a token", err, "Kerberos authenticated channel")
+
+	forged := tok
+	forged.Password = append([]byte{}, tok.Password...)
+	forged.Password[0] ^= 1
+	_, err = with(forged).NewApplication(ctxT(t))
+	forbidden("a forged token", err, "can't be found in cache")
+
+	k.clock.advance(miniyarn.DefaultTokenRenewInterval + time.Minute)
+	_, err = with(tok).NewApplication(ctxT(t))
+	forbidden("an expired token", err, "is expired")
+}
