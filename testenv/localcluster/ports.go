@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/conf"
-	"github.com/gozie/gozie/testenv/internal/portpick"
 )
 
 // PortsFile, below Options.Dir, records the addresses the cluster listened
@@ -37,9 +36,8 @@ const PortCount = len(portNames)
 type ports map[string]string
 
 // planPorts decides the listen addresses of a start: every port from base
-// on when base is set, else the ones recorded in dir's ports file, and
-// free ones below the ephemeral range for the rest (all of them on a
-// first start).
+// on when base is set, else the ones recorded in dir's ports file (none on
+// a first start: the servers choose).
 func planPorts(dir string, base int) (ports, error) {
 	p := ports{}
 	if base != 0 {
@@ -72,15 +70,10 @@ func planPorts(dir string, base int) (ports, error) {
 			}
 		}
 	}
-	// The others are picked below the kernel's ephemeral range, where no
-	// outgoing connection takes them while the cluster is down.
-	for _, name := range portNames {
-		if p[name] == "" {
-			if p[name], err = portpick.Addr("127.0.0.1"); err != nil {
-				return nil, err
-			}
-		}
-	}
+	// The others are left to each server to choose when it binds: picking
+	// them all here would leave each free, for any other process to take,
+	// until its server starts. (The ports MiniYARN closes and reopens it
+	// picks below the ephemeral range itself.)
 	return p, nil
 }
 
