@@ -123,11 +123,17 @@ func (rm *RM) startServers(ctx context.Context) error {
 		return err
 	}
 	for i := 0; i <= rm.opts.Standbys; i++ {
-		addr, err := reopenable(at(rm.opts.Addrs.Web, i))
+		what := "the web endpoint of " + rmID(i)
+		hold, addr, err := reopenable(ctx, at(rm.opts.Addrs.Web, i), what)
 		if err != nil {
 			return err
 		}
-		l, err := listenHeld(ctx, addr, "the web endpoint of "+rmID(i))
+		var l net.Listener
+		if hold != nil {
+			l, err = hold.listen()
+		} else {
+			l, err = listen(ctx, addr, what)
+		}
 		if err != nil {
 			return err
 		}
@@ -136,11 +142,7 @@ func (rm *RM) startServers(ctx context.Context) error {
 		rm.serveEndpoint(ep, l)
 	}
 	for i := 0; i <= rm.opts.Standbys; i++ {
-		addr, err := reopenable(at(rm.opts.Addrs.Scheduler, i))
-		if err != nil {
-			return err
-		}
-		hold, addr, err := reservePort(ctx, addr, "the scheduler of "+rmID(i))
+		hold, addr, err := reopenable(ctx, at(rm.opts.Addrs.Scheduler, i), "the scheduler of "+rmID(i))
 		if err != nil {
 			return err
 		}
@@ -149,26 +151,38 @@ func (rm *RM) startServers(ctx context.Context) error {
 	return rm.scheds[0].start()
 }
 
-// reopenable returns addr, or for an address without a port (empty, or
-// port 0) one picked below the ephemeral range: the web endpoints and the
-// schedulers close their ports (a stopped or standby RM) and open them
-// again, and an ephemeral port would go to some outgoing connection
-// meanwhile.
-func reopenable(addr string) (string, error) {
+// reopenable holds addr as reservePort does, or for an address without a
+// port (empty, or port 0) a port picked below the ephemeral range and held
+// in the same step: the web endpoints and the schedulers close their ports
+// (a stopped or standby RM) and open them again, and an ephemeral port would
+// go to some outgoing connection meanwhile. The address returned keeps the
+// host as given (a host name is advertised as such).
+func reopenable(ctx context.Context, addr, what string) (*portHold, string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	switch {
 	case addr == "":
 		host = "127.0.0.1"
 	case err != nil:
-		return "", fmt.Errorf("miniyarn: address %q: %w", addr, err)
+		return nil, "", fmt.Errorf("miniyarn: address %q for %s: %w", addr, what, err)
 	case port != "0":
-		return addr, nil
+		hold, _, err := reservePort(ctx, addr, what)
+		return hold, addr, err
 	}
-	a, err := portpick.Addr(host)
+	var hold *portHold
+	var bound string
+	picked, err := portpick.Bind(host, func(a string) error {
+		var err error
+		hold, bound, err = holdPort(a, what)
+		return err
+	})
 	if err != nil {
-		return "", fmt.Errorf("miniyarn: %w", err)
+		return nil, "", fmt.Errorf("miniyarn: %w", err)
 	}
-	return a, nil
+	if _, p, _ := net.SplitHostPort(picked); p == "0" {
+		_, p, _ = net.SplitHostPort(bound)
+		picked = net.JoinHostPort(host, p)
+	}
+	return hold, picked, nil
 }
 
 // listen listens on addr (a random loopback port when empty); the error

@@ -1,23 +1,28 @@
-// Package portpick picks free loopback ports below the kernel's ephemeral
-// range (net.ipv4.ip_local_port_range). A stand-in that closes a port and
-// opens it again later (a standby ResourceManager's scheduler, a cluster
-// restarted on its recorded ports) must not have it taken meanwhile: a
-// port of the ephemeral range is handed to the next outgoing connection of
-// any process, while one below it is taken only by an explicit bind.
+// Package portpick picks loopback ports below the kernel's ephemeral range
+// (net.ipv4.ip_local_port_range). A stand-in that closes a port and opens it
+// again later (a standby ResourceManager's scheduler, a cluster restarted on
+// its recorded ports) must not have it taken meanwhile: a port of the
+// ephemeral range is handed to the next outgoing connection of any process,
+// while one below it is taken only by an explicit bind.
 package portpick
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net"
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // lowest is the lowest port picked: above the well-known and most
 // registered service ports.
 const lowest = 20000
+
+// attempts bounds the ports tried before the kernel is left to pick.
+const attempts = 100
 
 // ephemeralLow reads the start of the kernel's ephemeral range; Linux's
 // default when it cannot be read.
@@ -33,24 +38,28 @@ func ephemeralLow() int {
 	return 32768
 }
 
-// Addr returns host:port for a port of host that was free a moment ago,
-// below the ephemeral range; where that range leaves no room, a port the
-// kernel picks.
-func Addr(host string) (string, error) {
+// Bind calls bind with host:port for random ports below the ephemeral range
+// until one binds, and returns that address. The port is taken by bind
+// itself, so no other process can take it between the pick and the bind
+// (picking a free port and binding it later races with every other test
+// process picking ports). A port in use (EADDRINUSE) moves on to the next;
+// any other error is returned. Where the range leaves no room, or every
+// attempt found its port in use, bind gets host:0 and the kernel picks.
+func Bind(host string, bind func(addr string) error) (string, error) {
 	high := ephemeralLow()
-	for attempt := 0; high > lowest && attempt < 100; attempt++ {
+	for attempt := 0; high > lowest && attempt < attempts; attempt++ {
 		addr := net.JoinHostPort(host, strconv.Itoa(lowest+rand.IntN(high-lowest)))
-		l, err := net.Listen("tcp", addr)
-		if err != nil {
-			continue
+		err := bind(addr)
+		if err == nil {
+			return addr, nil
 		}
-		l.Close()
-		return addr, nil
+		if !errors.Is(err, syscall.EADDRINUSE) {
+			return "", err
+		}
 	}
-	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
-	if err != nil {
-		return "", fmt.Errorf("finding a free port on %s: %w", host, err)
+	addr := net.JoinHostPort(host, "0")
+	if err := bind(addr); err != nil {
+		return "", fmt.Errorf("binding a port on %s: %w", host, err)
 	}
-	defer l.Close()
-	return l.Addr().String(), nil
+	return addr, nil
 }
