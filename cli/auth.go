@@ -44,11 +44,11 @@ func (a *authFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&a.debug, "debug", false, "print every web-service call and its status on stderr (also $"+envDebug+"=1)")
 }
 
-// httpClient returns env's HTTP client with the authentication of the flags and the
-// environment: SIMPLE sends user.name=<the user running the command> on every call as
-// Oozie's CLI does, KERBEROS negotiates SPNEGO when the server asks and keeps the server's
-// token in the token cache; -doas adds doAs to every call.
-func (a *authFlags) httpClient(env Env) (*http.Client, error) {
+// httpClient returns env's HTTP client for the server at server with the authentication
+// of the flags and the environment: SIMPLE sends user.name=<the user running the command>
+// on every call as Oozie's CLI does, KERBEROS negotiates SPNEGO when the server asks and
+// keeps the server's token in the token cache; -doas adds doAs to every call.
+func (a *authFlags) httpClient(env Env, server string) (*http.Client, error) {
 	typ := a.auth
 	if typ == "" {
 		typ = env.Getenv(envAuth)
@@ -87,7 +87,8 @@ func (a *authFlags) httpClient(env Env) (*http.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws := &wsTransport{base: tr, headers: env.headers, retries: connectRetries, backoff: env.backoff}
+	ws := &wsTransport{base: tr, headers: env.headers, notes: env.Stderr, server: server, tries: connectTries,
+		backoff: env.backoff}
 	if a.debug || env.Getenv(envDebug) == "1" {
 		ws.debug = env.Stderr
 	}

@@ -36,8 +36,8 @@ type Env struct {
 
 	// headers are the custom headers of -Dheader:NAME=VALUE, sent with every call.
 	headers http.Header
-	// backoff is the wait before the n-th retry of a call whose connection failed; nil
-	// means n seconds.
+	// backoff is the wait after the n-th failed try of a call whose connection could
+	// not be made; nil means Oozie's 2^(n-1) seconds.
 	backoff func(n int) time.Duration
 }
 
@@ -135,6 +135,11 @@ func report(err error, env Env) int {
 	if errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp) {
 		return 2
 	}
+	var ue userError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(env.Stderr, "Error: %s\n", ue.userMessage())
+		return 255
+	}
 	var plain *plainError
 	if errors.As(err, &plain) {
 		fmt.Fprintf(env.Stderr, "Error: %s\n", plain.msg)
@@ -184,7 +189,7 @@ func (c *common) url(env Env) string {
 }
 
 func (c *common) client(env Env) (*client.Client, error) {
-	hc, err := c.auth.httpClient(env)
+	hc, err := c.auth.httpClient(env, c.url(env))
 	if err != nil {
 		return nil, err
 	}

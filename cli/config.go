@@ -60,24 +60,19 @@ func splitDefines(args []string) []string {
 // configuration.
 var errNoConfiguration = errors.New("configuration is not specified")
 
-// configured reports whether a configuration was given, as Oozie's CLI decides it: a
-// -config file that exists, or any -D.
-func configured(env Env, file string, defs *defines) bool {
-	if defs.props.Len() > 0 {
-		return true
-	}
-	if file == "" {
-		return false
-	}
-	_, err := os.ReadFile(file)
-	return err == nil
+// configured reports whether a configuration was given: a -config file or any -D.
+// Oozie's CLI counts a -config file only if it exists, so that a misspelt file name
+// reads "configuration is not specified" (or, for -rerun, reruns with no configuration);
+// gozie counts the option, and jobConfiguration says the file was not found, naming it.
+func configured(file string, defs *defines) bool {
+	return file != "" || defs.props.Len() > 0
 }
 
 // jobConfiguration builds a job configuration the way Oozie's CLI does: user.name is the
 // user running the command, then the -config file (.properties or .xml) is read over it,
 // then the -D definitions win over both.
 func jobConfiguration(env Env, file string, defs *defines) (*conf.Properties, error) {
-	if !configured(env, file, defs) {
+	if !configured(file, defs) {
 		return nil, errNoConfiguration
 	}
 	user, err := env.user()

@@ -57,6 +57,8 @@ func (f *cliFixture) runAs(t *testing.T, user string, args ...string) (stdout, s
 		Getenv: func(k string) string { return f.env[k] },
 		User:   func() (string, error) { return user, nil },
 		Local:  time.FixedZone("GMT-07:00", -7*3600),
+		// Connection retries do not wait in tests (their waits are TestOozieBackoff's).
+		backoff: func(int) time.Duration { return 0 },
 	}
 	code = Run(context.Background(), args, env)
 	return out.String(), errOut.String(), code

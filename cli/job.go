@@ -67,8 +67,8 @@ func runJob(ctx context.Context, args []string, env Env) error {
 	fs.BoolVar(&f.localtime, "localtime", false, "show dates in the local time zone (overrides -timezone)")
 	f.coord.register(fs)
 	f.audit.register(fs)
-	fs.Float64Var(&f.poll.interval, "interval", 5, "-poll interval in minutes")
-	fs.Float64Var(&f.poll.timeout, "timeout", 30, "-poll timeout in minutes")
+	fs.Float64Var(&f.poll.interval, "interval", defaultPollInterval, "-poll interval in `minutes` (fractions allowed: 0.5 is 30 seconds)")
+	fs.Float64Var(&f.poll.timeout, "timeout", defaultPollTimeout, "-poll timeout in `minutes`; 0 or less: no timeout")
 	if err := parse(fs, splitDefines(args)); err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func runJob(ctx context.Context, args []string, env Env) error {
 		return f.ignore(ctx, env, cl, *f.id[cmd])
 	case "update":
 		props := &conf.Properties{}
-		if configured(env, f.config, &f.defs) {
+		if configured(f.config, &f.defs) {
 			if props, err = jobConfiguration(env, f.config, &f.defs); err != nil {
 				return err
 			}
@@ -155,7 +155,7 @@ func runJob(ctx context.Context, args []string, env Env) error {
 	case "retries":
 		return retries(ctx, cl, out, *f.id[cmd])
 	case "poll":
-		return f.poll.poll(ctx, cl, out, *f.id[cmd], f.verbose)
+		return f.poll.poll(ctx, cl, env, *f.id[cmd], f.verbose)
 	case "slaenable", "sladisable", "slachange":
 		return f.slaCommand(ctx, cl, cmd, *f.id[cmd])
 	case "rerun":
@@ -167,7 +167,7 @@ func runJob(ctx context.Context, args []string, env Env) error {
 		}
 		// Without a configuration Oozie reruns with an empty one (not even user.name).
 		props := &conf.Properties{}
-		if configured(env, f.config, &f.defs) {
+		if configured(f.config, &f.defs) {
 			if props, err = jobConfiguration(env, f.config, &f.defs); err != nil {
 				return err
 			}

@@ -145,6 +145,16 @@ func TestJobErrorsGolden(t *testing.T) {
 		{"no configuration", []string{"job", "-run"}, "Error: configuration is not specified\n", 255},
 		{"configuration file missing", []string{"job", "-run", "-config", "/nonexistent/job.properties", "-D", "a=b"},
 			"Error: configuration file [/nonexistent/job.properties] not found\n", 255},
+		// A -config file that does not exist is named, whether -D is given or not
+		// (Oozie's CLI says "configuration is not specified" without -D).
+		{"configuration file missing, run", []string{"job", "-config", "missing.properties", "-run"},
+			"Error: configuration file [missing.properties] not found\n", 255},
+		{"configuration file missing, submit", []string{"job", "-submit", "-config", "missing.properties"},
+			"Error: configuration file [missing.properties] not found\n", 255},
+		{"configuration file missing, dryrun", []string{"job", "-dryrun", "-config", "missing.xml"},
+			"Error: configuration file [missing.xml] not found\n", 255},
+		{"configuration file missing, rerun", []string{"job", "-rerun", ghost, "-config", "missing.properties"},
+			"Error: configuration file [missing.properties] not found\n", 255},
 		{"wrong configuration kind", []string{"job", "-run", "-config", f.writeFile(t, "job.conf", "a=b")},
 			"Error: configuration must be a '.properties' or a '.xml' file\n", 255},
 		{"app missing", []string{"job", "-run", "-D", "oozie.wf.application.path=file:///nonexistent/app"},

@@ -118,7 +118,7 @@ func (f *jobFlags) coordRerun(ctx context.Context, env Env, cl *client.Client, i
 		return err
 	}
 	o := client.CoordRerunOptions{Refresh: f.coord.refresh, NoCleanup: f.coord.noCleanup, Failed: f.coord.failed}
-	if configured(env, f.config, &f.defs) {
+	if configured(f.config, &f.defs) {
 		var props *conf.Properties
 		if props, err = jobConfiguration(env, f.config, &f.defs); err != nil {
 			return err

@@ -62,8 +62,9 @@ func TestJobsErrors(t *testing.T) {
 	for _, tt := range tests {
 		out, errOut, code := f.run(t, tt.args...)
 		if tt.stderr == "" {
-			// An unreachable server: the transport's error, Oozie-style.
-			if code != 255 || !strings.HasPrefix(errOut, "Error: GET v2/jobs: ") {
+			// An unreachable server: Oozie's IO_ERROR, with what to check.
+			if code != 255 || !strings.HasSuffix(errOut, "Error: IO_ERROR : cannot connect to the server at http://127.0.0.1:1/oozie "+
+				"(tried 4 times): connection refused\nis the server running at http://127.0.0.1:1/oozie? set -oozie or $OOZIE_URL\n") {
 				t.Errorf("%v: exit %d, stderr %q", tt.args, code, errOut)
 			}
 			continue

@@ -57,7 +57,7 @@ func runSLA(ctx context.Context, args []string, env Env) error {
 	if *order != "" {
 		q.Set("order", *order)
 	}
-	if env.HTTPClient, err = c.auth.httpClient(env); err != nil {
+	if env.HTTPClient, err = c.auth.httpClient(env, c.url(env)); err != nil {
 		return err
 	}
 	body, err := getSLA(ctx, env, strings.TrimSuffix(c.url(env), "/")+"/v2/sla?"+q.Encode())

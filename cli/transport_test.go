@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -120,20 +121,107 @@ func TestConnectionRetries(t *testing.T) {
 	if code != 0 || out != "System mode: NORMAL\n" || len(waits) != 2 {
 		t.Fatalf("exit %d, out %q, err %q, retries %v", code, out, errOut, waits)
 	}
+	// Each retry is noted on stderr, as Oozie's client notes it.
+	if want := "Connection to " + addr + " failed (connection refused); trying again in 0s (retry 2 of 3)\n"; !strings.Contains(errOut, want) {
+		t.Errorf("retry notes %q, want a line %q", errOut, want)
+	}
+}
 
-	// A server that never comes: the call is tried 1 + 4 times, then the error is printed.
-	l, err = net.Listen("tcp", "127.0.0.1:0")
+// TestUnreachableServer: a server that never answers is tried 4 times in all (Oozie's
+// oozie.connection.retry.count), then the error names the URL and says what to check,
+// instead of a Go dial error.
+func TestUnreachableServer(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dead := l.Addr().String()
+	dead := "http://" + l.Addr().String() + "/oozie"
 	l.Close()
-	waits = nil
-	_, errOut, code = runWith(t, map[string]string{"OOZIE_URL": "http://" + dead + "/oozie"}, func(n int) time.Duration {
-		waits = append(waits, n)
-		return 0
-	}, "admin", "-status")
-	if code == 0 || len(waits) != connectRetries || !strings.Contains(errOut, "connection refused") {
-		t.Errorf("dead server: exit %d, retries %v, err %q", code, waits, errOut)
+	for _, args := range [][]string{
+		{"admin", "-status"},
+		{"jobs", "-oozie", dead},
+		{"job", "-info", "0000000-000000000000000-gozie-joe-W", "-oozie", dead},
+		{"sla", "-filter", "app_name=a", "-oozie", dead},
+	} {
+		var waits []int
+		_, errOut, code := runWith(t, map[string]string{"OOZIE_URL": dead}, func(n int) time.Duration {
+			waits = append(waits, n)
+			return 0
+		}, args...)
+		last := "Error: IO_ERROR : cannot connect to the server at " + dead + " (tried 4 times): connection refused\n" +
+			"is the server running at " + dead + "? set -oozie or $OOZIE_URL\n"
+		if code != 255 || len(waits) != connectTries-1 || !strings.HasSuffix(errOut, last) || strings.Contains(errOut, "dial tcp") {
+			t.Errorf("%v: exit %d, retries %v, stderr %q", args, code, waits, errOut)
+		}
+	}
+}
+
+// TestOozieBackoff: without a test's backoff, the waits are Oozie's exponential ones.
+func TestOozieBackoff(t *testing.T) {
+	t.Parallel()
+	tr := &wsTransport{}
+	for n, want := range map[int]time.Duration{1: time.Second, 2: 2 * time.Second, 3: 4 * time.Second} {
+		if got := tr.wait(n); got != want {
+			t.Errorf("wait after failure %d: %s, want %s", n, got, want)
+		}
+	}
+}
+
+// TestServerURLWithoutContextPath: a URL without Oozie's /oozie path gets the
+// server's 404 and a hint to add the path; with the path, a 404 of the API (a job
+// that does not exist) gets no hint.
+func TestServerURLWithoutContextPath(t *testing.T) {
+	t.Parallel()
+	f := newCLIFixture(t)
+	root := strings.TrimSuffix(f.URL, "/oozie")
+	hint := "the server URL " + root + " has no /oozie path, where the REST API is: try -oozie " + f.URL + " (or $OOZIE_URL)\n"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"jobs", "-oozie", root}, "Error: E0301 : E0301: Invalid resource [/v2/jobs]\n" + hint},
+		{[]string{"job", "-info", "0000000-000000000000000-gozie-joe-W", "-oozie", root + "/"},
+			"Error: E0301 : E0301: Invalid resource [/v2/job/0000000-000000000000000-gozie-joe-W]\n" +
+				strings.Replace(hint, "URL "+root, "URL "+root+"/", 1)},
+	} {
+		out, errOut, code := f.run(t, tc.args...)
+		if code != 255 || out != "" || errOut != tc.want {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q, want %q", tc.args, code, out, errOut, tc.want)
+		}
+	}
+	_, errOut, code := f.run(t, "job", "-info", "0000000-000000000000000-gozie-joe-W")
+	if code != 255 || strings.Contains(errOut, "/oozie path") || !strings.Contains(errOut, "E0604") {
+		t.Errorf("a job that does not exist: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// roundTripFunc is a RoundTripper of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestUnknownHostIsNotRetried: a host name that does not exist is not tried again (nor
+// is it by Oozie's client), and the error names the host.
+func TestUnknownHostIsNotRetried(t *testing.T) {
+	t.Parallel()
+	calls := 0
+	tr := &wsTransport{server: "http://nosuchhost.invalid:11000/oozie", tries: connectTries,
+		backoff: func(int) time.Duration { return 0 },
+		base: roundTripFunc(func(*http.Request) (*http.Response, error) {
+			calls++
+			return nil, &net.OpError{Op: "dial", Net: "tcp",
+				Err: &net.DNSError{Name: "nosuchhost.invalid", Err: "no such host", IsNotFound: true}}
+		})}
+	req, err := http.NewRequest(http.MethodGet, "http://nosuchhost.invalid:11000/oozie/v2/admin/status", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tr.RoundTrip(req)
+	var ue *unreachableError
+	if calls != 1 || !errors.As(err, &ue) || ue.userMessage() != "IO_ERROR : cannot connect to the server at "+
+		"http://nosuchhost.invalid:11000/oozie (tried once): no such host nosuchhost.invalid\n"+
+		"is the server running at http://nosuchhost.invalid:11000/oozie? set -oozie or $OOZIE_URL" {
+		t.Fatalf("%d calls, error %v", calls, err)
 	}
 }
