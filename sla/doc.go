@@ -45,10 +45,14 @@
 //	END_MET | END_MISS            at the end, or END_MISS once should-end passed
 //
 // Each event is kept in the history with its lateness (actual minus
-// expected, or now minus expected for a deadline that passed) and delivered
-// once committed by the sla-event trigger: counted in Prometheus metrics,
-// posted to webhooks, and emailed to alert-contact for the events of
-// alert-events when the registration's alerts are enabled.
+// expected, or now minus expected for a deadline that passed) and with the
+// SLA status, job status and times as it was judged: when one pass judges
+// START_MISS and END_MISS of a job that never started, the START_MISS keeps
+// NOT_STARTED and the END_MISS has MISS, as Oozie queues each event with
+// its own copy of the status. It is delivered once committed by the
+// sla-event trigger, which reports it as judged: counted in Prometheus
+// metrics, posted to webhooks, and emailed to alert-contact for the events
+// of alert-events when the registration's alerts are enabled.
 //
 // Change and SetAlerts change a running job's expectations (sla-change)
 // and alerts (sla-enable, sla-disable); the deadlines are armed again.

@@ -113,7 +113,7 @@ func (m *Email) send(ctx context.Context, to []string, msg []byte) error {
 }
 
 // alertMessage writes the alert: a subject naming the event, application and
-// job, and a body with the registration's figures.
+// job, and a body with the figures of the event as it was judged.
 func alertMessage(from string, to []string, n Notification) []byte {
 	s, e := n.SLA, n.Event
 	var b strings.Builder
@@ -129,14 +129,14 @@ func alertMessage(from string, to []string, n Notification) []byte {
 	fmt.Fprintf(&b, "Date: %s\r\n", e.EventTime.UTC().Format(time.RFC1123Z))
 	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=UTF-8\r\n\r\n")
 	fmt.Fprintf(&b, "Status:\r\n  SLA Status - %s\r\n  Event - %s\r\n  Job Status - %s\r\n  Lateness - %d min\r\n\r\n",
-		s.SLAStatus, e.EventStatus, s.JobStatus, int64(e.Lateness/time.Minute))
+		e.SLAStatus, e.EventStatus, e.JobStatus, int64(e.Lateness/time.Minute))
 	fmt.Fprintf(&b, "Notification Message - %s\r\n\r\n", oneLine(s.NotificationMsg))
 	fmt.Fprintf(&b, "Job Details:\r\n  App Name - %s\r\n  App Type - %s\r\n  User - %s\r\n  Job ID - %s\r\n  Parent Job ID - %s\r\n  Upstream Apps - %s\r\n\r\n",
 		oneLine(s.AppName), s.AppType, s.User, s.ID, s.ParentID, oneLine(s.UpstreamApps))
 	fmt.Fprintf(&b, "SLA Details:\r\n  Nominal Time - %s\r\n  Expected Start Time - %s\r\n  Actual Start Time - %s\r\n  Expected End Time - %s\r\n  Actual End Time - %s\r\n",
-		ts(s.NominalTime), ts(s.ExpectedStart), ts(s.ActualStart), ts(s.ExpectedEnd), ts(s.ActualEnd))
+		ts(s.NominalTime), ts(e.ExpectedStart), ts(e.ActualStart), ts(e.ExpectedEnd), ts(e.ActualEnd))
 	fmt.Fprintf(&b, "  Expected Duration (in mins) - %d\r\n  Actual Duration (in mins) - %d\r\n",
-		mins(s.ExpectedDuration), mins(s.ActualDuration))
+		mins(e.ExpectedDuration), mins(e.ActualDuration))
 	return []byte(b.String())
 }
 

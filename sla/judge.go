@@ -55,7 +55,8 @@ type Judgment struct {
 // The SLA status is NOT_STARTED until the job starts, IN_PROCESS while it
 // runs, MISS as soon as END_MISS is judged, and MET when it ended with
 // END_MET. Lateness is actual minus expected; for a deadline that passed
-// without the job, it is now minus expected.
+// without the job, it is now minus expected. Each event keeps the SLA
+// status, job status and times as it was judged (see asJudged).
 //
 // A registration whose job ended and runs again (a rerun) is not reset here:
 // see Reset.
@@ -79,12 +80,12 @@ func Judge(reg store.SLA, p Progress, now time.Time) Judgment {
 		s.ActualDuration = s.ActualEnd.Sub(s.ActualStart).Milliseconds()
 	}
 	judged := eventSet(s.EventStatus)
+	started, ended := !s.ActualStart.IsZero(), !s.ActualEnd.IsZero()
 	add := func(ev store.SLAEventStatus, lateness time.Duration, at time.Time) {
 		judged[kindOf(ev)] = ev
 		j.Events = append(j.Events, store.SLAEvent{SLAID: s.ID, AppName: s.AppName, EventStatus: ev,
-			Lateness: lateness, EventTime: at})
+			Lateness: lateness, EventTime: at, SLAStatus: statusOf(judged, started, ended)})
 	}
-	started, ended := !s.ActualStart.IsZero(), !s.ActualEnd.IsZero()
 
 	// Start.
 	if _, done := judged[kindStart]; !done && !s.ExpectedStart.IsZero() {
@@ -131,11 +132,32 @@ func Judge(reg store.SLA, p Progress, now time.Time) Judgment {
 	}
 	s.EventStatus = joinEvents(judged)
 	s.SLAStatus = statusOf(judged, started, ended)
+	asJudged(j.Events, *s, ended)
 	j.Next = nextDeadline(*s, judged)
 	j.Changed = s.JobStatus != reg.JobStatus || !s.ActualStart.Equal(reg.ActualStart) ||
 		!s.ActualEnd.Equal(reg.ActualEnd) || s.ActualDuration != reg.ActualDuration ||
 		s.EventStatus != reg.EventStatus || s.SLAStatus != reg.SLAStatus
 	return j
+}
+
+// asJudged completes the events of one pass with the figures of the
+// registration as they were judged, as Oozie's SLA event message carries
+// them. While the job has not ended, events are judged in start, duration,
+// end order and each keeps the SLA status reached with it (a START_MISS
+// judged together with END_MISS stays NOT_STARTED or IN_PROCESS; the
+// END_MISS makes it MISS). Once the job has ended, its end decides MET or
+// MISS before any event of the pass is judged, so every one of them carries
+// that status.
+func asJudged(evs []store.SLAEvent, s store.SLA, ended bool) {
+	for i := range evs {
+		e := &evs[i]
+		if ended {
+			e.SLAStatus = s.SLAStatus
+		}
+		e.JobStatus = s.JobStatus
+		e.ExpectedStart, e.ExpectedEnd, e.ExpectedDuration = s.ExpectedStart, s.ExpectedEnd, s.ExpectedDuration
+		e.ActualStart, e.ActualEnd, e.ActualDuration = s.ActualStart, s.ActualEnd, s.ActualDuration
+	}
 }
 
 // Reset reports whether a registration belongs to an earlier run of its job:

@@ -27,7 +27,15 @@ func reg(maxDuration int) store.SLA {
 type ev struct {
 	status store.SLAEventStatus
 	late   time.Duration
+	sla    store.SLAStatus // the SLA status the event was judged with
 }
+
+const (
+	notStarted = store.SLANotStarted
+	inProcess  = store.SLAInProcess
+	met        = store.SLAMet
+	miss       = store.SLAMiss
+)
 
 func TestJudge(t *testing.T) {
 	cases := []struct {
@@ -45,32 +53,36 @@ func TestJudge(t *testing.T) {
 		{"exactly at should-start is not late", reg(-1), Progress{Status: "PREP"}, n0.Add(min(10)), nil,
 			store.SLANotStarted, "", n0.Add(min(10) + time.Millisecond)},
 		{"never started: START_MISS when should-start passes", reg(-1), Progress{Status: "PREP"},
-			n0.Add(min(12)), []ev{{store.SLAStartMiss, min(2)}}, store.SLANotStarted, "START_MISS", n0.Add(min(30) + time.Millisecond)},
+			n0.Add(min(12)), []ev{{store.SLAStartMiss, min(2), notStarted}}, store.SLANotStarted, "START_MISS", n0.Add(min(30) + time.Millisecond)},
+		{"never started, both deadlines passed in one pass: the START_MISS keeps NOT_STARTED", reg(-1),
+			Progress{Status: "PREP"}, n0.Add(min(45)),
+			[]ev{{store.SLAStartMiss, min(35), notStarted}, {store.SLAEndMiss, min(15), miss}}, store.SLAMiss,
+			"START_MISS,END_MISS", time.Time{}},
 		{"started on time", reg(-1), Progress{Status: "RUNNING", Start: n0.Add(min(8))}, n0.Add(min(8)),
-			[]ev{{store.SLAStartMet, -min(2)}}, store.SLAInProcess, "START_MET", n0.Add(min(30) + time.Millisecond)},
+			[]ev{{store.SLAStartMet, -min(2), inProcess}}, store.SLAInProcess, "START_MET", n0.Add(min(30) + time.Millisecond)},
 		{"A7: started late, ended early", reg(-1),
 			Progress{Status: "SUCCEEDED", Start: n0.Add(min(15)), End: n0.Add(min(20))}, n0.Add(min(20)),
-			[]ev{{store.SLAStartMiss, min(5)}, {store.SLAEndMet, -min(10)}}, store.SLAMet, "START_MISS,END_MET", time.Time{}},
+			[]ev{{store.SLAStartMiss, min(5), met}, {store.SLAEndMet, -min(10), met}}, store.SLAMet, "START_MISS,END_MET", time.Time{}},
 		{"A5: killed is END_MISS whatever the time", reg(-1),
 			Progress{Status: "KILLED", Start: n0.Add(min(1)), End: n0.Add(min(2)), Failed: true}, n0.Add(min(2)),
-			[]ev{{store.SLAStartMet, -min(9)}, {store.SLAEndMiss, -min(28)}}, store.SLAMiss, "START_MET,END_MISS", time.Time{}},
+			[]ev{{store.SLAStartMet, -min(9), miss}, {store.SLAEndMiss, -min(28), miss}}, store.SLAMiss, "START_MET,END_MISS", time.Time{}},
 		{"still running past should-end: END_MISS at once", reg(-1), Progress{Status: "RUNNING", Start: n0.Add(min(5))},
-			n0.Add(min(31)), []ev{{store.SLAStartMet, -min(5)}, {store.SLAEndMiss, min(1)}}, store.SLAMiss,
+			n0.Add(min(31)), []ev{{store.SLAStartMet, -min(5), inProcess}, {store.SLAEndMiss, min(1), miss}}, store.SLAMiss,
 			"START_MET,END_MISS", time.Time{}},
 		{"ended late", reg(-1), Progress{Status: "SUCCEEDED", Start: n0.Add(min(5)), End: n0.Add(min(45))},
-			n0.Add(min(45)), []ev{{store.SLAStartMet, -min(5)}, {store.SLAEndMiss, min(15)}}, store.SLAMiss,
+			n0.Add(min(45)), []ev{{store.SLAStartMet, -min(5), miss}, {store.SLAEndMiss, min(15), miss}}, store.SLAMiss,
 			"START_MET,END_MISS", time.Time{}},
 		{"duration exceeded while running", reg(10), Progress{Status: "RUNNING", Start: n0.Add(min(5))},
-			n0.Add(min(16)), []ev{{store.SLAStartMet, -min(5)}, {store.SLADurationMiss, min(1)}}, store.SLAInProcess,
+			n0.Add(min(16)), []ev{{store.SLAStartMet, -min(5), inProcess}, {store.SLADurationMiss, min(1), inProcess}}, store.SLAInProcess,
 			"START_MET,DURATION_MISS", n0.Add(min(30) + time.Millisecond)},
 		{"duration met at the end", reg(10), Progress{Status: "SUCCEEDED", Start: n0.Add(min(5)), End: n0.Add(min(12))},
-			n0.Add(min(12)), []ev{{store.SLAStartMet, -min(5)}, {store.SLADurationMet, -min(3)}, {store.SLAEndMet, -min(18)}},
+			n0.Add(min(12)), []ev{{store.SLAStartMet, -min(5), met}, {store.SLADurationMet, -min(3), met}, {store.SLAEndMet, -min(18), met}},
 			store.SLAMet, "START_MET,DURATION_MET,END_MET", time.Time{}},
 		{"running: next deadline is the duration's", reg(10), Progress{Status: "RUNNING", Start: n0.Add(min(5))},
-			n0.Add(min(5)), []ev{{store.SLAStartMet, -min(5)}}, store.SLAInProcess, "START_MET",
+			n0.Add(min(5)), []ev{{store.SLAStartMet, -min(5), inProcess}}, store.SLAInProcess, "START_MET",
 			n0.Add(min(15) + time.Millisecond)},
 		{"killed before starting", reg(-1), Progress{Status: "KILLED", End: n0.Add(min(3)), Failed: true}, n0.Add(min(3)),
-			[]ev{{store.SLAStartMiss, -min(7)}, {store.SLAEndMiss, -min(27)}}, store.SLAMiss, "START_MISS,END_MISS", time.Time{}},
+			[]ev{{store.SLAStartMiss, -min(7), miss}, {store.SLAEndMiss, -min(27), miss}}, store.SLAMiss, "START_MISS,END_MISS", time.Time{}},
 		{"gone: nothing judged", reg(-1), Progress{Gone: true}, n0.Add(time.Hour), nil, store.SLANotStarted, "", time.Time{}},
 	}
 	for _, tc := range cases {
@@ -81,7 +93,14 @@ func TestJudge(t *testing.T) {
 				if e.SLAID != tc.reg.ID || e.AppName != tc.reg.AppName || !e.EventTime.Equal(tc.now) {
 					t.Errorf("event %+v does not name the registration or now", e)
 				}
-				got = append(got, ev{e.EventStatus, e.Lateness})
+				// The figures of the pass go with each of its events.
+				s := j.SLA
+				if e.JobStatus != s.JobStatus || !e.ExpectedStart.Equal(s.ExpectedStart) || !e.ExpectedEnd.Equal(s.ExpectedEnd) ||
+					e.ExpectedDuration != s.ExpectedDuration || !e.ActualStart.Equal(s.ActualStart) ||
+					!e.ActualEnd.Equal(s.ActualEnd) || e.ActualDuration != s.ActualDuration {
+					t.Errorf("event %+v does not carry the figures judged, %+v", e, s)
+				}
+				got = append(got, ev{e.EventStatus, e.Lateness, e.SLAStatus})
 			}
 			if !reflect.DeepEqual(got, tc.wantEvents) {
 				t.Errorf("events %v, want %v", got, tc.wantEvents)

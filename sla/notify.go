@@ -12,7 +12,10 @@ import (
 )
 
 // Notification is one judged event with the registration it belongs to, as
-// notifiers receive it.
+// notifiers receive it. What was judged (event, SLA status, job status,
+// expected and actual times) is read from Event, which keeps it as it was
+// at the judgment; SLA gives what describes the registration (names, user,
+// nominal time, message, contacts, alerts), read at delivery.
 type Notification struct {
 	Event store.SLAEvent
 	SLA   store.SLA

@@ -258,6 +258,25 @@ func (w *world) hook(want store.SLAEventStatus, id string) sla.WebhookPayload {
 	}
 }
 
+// hooksOf collects the webhook payloads of n distinct events of id, in
+// whatever order they arrive.
+func (w *world) hooksOf(id string, n int) map[store.SLAEventStatus]sla.WebhookPayload {
+	w.t.Helper()
+	got := map[store.SLAEventStatus]sla.WebhookPayload{}
+	timeout := time.After(20 * time.Second)
+	for len(got) < n {
+		select {
+		case p := <-w.hooks:
+			if p.ID == id {
+				got[store.SLAEventStatus(p.EventStatus)] = p
+			}
+		case <-timeout:
+			w.t.Fatalf("the webhook received %d events of %s, want %d", len(got), id, n)
+		}
+	}
+	return got
+}
+
 func (w *world) complete(actionID string, outcome actions.Outcome) {
 	w.exec.mu.Lock()
 	w.exec.ended[actionID] = actions.Status{Done: true, Outcome: outcome, ExternalStatus: "SUCCEEDED"}
@@ -649,5 +668,47 @@ func TestCoordinatorActionRegistration(t *testing.T) {
 	r = w.waitSLA(actionID, "MET", func(r store.SLA) bool { return r.SLAStatus == store.SLAMet })
 	if r.EventStatus != "START_MISS,DURATION_MET,END_MET" || !r.ActualEnd.Equal(t0.Add(4*time.Minute)) {
 		t.Fatalf("coordinator action end: %+v", r)
+	}
+}
+
+// TestOnePassKeepsEachEventsStatus: when one judgment records START_MISS and
+// END_MISS of a job that never started (both deadlines passed before the
+// pass), the START_MISS keeps the SLA status it was judged with
+// (NOT_STARTED) in the history, the webhook and the email, although the
+// registration is MISS once the pass is over.
+func TestOnePassKeepsEachEventsStatus(t *testing.T) {
+	t.Parallel()
+	w := setup(t)
+	id := w.submit(false)
+	w.setClock(t0.Add(45 * time.Minute))
+	r := w.waitSLA(id, "START_MISS and END_MISS", hasEvent("END_MISS"))
+	if r.SLAStatus != store.SLAMiss || r.EventStatus != "START_MISS,END_MISS" {
+		t.Fatalf("after one pass: %+v", r)
+	}
+	evs := w.events(id)
+	if len(evs) != 2 || evs[0].EventStatus != store.SLAStartMiss || evs[0].SLAStatus != store.SLANotStarted ||
+		evs[0].JobStatus != "PREP" || !evs[0].ExpectedStart.Equal(t0.Add(5*time.Minute)) ||
+		evs[1].EventStatus != store.SLAEndMiss || evs[1].SLAStatus != store.SLAMiss {
+		t.Fatalf("history: %+v", evs)
+	}
+	hooks := w.hooksOf(id, 2) // delivered in either order
+	if p := hooks[store.SLAStartMiss]; p.SLAStatus != "NOT_STARTED" || p.JobStatus != "PREP" || p.LatenessMinutes != 40 {
+		t.Fatalf("START_MISS webhook: %+v", p)
+	}
+	if p := hooks[store.SLAEndMiss]; p.SLAStatus != "MISS" || p.LatenessMinutes != 15 {
+		t.Fatalf("END_MISS webhook: %+v", p)
+	}
+	waitMails(t, w.mail, 2)
+	bodies := map[string]string{}
+	for _, m := range w.mail.Messages() {
+		for _, e := range []string{"START_MISS", "END_MISS"} {
+			if strings.Contains(m.Data, "Subject: GOZIE - SLA "+e+" ") {
+				bodies[e] = m.Data
+			}
+		}
+	}
+	if !strings.Contains(bodies["START_MISS"], "SLA Status - NOT_STARTED\r\n") ||
+		!strings.Contains(bodies["END_MISS"], "SLA Status - MISS\r\n") {
+		t.Fatalf("emails: %q", bodies)
 	}
 }

@@ -16,6 +16,8 @@ import (
 
 // WebhookPayload is the JSON document a webhook receives for one event.
 // Times are RFC 3339 in UTC (null when unset); durations are milliseconds.
+// SLAStatus, JobStatus and the expected and actual times are those of the
+// event's judgment, not of the registration at delivery.
 type WebhookPayload struct {
 	Seq              int64      `json:"seq"`
 	ID               string     `json:"id"`
@@ -43,7 +45,8 @@ type WebhookPayload struct {
 	AlertContact    string `json:"alertContact,omitempty"`
 }
 
-// PayloadOf builds the webhook document of n.
+// PayloadOf builds the webhook document of n: the statuses and times are
+// the event's, as it was judged.
 func PayloadOf(n Notification) WebhookPayload {
 	t := func(v time.Time) *time.Time {
 		if v.IsZero() {
@@ -54,10 +57,10 @@ func PayloadOf(n Notification) WebhookPayload {
 	}
 	s, e := n.SLA, n.Event
 	return WebhookPayload{Seq: e.Seq, ID: s.ID, ParentID: s.ParentID, AppName: s.AppName, AppType: string(s.AppType),
-		User: s.User, EventStatus: string(e.EventStatus), SLAStatus: string(s.SLAStatus), JobStatus: s.JobStatus,
-		EventTime: t(e.EventTime), NominalTime: t(s.NominalTime), ExpectedStart: t(s.ExpectedStart),
-		ExpectedEnd: t(s.ExpectedEnd), ActualStart: t(s.ActualStart), ActualEnd: t(s.ActualEnd),
-		ExpectedDuration: s.ExpectedDuration, ActualDuration: s.ActualDuration,
+		User: s.User, EventStatus: string(e.EventStatus), SLAStatus: string(e.SLAStatus), JobStatus: e.JobStatus,
+		EventTime: t(e.EventTime), NominalTime: t(s.NominalTime), ExpectedStart: t(e.ExpectedStart),
+		ExpectedEnd: t(e.ExpectedEnd), ActualStart: t(e.ActualStart), ActualEnd: t(e.ActualEnd),
+		ExpectedDuration: e.ExpectedDuration, ActualDuration: e.ActualDuration,
 		LatenessMs: e.Lateness.Milliseconds(), LatenessMinutes: int64(e.Lateness / time.Minute),
 		NotificationMsg: s.NotificationMsg, UpstreamApps: s.UpstreamApps, AlertContact: s.AlertContact}
 }

@@ -210,7 +210,12 @@ type SLA struct {
 	Version          Version
 }
 
-// SLAEvent is one judged SLA event, kept for reports.
+// SLAEvent is one judged SLA event, kept for reports. Besides the event it
+// keeps the registration's figures as they were when it was judged (as
+// Oozie's SLA event message carries them), so that a notification delivered
+// later, or a listing of the history, reports the event as judged: a
+// START_MISS judged in the same pass as END_MISS keeps SLA status
+// NOT_STARTED although the registration is MISS after the pass.
 type SLAEvent struct {
 	Seq         int64 // assigned by the store
 	SLAID       string
@@ -218,6 +223,18 @@ type SLAEvent struct {
 	EventStatus SLAEventStatus
 	Lateness    time.Duration // actual minus expected; negative is early
 	EventTime   time.Time
+	// SLAStatus is the registration's SLA status as the event was judged.
+	SLAStatus SLAStatus
+	// JobStatus is the status of the job or action then.
+	JobStatus string
+	// The expected and actual times then (zero when unset); durations in
+	// ms, -1 when not tracked or not known.
+	ExpectedStart    time.Time
+	ExpectedEnd      time.Time
+	ExpectedDuration int64
+	ActualStart      time.Time
+	ActualEnd        time.Time
+	ActualDuration   int64
 }
 
 // Trigger is one pending piece of engine work: run the handler of Kind for

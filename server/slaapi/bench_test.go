@@ -50,11 +50,11 @@ func seedBench(b *testing.B, st store.Store, n int) {
 					ActualEnd: nt.Add(20 * time.Minute), ActualDuration: 16 * 60000, JobStatus: "SUCCEEDED",
 					SLAStatus: store.SLAMet, EventStatus: "START_MET,DURATION_MET,END_MET", CreatedTime: nt, LastModified: nt}
 				ev := store.SLAEvent{SLAID: r.ID, AppName: r.AppName, EventStatus: store.SLAEndMet, Lateness: -10 * time.Minute,
-					EventTime: r.ActualEnd}
+					EventTime: r.ActualEnd, SLAStatus: store.SLAMet}
 				if i%10 == 0 {
 					r.ActualEnd, r.ActualDuration = nt.Add(45*time.Minute), 41*60000
 					r.SLAStatus, r.EventStatus = store.SLAMiss, "START_MET,DURATION_MISS,END_MISS"
-					ev.EventStatus, ev.Lateness, ev.EventTime = store.SLAEndMiss, 15*time.Minute, r.ActualEnd
+					ev.EventStatus, ev.Lateness, ev.EventTime, ev.SLAStatus = store.SLAEndMiss, 15*time.Minute, r.ActualEnd, store.SLAMiss
 				}
 				if err := x.InsertSLA(ctx, &r); err != nil {
 					return err

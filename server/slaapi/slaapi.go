@@ -249,12 +249,16 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	return server.WriteJSON(w, http.StatusOK, out)
 }
 
-// Event is one event of the history in JSON.
+// Event is one event of the history in JSON. SLAStatus and JobStatus are
+// those of the event's judgment (a START_MISS judged with END_MISS keeps
+// NOT_STARTED), not the registration's now.
 type Event struct {
 	Seq             int64  `json:"seq"`
 	ID              string `json:"id"`
 	AppName         string `json:"appName"`
 	EventStatus     string `json:"eventStatus"`
+	SLAStatus       string `json:"slaStatus"`
+	JobStatus       string `json:"jobStatus"`
 	LatenessMs      int64  `json:"latenessMs"`
 	LatenessMinutes int64  `json:"latenessMinutes"`
 	EventTime       any    `json:"eventTime"`
@@ -315,7 +319,7 @@ func (a *api) events(w http.ResponseWriter, r *http.Request) error {
 	out := EventList{Events: make([]Event, 0, len(evs))}
 	for _, e := range evs {
 		out.Events = append(out.Events, Event{Seq: e.Seq, ID: e.SLAID, AppName: e.AppName, EventStatus: string(e.EventStatus),
-			LatenessMs: e.Lateness.Milliseconds(), LatenessMinutes: int64(e.Lateness / time.Minute), EventTime: tw.t(e.EventTime)})
+			SLAStatus: string(e.SLAStatus), JobStatus: e.JobStatus, LatenessMs: e.Lateness.Milliseconds(), LatenessMinutes: int64(e.Lateness / time.Minute), EventTime: tw.t(e.EventTime)})
 	}
 	return server.WriteJSON(w, http.StatusOK, out)
 }

@@ -57,9 +57,12 @@ func setup(t *testing.T) string {
 			}
 		}
 		for _, e := range []store.SLAEvent{
-			{SLAID: "C1@1", AppName: "daily", EventStatus: store.SLAStartMiss, Lateness: 5 * m, EventTime: t0.Add(15 * m)},
-			{SLAID: "W9", AppName: "adhoc", EventStatus: store.SLAStartMiss, Lateness: time.Millisecond, EventTime: t0.Add(25 * m)},
-			{SLAID: "C1@2", AppName: "daily", EventStatus: store.SLAEndMiss, Lateness: 0, EventTime: t0.Add(35 * m)},
+			{SLAID: "C1@1", AppName: "daily", EventStatus: store.SLAStartMiss, Lateness: 5 * m, EventTime: t0.Add(15 * m),
+				SLAStatus: store.SLAInProcess},
+			{SLAID: "W9", AppName: "adhoc", EventStatus: store.SLAStartMiss, Lateness: time.Millisecond, EventTime: t0.Add(25 * m),
+				SLAStatus: store.SLANotStarted},
+			{SLAID: "C1@2", AppName: "daily", EventStatus: store.SLAEndMiss, Lateness: 0, EventTime: t0.Add(35 * m),
+				SLAStatus: store.SLAMiss},
 		} {
 			if err := x.InsertSLAEvent(ctx, &e); err != nil {
 				return err
@@ -214,6 +217,70 @@ func TestEventHistory(t *testing.T) {
 	}
 	if code, ec := get(t, base+"/v2/sla/events?event_status=LATE", nil); code != 400 || ec != "E0303" {
 		t.Fatalf("bad event status: %d %s", code, ec)
+	}
+}
+
+// TestEventsKeepTheirJudgedStatus: GET /v2/sla/events reports each event
+// with the SLA status it was judged with. A coordinator action that never
+// started is judged once both its should-start and should-end have passed:
+// its START_MISS stays NOT_STARTED although the registration is MISS.
+func TestEventsKeepTheirJudgedStatus(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "gozie.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	const coordID = "0000001-260301100000000-gozie-test-C"
+	actionID := coordID + "@1"
+	err = st.Tx(ctx, func(x store.Tx) error {
+		if err := x.InsertCoordJob(ctx, &store.CoordJob{ID: coordID, AppName: "daily", Status: store.JobRunning,
+			ExecutionOrder: "FIFO", CreatedTime: t0}); err != nil {
+			return err
+		}
+		if err := x.InsertCoordAction(ctx, &store.CoordAction{ID: actionID, JobID: coordID, ActionNumber: 1,
+			Status: store.CoordActionWaiting, NominalTime: t0, CreatedTime: t0}); err != nil {
+			return err
+		}
+		return x.InsertSLA(ctx, &store.SLA{ID: actionID, ParentID: coordID, AppName: "daily",
+			AppType: store.AppCoordinatorAction, NominalTime: t0, ExpectedStart: t0.Add(time.Minute),
+			ExpectedEnd: t0.Add(10 * time.Minute), ExpectedDuration: -1, ActualDuration: -1,
+			JobStatus: "WAITING", SLAStatus: store.SLANotStarted, AlertsEnabled: true, CreatedTime: t0})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := clock.NewFake(t0.Add(time.Hour))
+	svc, err := sla.New(sla.Config{Store: st, Clock: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Tx(ctx, func(x store.Tx) error { return svc.Track(ctx, x, actionID) }); err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{})
+	if err := slaapi.Register(srv, slaapi.Deps{Store: st, Clock: now}); err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	var l slaapi.EventList
+	if code, ec := get(t, hs.URL+server.ContextPath+"/v2/sla/events?app_name=daily", &l); code != 200 {
+		t.Fatalf("GET events: %d %s", code, ec)
+	}
+	got := map[string]slaapi.Event{}
+	for _, e := range l.Events {
+		got[e.EventStatus] = e
+	}
+	if len(l.Events) != 2 || got["START_MISS"].SLAStatus != "NOT_STARTED" || got["START_MISS"].JobStatus != "WAITING" ||
+		got["END_MISS"].SLAStatus != "MISS" {
+		t.Fatalf("events: %+v", l.Events)
+	}
+	var sum slaapi.List
+	get(t, hs.URL+server.ContextPath+"/v2/sla?filter=id="+actionID, &sum)
+	if len(sum.SLASummaryList) != 1 || sum.SLASummaryList[0].SLAStatus != "MISS" {
+		t.Fatalf("summary: %+v", sum.SLASummaryList)
 	}
 }
 

@@ -2,7 +2,9 @@ package postgres_test
 
 import (
 	"context"
+	"database/sql"
 	"testing"
+	"time"
 
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/internal/sqlstore"
@@ -62,6 +64,30 @@ func TestMigrations(t *testing.T) {
 	if err := s.SQL().QueryRow(`SELECT COUNT(*) FROM schema_migrations`).Scan(&n); err != nil || n != len(ms) {
 		t.Fatalf("%d migration rows (%v)", n, err)
 	}
+}
+
+// TestMigrationKeepsJudgedSLAEvents: the events of a database from before
+// migration 0002 get the status and times they were judged with.
+func TestMigrationKeepsJudgedSLAEvents(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.NewDatabase(t)
+	ms, err := postgres.Migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("postgres", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.SLAEventsMigration(t, db, ms, func(t time.Time) any { return t }, func() store.Store {
+		s, err := postgres.Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
 }
 
 func BenchmarkStore(b *testing.B) {

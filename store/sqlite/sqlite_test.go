@@ -2,8 +2,10 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/internal/sqlstore"
@@ -47,6 +49,31 @@ func TestMigrations(t *testing.T) {
 		}
 		s.Close()
 	}
+}
+
+// TestMigrationKeepsJudgedSLAEvents: the events of a database from before
+// migration 0002 get the status and times they were judged with.
+func TestMigrationKeepsJudgedSLAEvents(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "gozie.db")
+	ms, err := sqlite.Migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.SLAEventsMigration(t, db, ms, func(t time.Time) any { return t.UnixMilli() }, func() store.Store {
+		db.Close()
+		s, err := sqlite.Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
 }
 
 func BenchmarkStore(b *testing.B) {

@@ -63,7 +63,8 @@ func (s *seeder) sla(id, parent string, typ store.AppType, at time.Time) {
 		ExpectedEnd: purgeNow.Add(time.Hour), ExpectedDuration: -1, ActualDuration: -1, SLAStatus: store.SLAInProcess,
 		CreatedTime: at, LastModified: at}
 	s.do(s.x.InsertSLA(s.ctx, &r))
-	s.do(s.x.InsertSLAEvent(s.ctx, &store.SLAEvent{SLAID: id, AppName: "app", EventStatus: store.SLAStartMet, EventTime: at}))
+	s.do(s.x.InsertSLAEvent(s.ctx, &store.SLAEvent{SLAID: id, AppName: "app", EventStatus: store.SLAStartMet, EventTime: at,
+		SLAStatus: store.SLAInProcess}))
 }
 
 // coord stores a coordinator job (in bundle, if given) with a coord-status

@@ -122,10 +122,16 @@ func testSLAEventHistory(t *testing.T, open Opener) {
 	s := open(t)
 	seedSLAFilters(t, s)
 	evs := []store.SLAEvent{
-		{SLAID: "C1@1", AppName: "daily", EventStatus: store.SLAStartMiss, Lateness: 10 * time.Minute, EventTime: t0.Add(20 * time.Minute)},
-		{SLAID: "C1@2", AppName: "daily", EventStatus: store.SLAEndMiss, Lateness: time.Second, EventTime: t0.Add(2 * time.Hour)},
-		{SLAID: "C2@1", AppName: "hourly", EventStatus: store.SLAEndMiss, Lateness: -time.Minute, EventTime: t0.Add(5 * time.Hour)},
-		{SLAID: "C1@1", AppName: "daily", EventStatus: store.SLAEndMet, Lateness: -10 * time.Minute, EventTime: t0.Add(50 * time.Minute)},
+		{SLAID: "C1@1", AppName: "daily", EventStatus: store.SLAStartMiss, Lateness: 10 * time.Minute, EventTime: t0.Add(20 * time.Minute),
+			SLAStatus: store.SLANotStarted},
+		{SLAID: "C1@2", AppName: "daily", EventStatus: store.SLAEndMiss, Lateness: time.Second, EventTime: t0.Add(2 * time.Hour),
+			SLAStatus: store.SLAMiss},
+		// Everything an event keeps of its judgment, set.
+		{SLAID: "C2@1", AppName: "hourly", EventStatus: store.SLAEndMiss, Lateness: -time.Minute, EventTime: t0.Add(5 * time.Hour),
+			SLAStatus: store.SLAMiss, JobStatus: "KILLED", ExpectedStart: t0.Add(4 * time.Hour), ExpectedEnd: t0.Add(5*time.Hour + time.Minute),
+			ExpectedDuration: 3600000, ActualStart: t0.Add(4*time.Hour + time.Second), ActualEnd: t0.Add(5 * time.Hour), ActualDuration: 3599000},
+		{SLAID: "C1@1", AppName: "daily", EventStatus: store.SLAEndMet, Lateness: -10 * time.Minute, EventTime: t0.Add(50 * time.Minute),
+			SLAStatus: store.SLAMet, ExpectedDuration: -1, ActualDuration: -1},
 	}
 	tx(t, s, func(x store.Tx) error {
 		for i := range evs {
@@ -142,8 +148,13 @@ func testSLAEventHistory(t *testing.T, open Opener) {
 	}
 	var one store.SLAEvent
 	tx(t, s, func(x store.Tx) (err error) { one, err = x.GetSLAEvent(ctx, evs[2].Seq); return })
-	if one.SLAID != "C2@1" || one.Lateness != -time.Minute || !one.EventTime.Equal(evs[2].EventTime) {
-		t.Fatalf("GetSLAEvent: %+v", one)
+	if !sameSLAEvent(one, evs[2]) {
+		t.Fatalf("GetSLAEvent: %+v, want %+v", one, evs[2])
+	}
+	var listed []store.SLAEvent
+	tx(t, s, func(x store.Tx) (err error) { listed, err = x.ListSLAEvents(ctx, "C1@1"); return })
+	if len(listed) != 2 || !sameSLAEvent(listed[0], evs[0]) || !sameSLAEvent(listed[1], evs[3]) {
+		t.Fatalf("ListSLAEvents: %+v", listed)
 	}
 	err := s.Tx(ctx, func(x store.Tx) error { _, err := x.GetSLAEvent(ctx, evs[3].Seq+100); return err })
 	wantErr(t, err, store.ErrNotFound)
@@ -184,6 +195,15 @@ func testSLAEventHistory(t *testing.T, open Opener) {
 	if len(left) != 2 {
 		t.Fatalf("events left after delete: %s", fmt.Sprint(left))
 	}
+}
+
+// sameSLAEvent compares every field of two events, times as instants.
+func sameSLAEvent(a, b store.SLAEvent) bool {
+	return a.Seq == b.Seq && a.SLAID == b.SLAID && a.AppName == b.AppName && a.EventStatus == b.EventStatus &&
+		a.Lateness == b.Lateness && a.EventTime.Equal(b.EventTime) && a.SLAStatus == b.SLAStatus &&
+		a.JobStatus == b.JobStatus && a.ExpectedStart.Equal(b.ExpectedStart) && a.ExpectedEnd.Equal(b.ExpectedEnd) &&
+		a.ExpectedDuration == b.ExpectedDuration && a.ActualStart.Equal(b.ActualStart) &&
+		a.ActualEnd.Equal(b.ActualEnd) && a.ActualDuration == b.ActualDuration
 }
 
 func testSLADeadlineArmed(t *testing.T, open Opener) {

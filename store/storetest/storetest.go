@@ -138,8 +138,9 @@ func testStatusesAccepted(t *testing.T, open Opener) {
 				return err
 			}
 		}
-		for _, ev := range store.SLAEventStatuses {
-			if err := x.InsertSLAEvent(ctx, &store.SLAEvent{SLAID: "s0", EventStatus: ev, EventTime: t0}); err != nil {
+		for i, ev := range store.SLAEventStatuses {
+			e := store.SLAEvent{SLAID: "s0", EventStatus: ev, EventTime: t0, SLAStatus: store.SLAStatuses[i%len(store.SLAStatuses)]}
+			if err := x.InsertSLAEvent(ctx, &e); err != nil {
 				return err
 			}
 		}
@@ -159,6 +160,10 @@ func testStatusesAccepted(t *testing.T, open Opener) {
 		func(x store.Tx) error {
 			c := store.CoordJob{ID: "bado", Status: store.JobPrep, ExecutionOrder: "RANDOM", CreatedTime: t0}
 			return x.InsertCoordJob(ctx, &c)
+		},
+		func(x store.Tx) error {
+			// An event keeps the SLA status it was judged with; none is not one.
+			return x.InsertSLAEvent(ctx, &store.SLAEvent{SLAID: "s0", EventStatus: store.SLAEndMet, EventTime: t0})
 		},
 	}
 	for i, fn := range bad {
@@ -505,7 +510,7 @@ func testSLAs(t *testing.T, open Opener) {
 			}
 		}
 		return x.InsertSLAEvent(ctx, &store.SLAEvent{SLAID: "C1@2", AppName: "daily", EventStatus: store.SLAEndMiss,
-			Lateness: 7 * time.Minute, EventTime: t0.Add(2 * time.Hour)})
+			Lateness: 7 * time.Minute, EventTime: t0.Add(2 * time.Hour), SLAStatus: store.SLAMiss})
 	})
 	var evs []store.SLAEvent
 	tx(t, s, func(x store.Tx) (err error) { evs, err = x.ListSLAEvents(ctx, "C1@2"); return })

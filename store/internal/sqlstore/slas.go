@@ -163,13 +163,21 @@ WHERE a.coord_id <> '' AND (a.bundle_id = %[1]s OR a.bundle_id IN (SELECT j.id F
 }
 
 func (x *txn) InsertSLAEvent(ctx context.Context, e *store.SLAEvent) error {
-	err := x.tx.QueryRowContext(ctx, `INSERT INTO sla_events (sla_id, app_name, event_status, lateness_ms, event_time)
-VALUES ($1, $2, $3, $4, $5) RETURNING seq`, e.SLAID, e.AppName, string(e.EventStatus), e.Lateness.Milliseconds(),
-		x.d.tv(e.EventTime)).Scan(&e.Seq)
+	err := x.tx.QueryRowContext(ctx, `INSERT INTO sla_events (`+slaEventInsertCols+`)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING seq`,
+		e.SLAID, e.AppName, string(e.EventStatus), e.Lateness.Milliseconds(), x.d.tv(e.EventTime),
+		string(e.SLAStatus), e.JobStatus, x.d.tv(e.ExpectedStart), x.d.tv(e.ExpectedEnd), e.ExpectedDuration,
+		x.d.tv(e.ActualStart), x.d.tv(e.ActualEnd), e.ActualDuration).Scan(&e.Seq)
 	return x.wrap(err, "inserting SLA event for %s", e.SLAID)
 }
 
-const slaEventCols = `seq, sla_id, app_name, event_status, lateness_ms, event_time`
+// slaEventInsertCols are the columns an insert gives, in the order of
+// InsertSLAEvent's arguments; slaEventCols adds the sequence number first.
+const (
+	slaEventInsertCols = `sla_id, app_name, event_status, lateness_ms, event_time, sla_status, job_status,
+expected_start, expected_end, expected_duration, actual_start, actual_end, actual_duration`
+	slaEventCols = `seq, ` + slaEventInsertCols
+)
 
 func (x *txn) GetSLAEvent(ctx context.Context, seq int64) (store.SLAEvent, error) {
 	evs, err := x.slaEvents(ctx, `WHERE seq = $1`, seq)
@@ -226,7 +234,9 @@ func (x *txn) slaEvents(ctx context.Context, tail string, args ...any) ([]store.
 func (x *txn) scanSLAEvent(rows *sql.Rows) (store.SLAEvent, error) {
 	var e store.SLAEvent
 	var ms int64
-	if err := rows.Scan(&e.Seq, &e.SLAID, &e.AppName, (*string)(&e.EventStatus), &ms, x.d.tm(&e.EventTime)); err != nil {
+	if err := rows.Scan(&e.Seq, &e.SLAID, &e.AppName, (*string)(&e.EventStatus), &ms, x.d.tm(&e.EventTime),
+		(*string)(&e.SLAStatus), &e.JobStatus, x.d.tm(&e.ExpectedStart), x.d.tm(&e.ExpectedEnd), &e.ExpectedDuration,
+		x.d.tm(&e.ActualStart), x.d.tm(&e.ActualEnd), &e.ActualDuration); err != nil {
 		return e, fmt.Errorf("listing SLA events: %w", err)
 	}
 	e.Lateness = time.Duration(ms) * time.Millisecond
