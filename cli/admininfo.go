@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -117,16 +118,11 @@ func (a *adminInfoFlags) run(ctx context.Context, cl *client.Client, out io.Writ
 			}
 		}
 	case a.shareLibUpdate:
-		var u struct {
-			Update map[string]string `json:"sharelibUpdate"`
-		}
-		if err := cl.Admin(ctx, "update_sharelib", nil, &u); err != nil {
+		var raw json.RawMessage
+		if err := cl.Admin(ctx, "update_sharelib", nil, &raw); err != nil {
 			return err
 		}
-		fmt.Fprintln(out, "[ShareLib update status]")
-		for _, k := range slices.Sorted(maps.Keys(u.Update)) {
-			fmt.Fprintf(out, "\t%s = %s\n", k, u.Update[k])
-		}
+		return printShareLibUpdate(out, raw)
 	case a.instrumentation:
 		var ins map[string][]struct {
 			Group string           `json:"group"`
@@ -194,4 +190,44 @@ func dataFields(d map[string]any) string {
 		return ""
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// shareLibUpdateKeys are the keys of a share lib update in the order Oozie's
+// documentation prints them; other keys follow, sorted.
+var shareLibUpdateKeys = []string{"host", "status", "sharelibDirOld", "sharelibDirNew"}
+
+// printShareLibUpdate prints an admin/update_sharelib answer as Oozie's client
+// does: "[ShareLib update status]", then for each server (one object, or an
+// array of them when the server asked the others too) a "\tkey = value" line
+// per key and an empty line; a null value prints as null.
+func printShareLibUpdate(out io.Writer, raw json.RawMessage) error {
+	type entry struct {
+		Update map[string]any `json:"sharelibUpdate"`
+	}
+	var entries []entry
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		var one entry
+		if err := json.Unmarshal(raw, &one); err != nil {
+			return fmt.Errorf("reading the share lib update answer: %w", err)
+		}
+		entries = []entry{one}
+	}
+	fmt.Fprintln(out, "[ShareLib update status]")
+	for _, e := range entries {
+		keys := slices.DeleteFunc(slices.Sorted(maps.Keys(e.Update)), func(k string) bool {
+			return slices.Contains(shareLibUpdateKeys, k)
+		})
+		for _, k := range append(slices.Clone(shareLibUpdateKeys), keys...) {
+			v, ok := e.Update[k]
+			switch {
+			case !ok:
+				continue
+			case v == nil:
+				v = "null"
+			}
+			fmt.Fprintf(out, "\t%s = %v\n", k, v)
+		}
+		fmt.Fprintln(out)
+	}
+	return nil
 }

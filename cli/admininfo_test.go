@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -35,6 +37,43 @@ func TestAdminReports(t *testing.T) {
 	_, errOut, code := f.run(t, "admin", "-servers", "-metrics")
 	if code == 0 || !strings.Contains(errOut, "give exactly one of") {
 		t.Errorf("two options: exit %d %q", code, errOut)
+	}
+}
+
+// TestAdminShareLibUpdate: -sharelibupdate prints every key of the server's
+// answer as Oozie's client does, the old and new share lib directories
+// included (null when the server has none), then an empty line.
+func TestAdminShareLibUpdate(t *testing.T) {
+	t.Parallel()
+	f := newCLIFixture(t)
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[ShareLib update status]\n\thost = " + host + "\n\tstatus = Successful\n" +
+		"\tsharelibDirOld = null\n\tsharelibDirNew = null\n\n"
+	if out := f.mustRun(t, "admin", "-sharelibupdate"); out != want {
+		t.Errorf("-sharelibupdate printed\n%q\nwant\n%q", out, want)
+	}
+}
+
+// TestPrintShareLibUpdate: the answer of an update of every server (an array,
+// as Oozie's servers send it) prints one block per server, the directories in
+// Oozie's order and any other key after them.
+func TestPrintShareLibUpdate(t *testing.T) {
+	t.Parallel()
+	raw := `[{"sharelibUpdate":{"host":"h1","status":"Server not found"}},
+		{"sharelibUpdate":{"sharelibDirNew":"hdfs://nn/lib_2","status":"Successful","sharelibDirOld":"hdfs://nn/lib_1",
+		"host":"h2","sharelibMetaFile":"m"}}]`
+	var b strings.Builder
+	if err := printShareLibUpdate(&b, json.RawMessage(raw)); err != nil {
+		t.Fatal(err)
+	}
+	want := "[ShareLib update status]\n\thost = h1\n\tstatus = Server not found\n\n" +
+		"\thost = h2\n\tstatus = Successful\n\tsharelibDirOld = hdfs://nn/lib_1\n\tsharelibDirNew = hdfs://nn/lib_2\n" +
+		"\tsharelibMetaFile = m\n\n"
+	if b.String() != want {
+		t.Errorf("printed\n%q\nwant\n%q", b.String(), want)
 	}
 }
 

@@ -23,7 +23,8 @@ const (
 	CodeInstance = "E1010"
 	// CodeMaterialize (E1012) is a materialization failure that is not an input error.
 	CodeMaterialize = "E1012"
-	// CodeInstanceText (E1021) is an empty or multi-valued instance element.
+	// CodeInstanceText (E1021) is an instance Oozie's submission refuses: an empty or
+	// multi-valued instance element, or a dataset initial-instance before 1970.
 	CodeInstanceText = "E1021"
 	// CodeBundleNamespace (E1319) is a coordinator in namespace 0.1 submitted by a bundle.
 	CodeBundleNamespace = "E1319"

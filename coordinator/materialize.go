@@ -114,11 +114,19 @@ func DryRun(job *Job, jobID string, now time.Time, s Settings) ([]NewAction, err
 
 // FormatDryRun renders a dry run as Oozie's -dryrun prints it: the job definition, then
 // "***actions for instance***" and, for each action, "action for new instance" followed by
-// the action XML.
-func FormatDryRun(job *Job, actions []NewAction) string {
+// the action XML. When materializing the first window fails (matErr, from DryRun), the
+// submission is still accepted, as Oozie's is, and its first materialization fails the
+// job: the text says so in place of the actions.
+func FormatDryRun(job *Job, actions []NewAction, matErr error) string {
 	var b strings.Builder
 	b.WriteString(job.DefinitionXML())
 	b.WriteString("\n***actions for instance***")
+	if matErr != nil {
+		b.WriteString("\nthe first materialization would fail the job: ")
+		b.WriteString(matErr.Error())
+		b.WriteString("\n")
+		return b.String()
+	}
 	for _, a := range actions {
 		b.WriteString("action for new instance")
 		b.WriteString(a.Row.ActionXML)

@@ -319,7 +319,7 @@ func TestDryRun(t *testing.T) {
 			t.Fatalf("dry-run action without nominal time: %s", a.Row.ActionXML)
 		}
 	}
-	text := FormatDryRun(job, actions)
+	text := FormatDryRun(job, actions, nil)
 	if parts := strings.Split(text, "action for new instance"); len(parts) != 4 || !strings.Contains(text, "***actions for instance***") {
 		t.Fatalf("dry-run text has %d parts", len(parts))
 	}

@@ -63,7 +63,7 @@ func (s *submitter) dataset(d DatasetDef) (*Dataset, error) {
 		return nil, err
 	}
 	if initial.Before(minInitialInstance) {
-		return nil, newError(CodeSubmit, where+"/@initial-instance",
+		return nil, newError(CodeInstanceText, where+"/@initial-instance",
 			"Dataset initial-instance %s is earlier than the default initial instance %s",
 			s.req.Format.Format(initial), s.req.Format.Format(minInitialInstance))
 	}

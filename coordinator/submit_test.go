@@ -162,7 +162,7 @@ func TestSubmitValidation(t *testing.T) {
 		{id: "dataset frequency must be an integer", doc: appWith("60", ds(`frequency="* * * * *" initial-instance="2009-01-01T00:00Z" timezone="UTC"`)),
 			code: CodeSubmit, msg: "must be an integer"},
 		{id: "initial instance before 1970", doc: appWith("60", ds(`frequency="1" initial-instance="1969-12-31T00:00Z" timezone="UTC"`)),
-			code: CodeSubmit, msg: "earlier than the default initial instance"},
+			code: CodeInstanceText, msg: "earlier than the default initial instance"},
 		{id: "S12 initial instance with dateTzOffset", doc: appWith("60", ds(`frequency="1" initial-instance="${coord:dateTzOffset(startDate, 'UTC')}" timezone="UTC"`)+in("${coord:current(0)}")),
 			conf: []Property{{Name: "startDate", Value: "2009-02-03T00:00Z"}}},
 		{id: "duplicate data-in", doc: appWith("60", okDS+`<input-events><data-in name="in" dataset="a"><instance>${coord:current(0)}</instance></data-in>`+

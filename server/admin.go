@@ -27,6 +27,14 @@ func (s *Server) registerAdmin() {
 	s.Handle(http.MethodGet, adminPath+"/available-timezones", auth.PermRead, s.availableTimezones, admin)
 }
 
+// ErrNotSupportedInV1 is Oozie's answer to a request that only API version 2 serves
+// (admin/metrics, available-oozie-servers, an ignore, an action's retries...): 400
+// "E0302: Invalid parameter [Not supported in v1]", in V1AdminServlet's and V1JobServlet's
+// words.
+func ErrNotSupportedInV1() *Error {
+	return ErrInvalidParam("Not supported in v1")
+}
+
 // versions serves GET /versions: the REST API versions, as Oozie lists them.
 func (s *Server) versions(w http.ResponseWriter, _ *http.Request) error {
 	return WriteJSON(w, http.StatusOK, []int{0, 1, 2})

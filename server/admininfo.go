@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"net/http"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	dto "github.com/prometheus/client_model/go"
 
@@ -58,19 +60,23 @@ type AdminSources struct {
 	// ShareLibs lists the share libraries (all of them, or the one named
 	// with its files).
 	ShareLibs func(ctx context.Context, lib string) ([]ShareLib, error)
+	// ShareLibDir names the share lib directory in use, Oozie's newest
+	// lib_<timestamp> directory under the system lib path; "" when there is
+	// none. admin/update_sharelib reports it as sharelibDirNew.
+	ShareLibDir func(ctx context.Context) (string, error)
 }
 
 // registerAdminInfo adds the admin endpoints that describe the running
 // server: os-env, java-sys-properties, instrumentation (v1 and v2, as a default
-// Oozie serves it), metrics (v2), queue-dump, available-oozie-servers, list_sharelib, update_sharelib and
-// jmsinfo.
+// Oozie serves it), metrics (v2; v1 refuses it as Oozie's does), queue-dump,
+// available-oozie-servers, list_sharelib, update_sharelib and jmsinfo.
 func (s *Server) registerAdminInfo() {
 	admin := AllowInSafeMode()
 	s.Handle(http.MethodGet, adminPath+"/os-env", auth.PermSystemInfo, s.osEnv, admin)
 	s.Handle(http.MethodGet, adminPath+"/java-sys-properties", auth.PermSystemInfo, s.sysProperties, admin)
 	s.Handle(http.MethodGet, adminPath+"/instrumentation", auth.PermRead, s.instrumentation, admin)
 	s.Handle(http.MethodGet, "/v2/admin/metrics", auth.PermRead, s.metricsJSON, admin)
-	s.Handle(http.MethodGet, "/v1/admin/metrics", auth.PermRead, s.metricsV1, admin)
+	s.Handle(http.MethodGet, "/v1/admin/metrics", auth.PermRead, notInV1, admin)
 	s.Handle(http.MethodGet, adminPath+"/queue-dump", auth.PermRead, s.queueDump, admin)
 	s.Handle(http.MethodGet, "/v2/admin/available-oozie-servers", auth.PermRead, s.availableServers, admin)
 	s.Handle(http.MethodGet, adminPath+"/list_sharelib", auth.PermRead, s.listShareLib, admin)
@@ -164,10 +170,10 @@ func (s *Server) instrumentation(w http.ResponseWriter, _ *http.Request) error {
 	return WriteJSON(w, http.StatusOK, out)
 }
 
-// metricsV1 answers v1 admin/metrics, which Oozie serves only in v2.
-func (s *Server) metricsV1(http.ResponseWriter, *http.Request) error {
-	return NewError(http.StatusBadRequest, CodeInvalidResource,
-		"Invalid resource [metrics], use v2/admin/metrics (or v1/admin/instrumentation)")
+// notInV1 answers a v1 admin resource that Oozie's V1AdminServlet lists and refuses
+// (metrics): it is served in v2 only.
+func notInV1(http.ResponseWriter, *http.Request) error {
+	return ErrNotSupportedInV1()
 }
 
 // metricsJSON serves v2 admin/metrics in the shape of the Dropwizard metrics
@@ -317,15 +323,51 @@ func (s *Server) listShareLib(w http.ResponseWriter, r *http.Request) error {
 	return WriteJSON(w, http.StatusOK, map[string]any{"sharelib": out})
 }
 
-// updateShareLib serves admin/update_sharelib. gozie reads the share lib
-// directory on every request, so there is nothing to reload; it answers the
-// status Oozie answers after a reload.
+// shareLibUpdate is this server's entry of an admin/update_sharelib answer, in the JSON
+// of Oozie's ShareLibService: the share lib directory before the update and after it,
+// null when unknown (Oozie's first update after a start has no old directory).
+type shareLibUpdate struct {
+	Host   string  `json:"host"`
+	Status string  `json:"status"`
+	DirOld *string `json:"sharelibDirOld"`
+	DirNew *string `json:"sharelibDirNew"`
+}
+
+// shareLibMemory is the share lib directory that the last update_sharelib of this server
+// reported as new, which the next one reports as old, as Oozie's ShareLibService keeps it.
+type shareLibMemory struct {
+	mu  sync.Mutex
+	dir *string
+}
+
+// swap records dir as the directory in use and returns the one recorded before.
+func (m *shareLibMemory) swap(dir *string) (old *string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	old, m.dir = m.dir, dir
+	return old
+}
+
+// updateShareLib serves admin/update_sharelib: {"sharelibUpdate":{"host", "status",
+// "sharelibDirOld", "sharelibDirNew"}}. gozie reads the share lib directory on every
+// request, so there is nothing to reload; it answers what Oozie answers after a reload.
 func (s *Server) updateShareLib(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.shareLibs(r.Context(), ""); err != nil {
 		return err
 	}
+	var dir *string
+	if s.cfg.Admin.ShareLibDir != nil {
+		d, err := s.cfg.Admin.ShareLibDir(r.Context())
+		if err != nil {
+			return fmt.Errorf("finding the share lib directory: %w", err)
+		}
+		if d != "" {
+			dir = &d
+		}
+	}
 	host, _ := os.Hostname()
-	return WriteJSON(w, http.StatusOK, map[string]any{"sharelibUpdate": map[string]string{"host": host, "status": "Successful"}})
+	u := shareLibUpdate{Host: host, Status: "Successful", DirNew: dir, DirOld: s.shareLib.swap(dir)}
+	return WriteJSON(w, http.StatusOK, map[string]shareLibUpdate{"sharelibUpdate": u})
 }
 
 func (s *Server) shareLibs(ctx context.Context, lib string) ([]ShareLib, error) {

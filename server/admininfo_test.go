@@ -100,8 +100,51 @@ func TestAdminMetricsAndInstrumentation(t *testing.T) {
 	if found != 3 {
 		t.Errorf("instrumentation lacks the counter, timer or variable: %+v", ins)
 	}
+	// V1AdminServlet lists metrics and refuses it, as a parameter (E0302), not a resource.
 	resp, body := f.call(t, http.MethodGet, "/oozie/v1/admin/metrics")
-	checkError(t, resp, body, 400, CodeInvalidResource, "E0301: Invalid resource [metrics], use v2/admin/metrics (or v1/admin/instrumentation)")
+	checkError(t, resp, body, 400, CodeInvalidParam, "E0302: Invalid parameter [Not supported in v1]")
+}
+
+// TestAdminUpdateShareLib: update_sharelib answers Oozie's JSON with the share lib
+// directory before and after the update; the first update since the start has no old
+// one (null), and each later one reports the directory the previous one found.
+func TestAdminUpdateShareLib(t *testing.T) {
+	t.Parallel()
+	dirs := make(chan string, 3)
+	for _, d := range []string{"hdfs://nn/share/lib/lib_20260101000000", "hdfs://nn/share/lib/lib_20260101000000",
+		"hdfs://nn/share/lib/lib_20260202000000"} {
+		dirs <- d
+	}
+	f := setup(t, Config{Admin: AdminSources{ShareLibDir: func(context.Context) (string, error) { return <-dirs, nil }}})
+	update := func() map[string]any {
+		var u struct{ SharelibUpdate map[string]any }
+		getJSON(t, f, "/oozie/v2/admin/update_sharelib", &u)
+		return u.SharelibUpdate
+	}
+	for i, want := range []struct{ old, new any }{
+		{nil, "hdfs://nn/share/lib/lib_20260101000000"},
+		{"hdfs://nn/share/lib/lib_20260101000000", "hdfs://nn/share/lib/lib_20260101000000"},
+		{"hdfs://nn/share/lib/lib_20260101000000", "hdfs://nn/share/lib/lib_20260202000000"},
+	} {
+		u := update()
+		old, hasOld := u["sharelibDirOld"]
+		if u["status"] != "Successful" || u["host"] == "" || !hasOld || old != want.old || u["sharelibDirNew"] != want.new {
+			t.Errorf("update %d: %v, want sharelibDirOld %v and sharelibDirNew %v", i+1, u, want.old, want.new)
+		}
+	}
+	// Without a share lib both directories are null, and still present.
+	u := func() map[string]any {
+		g := setup(t, Config{})
+		var u struct{ SharelibUpdate map[string]any }
+		getJSON(t, g, "/oozie/v1/admin/update_sharelib", &u)
+		return u.SharelibUpdate
+	}()
+	if v, ok := u["sharelibDirNew"]; !ok || v != nil {
+		t.Errorf("without a share lib: %v", u)
+	}
+	if v, ok := u["sharelibDirOld"]; !ok || v != nil {
+		t.Errorf("without a share lib: %v", u)
+	}
 }
 
 func TestAdminSources(t *testing.T) {

@@ -12,10 +12,12 @@
 //	GET  /oozie/v1|v2/admin/available-timezones  {"available-timezones":[{"timezoneDisplayName":...,"timezoneId":...}]}
 //	GET  /oozie/v1|v2/admin/os-env, java-sys-properties   the process's environment and properties, secrets masked
 //	GET  /oozie/v1/admin/instrumentation         counters, timers and variables from the Prometheus metrics
-//	GET  /oozie/v2/admin/metrics                 the same in Dropwizard's JSON (gauges, counters, histograms)
+//	GET  /oozie/v2/admin/metrics                 the same in Dropwizard's JSON (gauges, counters, histograms);
+//	                                             v1 answers 400 E0302 "Not supported in v1", as Oozie's
+//	GET  /oozie/v1|v2/admin/update_sharelib      {"sharelibUpdate":{"host","status","sharelibDirOld","sharelibDirNew"}}
 //	GET  /oozie/v1|v2/admin/queue-dump           {"queueDump":[{"queueItem":...}],"uniqueMapDump":[{"uniqueItem":...}]}
 //	GET  /oozie/v2/admin/available-oozie-servers {"<server id>":"<url>"} of the servers heartbeating
-//	GET  /oozie/v1|v2/admin/list_sharelib, update_sharelib, jmsinfo
+//	GET  /oozie/v1|v2/admin/list_sharelib, jmsinfo
 //	PUT  /oozie/v2/admin/purge?wf=&coord=&bundle=&limit=&oldcoordaction=   {"purge":"Purge command executed successfully"}
 //	GET  /metrics                                Prometheus exposition
 //

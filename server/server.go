@@ -106,6 +106,8 @@ type Server struct {
 
 	jobs  JobLookup                  // set by SetJobLookup before serving
 	perms map[string]auth.Permission // "METHOD route label" → the route's permission
+
+	shareLib shareLibMemory // the share lib directory the last update_sharelib reported
 }
 
 // HandlerFunc serves one REST call. A returned error is sent as an Oozie error response

@@ -192,14 +192,20 @@ type DryRunResult struct {
 	Job store.CoordJob
 	// Actions are the first window's actions.
 	Actions []DryRunAction
+	// MaterializeErr is the error the first materialization would fail
+	// the job with (E1006, E1012...), nil when it creates the actions; a
+	// submission is accepted either way.
+	MaterializeErr error
 	// Text is Oozie's -dryrun output: the definition, then the action
-	// documents.
+	// documents (or why the first materialization would fail).
 	Text string
 }
 
-// DryRun validates a submission like Submit and lists the actions its first
-// materialization would create, with nominal times and resolved URIs,
-// storing nothing.
+// DryRun judges a submission exactly as Submit does (Prepare is the one
+// validation of both: a dry run fails only where a submission would) and
+// lists the actions its first materialization would create, with nominal
+// times and resolved URIs, storing nothing. Where that materialization would
+// fail the job, the result says so instead of refusing the dry run.
 func (r *Runner) DryRun(ctx context.Context, props *conf.Properties, opts SubmitOptions) (*DryRunResult, error) {
 	p, err := r.Prepare(ctx, props, opts)
 	if err != nil {
@@ -207,9 +213,9 @@ func (r *Runner) DryRun(ctx context.Context, props *conf.Properties, opts Submit
 	}
 	acts, err := coordinator.DryRun(p.def, p.row.ID, r.now(), r.set)
 	if err != nil {
-		return nil, coded(err)
+		err, acts = coded(err), nil
 	}
-	res := &DryRunResult{Job: p.row, Text: coordinator.FormatDryRun(p.def, acts)}
+	res := &DryRunResult{Job: p.row, MaterializeErr: err, Text: coordinator.FormatDryRun(p.def, acts, err)}
 	for _, a := range acts {
 		da := DryRunAction{Number: a.Row.ActionNumber, NominalTime: a.Row.NominalTime, ActionXML: a.Row.ActionXML,
 			MissingDependencies: a.Row.MissingDependencies, DataIn: map[string][]string{}, DataOut: map[string][]string{}}

@@ -196,7 +196,7 @@ func TestBundleCommands(t *testing.T) {
 		{"action=change&value=" + url.QueryEscape("concurrency=3"), "E1317"},
 		{"action=change", "E0305"},
 		{"action=bundle-rerun", "E0305"},
-		{"action=ignore", "E0303"},
+		{"action=ignore", "E0302"}, // "Bundle Ignore Not supported", as Oozie says
 		{"action=kill&type=action&scope=1", "E0302"},
 	} {
 		if r := put(tc.query); r.status != http.StatusBadRequest || r.header.Get("oozie-error-code") != tc.code {

@@ -43,6 +43,11 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	if action == actionUpdate {
 		return a.putUpdate(w, r, id)
 	}
+	if action == actionIgnore {
+		if err := refuseIgnore(mux.Vars(r)["version"], id); err != nil {
+			return err
+		}
+	}
 	if kindOfID(id) == idBundle && a.Bundles != nil {
 		return a.putBundle(w, r, id, action)
 	}
@@ -54,6 +59,9 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 		}
 		if kindOfID(id) == idWorkflow && action == actionChange {
 			return server.NewError(http.StatusBadRequest, codeChangeWorkflow, "Workflow jobs cannot be changed")
+		}
+		if action == actionIgnore {
+			return errJobNotFound(id) // Oozie takes any other id for a coordinator's
 		}
 		return errNotSupported("action=" + action)
 	default:
@@ -98,5 +106,21 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 		return fmt.Errorf("%s of workflow job %s: %w", action, id, err)
 	}
 	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+// refuseIgnore answers the ignore commands Oozie refuses, whatever the job's state: every
+// one in v1 (V1JobServlet), and in v2 that of a workflow or a bundle job (V2JobServlet's
+// own words). It returns nil for a v2 ignore of any other id, which Oozie runs as a
+// coordinator's.
+func refuseIgnore(version, id string) error {
+	switch {
+	case version == "1":
+		return server.ErrNotSupportedInV1()
+	case kindOfID(id) == idWorkflow:
+		return server.ErrInvalidParam("Workflow Ignore Not supported")
+	case kindOfID(id) == idBundle:
+		return server.ErrInvalidParam("Bundle Ignore Not supported")
+	}
 	return nil
 }

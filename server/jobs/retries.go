@@ -26,7 +26,7 @@ const showRetries = "retries"
 // action's are 400 E0303, and an action that does not exist is 404 E0605.
 func (a *api) getRetries(w http.ResponseWriter, r *http.Request, id string, loc *time.Location) error {
 	if mux.Vars(r)["version"] == "1" {
-		return server.ErrInvalidParam("Not supported in v1")
+		return server.ErrNotSupportedInV1()
 	}
 	if kindOfID(id) != idWorkflowAction {
 		return server.NewError(http.StatusBadRequest, server.CodeInvalidParamValue,
