@@ -185,3 +185,8 @@ func KindOf(err error) ErrorKind {
 
 // Registry maps action types to executors.
 type Registry map[string]Executor
+
+// Has reports whether r has an executor for actionType: the one answer to
+// "does gozie run this action type", which workflow validation asks through
+// workflow.Options.HasExecutor.
+func (r Registry) Has(actionType string) bool { return r[actionType] != nil }

@@ -68,7 +68,7 @@ func TestParseErrors(t *testing.T) {
 		{"no coordinator", `<bundle-app ` + ns2 + ` name="b"><controls/></bundle-app>`, CodeInvalidDefinition, "<bundle-app>", "<coordinator> is missing"},
 		{"controls after coordinator", `<bundle-app ` + ns2 + ` name="b">` + coord + `<controls/></bundle-app>`, CodeInvalidDefinition, "line 1 <controls>", "not allowed here"},
 		{"parameters in 0.1", `<bundle-app ` + ns1 + ` name="b"><parameters><property><name>a</name></property></parameters>` + coord + `</bundle-app>`,
-			CodeInvalidDefinition, "<parameters>", "<coordinator> is expected before <parameters>"},
+			CodeInvalidDefinition, "<parameters>", "unexpected element <parameters> in <bundle-app>, expected <controls> or <coordinator>"},
 		{"enabled in 0.1", `<bundle-app ` + ns1 + ` name="b"><coordinator name="c" enabled="false"><app-path>/a</app-path></coordinator></bundle-app>`,
 			CodeInvalidDefinition, "<coordinator>", `"enabled" is not allowed`},
 		{"0.1 name not an identifier", `<bundle-app ` + ns1 + ` name="b"><coordinator name="${c}"><app-path>/a</app-path></coordinator></bundle-app>`,
@@ -86,6 +86,12 @@ func TestParseErrors(t *testing.T) {
 			CodeInvalidDefinition, "<x>", "no element is allowed"},
 		{"text in bundle-app", `<bundle-app ` + ns2 + ` name="b">hello` + coord + `</bundle-app>`, CodeInvalidDefinition, "<bundle-app>", "text is not allowed"},
 		{"foreign element", `<bundle-app ` + ns2 + ` name="b"><x:controls xmlns:x="urn:x"/>` + coord + `</bundle-app>`, CodeInvalidDefinition, "<controls>", "namespace"},
+		{"misspelled coordinator", `<bundle-app ` + ns2 + ` name="b"><coordinatr name="c"><app-path>/a</app-path></coordinatr></bundle-app>`,
+			CodeInvalidDefinition, "line 1 <coordinatr>", "unexpected element <coordinatr> in <bundle-app>, expected <parameters>, <controls> or <coordinator>"},
+		{"misspelled app-path", `<bundle-app ` + ns2 + ` name="b"><coordinator name="c"><app-pth>/a</app-pth></coordinator></bundle-app>`,
+			CodeInvalidDefinition, "line 1 <app-pth>", "unexpected element <app-pth> in <coordinator>, expected <app-path>"},
+		{"attribute in another namespace", `<bundle-app ` + ns2 + ` xmlns:x="uri:x" name="b"><coordinator name="c" x:when="now"><app-path>/a</app-path></coordinator></bundle-app>`,
+			CodeInvalidDefinition, "line 1 <coordinator>", `attribute "when" in namespace "uri:x" is not allowed`},
 		{"two kick-off times", `<bundle-app ` + ns2 + ` name="b"><controls><kick-off-time>a</kick-off-time><kick-off-time>b</kick-off-time></controls>` + coord + `</bundle-app>`,
 			CodeInvalidDefinition, "<kick-off-time>", "too many"},
 	}
@@ -120,5 +126,25 @@ func TestParseSchema01(t *testing.T) {
 	if app.Version != "0.1" || app.KickOffTime != "2010-01-01T00:00Z" || app.Coordinators[0].Name != "coord-1" ||
 		app.Coordinators[0].Critical != "false" {
 		t.Fatalf("app = %+v", app)
+	}
+}
+
+// TestParseSchemaInstanceAttributes: xsi: attributes are accepted on any element, as
+// Oozie's XSD validation accepts them.
+func TestParseSchemaInstanceAttributes(t *testing.T) {
+	t.Parallel()
+	const loc = ` xsi:schemaLocation="uri:oozie:bundle:0.2 bundle.xsd"`
+	doc := `<bundle-app xmlns="uri:oozie:bundle:0.2" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" name="b"` + loc + `>
+  <controls` + loc + `><kick-off-time` + loc + `>2025-01-01T00:00Z</kick-off-time></controls>
+  <coordinator name="c" critical="true"` + loc + `><app-path xsi:nil="false">/a</app-path>
+    <configuration` + loc + `><property` + loc + `><name>k</name><value` + loc + `>v</value></property></configuration>
+  </coordinator>
+</bundle-app>`
+	app, err := Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(app.Coordinators) != 1 || app.Coordinators[0].AppPath != "/a" || app.Coordinators[0].Critical != "true" {
+		t.Errorf("coordinators %+v", app.Coordinators)
 	}
 }

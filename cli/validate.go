@@ -13,10 +13,12 @@ import (
 	"github.com/gozie/gozie/server/client"
 )
 
-// runValidate is `gozie validate FILE`: the server checks a workflow or coordinator document
-// against its schema. A local file (a path, or file://path) is sent to the server; a file on
-// the cluster (hdfs://...) is read by the server. It prints the server's verdict ("Valid
-// workflow-app") or "Error: <message>", as Oozie's CLI does.
+// runValidate is `gozie validate FILE`: the server checks a workflow, coordinator or bundle
+// document against its schema. A local file (a path, or file://path) is sent to the server; a
+// file on the cluster (hdfs://...) is read by the server. It prints the server's verdict, as
+// Oozie's CLI does: "Valid workflow-app"; for a workflow with actions gozie does not run, the
+// server's "Warning: ..." naming them (E0723), since a submission would be refused; or
+// "Error: <message>" for an invalid document.
 func runValidate(ctx context.Context, args []string, env Env) error {
 	fset := newFlagSet("validate", env)
 	var c common

@@ -12,8 +12,11 @@ func (p parser) action(n *xmltree.Node) (ActionDef, error) {
 		return a, err
 	}
 	children := n.Children()
-	if len(children) == 0 || children[0].Name().Space != p.ns || children[0].Name().Local != "workflow" {
+	if len(children) == 0 {
 		return a, newError(CodeInvalidDefinition, n.Where(), "<action> must start with <workflow>")
+	}
+	if first := children[0]; first.Name().Space != p.ns || first.Name().Local != "workflow" {
+		return a, newError(CodeInvalidDefinition, first.Where(), "unexpected element <%s> in <action>, expected <workflow>", first.Name().Local)
 	}
 	wf := children[0]
 	kids, err := wf.Sequence(p.ns, []xmltree.Rule{

@@ -171,6 +171,15 @@ func TestParseSchema(t *testing.T) {
 		{"element in text content", minimalApp("0.5", "<controls><timeout><b/></timeout></controls>"), CodeInvalidDefinition, "no element"},
 		{"DOCTYPE", `<!DOCTYPE x [<!ENTITY a "b">]>` + minimalApp("0.5", ""), CodeParse, "DOCTYPE"},
 		{"combine with one data-in", minimalApp("0.5", dataset+`<input-events><data-in name="x" dataset="a"><instance>1</instance></data-in></input-events><input-logic><combine><data-in dataset="x"/></combine></input-logic>`), CodeInvalidDefinition, "combine"},
+		{"misspelled element", minimalApp("0.5", "<contrls/>"), CodeInvalidDefinition,
+			"unexpected element <contrls> in <coordinator-app>, expected <parameters>, <controls>, <datasets>, <input-events>, <input-logic>, <output-events> or <action>"},
+		{"misspelled workflow", strings.Replace(minimalApp("0.5", ""), "workflow>", "wrkflow>", 2), CodeInvalidDefinition,
+			"unexpected element <wrkflow> in <action>, expected <workflow>"},
+		{"xsi attributes", strings.Replace(strings.Replace(minimalApp("0.5", dataset), `timezone="UTC">`,
+			`timezone="UTC" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="uri:oozie:coordinator:0.5 c.xsd">`, 2),
+			"<action>", `<action xsi:noNamespaceSchemaLocation="a.xsd">`, 1), "", ""},
+		{"attribute in another namespace", strings.Replace(minimalApp("0.5", ""), `timezone="UTC"`, `timezone="UTC" xmlns:x="uri:x" x:color="red"`, 1),
+			CodeInvalidDefinition, `line 1 <coordinator-app>: attribute "color" in namespace "uri:x" is not allowed`},
 		{"two logic roots", minimalApp("0.5", dataset+`<input-events><data-in name="x" dataset="a"><instance>1</instance></data-in></input-events><input-logic><data-in dataset="x"/><data-in dataset="x"/></input-logic>`), CodeInvalidDefinition, "exactly one"},
 	}
 	for _, tc := range tests {

@@ -138,3 +138,22 @@ func isJavaIdentifier(name string) bool {
 	}
 	return true
 }
+
+// Files of a workflow application directory.
+const (
+	DefinitionFile    = "workflow.xml"
+	ConfigDefaultFile = "config-default.xml"
+)
+
+// AppFiles splits a workflow application path into its directory and its
+// definition: a path ending in ".xml" names the definition itself (its
+// directory holds config-default.xml); any other path is the directory,
+// whose workflow.xml is the definition.
+func AppFiles(appPath string) (dir, definition string) {
+	dir = strings.TrimSuffix(appPath, "/")
+	if strings.HasSuffix(appPath, ".xml") {
+		// Not path.Dir: it would fold the "//" of "hdfs://nn/...".
+		return appPath[:max(strings.LastIndexByte(appPath, '/'), 0)], appPath
+	}
+	return dir, dir + "/" + DefinitionFile
+}

@@ -128,6 +128,10 @@ func (p *parser) app(root *elem) *App {
 		}
 		p.add(app, n)
 	}
+	if !c.peekIs("end") && c.i < len(root.Children) {
+		// Not a node and not <end>: a misspelled or misplaced element.
+		c.missing("<decision>, <fork>, <join>, <kill>, <action> or <end>")
+	}
 	if end := c.req("end"); end != nil {
 		c.attrs(end, []string{"name"})
 		c.checkEmpty(withoutAttrs(end))

@@ -355,7 +355,7 @@ func scriptOrQuery(c *cursor, queryAllowed bool) (script, query string) {
 	if !queryAllowed || c.peekIs("script") {
 		return c.reqText("script"), ""
 	}
-	c.fail(c.lineHere(), "element <script> or <query> is required in <%s>%s", c.parent.Name.Local, c.found())
+	c.missing("<script> or <query>")
 	return "", ""
 }
 

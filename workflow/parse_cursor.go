@@ -55,10 +55,26 @@ func (c *cursor) opt(local string) *elem { return c.next(local) }
 // there.
 func (c *cursor) req(local string) *elem {
 	e := c.next(local)
-	if e == nil && c.err == nil {
-		c.fail(c.lineHere(), "element <%s> is required in <%s>%s", local, c.parent.Name.Local, c.found())
+	if e == nil {
+		c.missing("<" + local + ">")
 	}
 	return e
+}
+
+// missing records that what (such as "<end>" or "<script> or <query>") must
+// come next: when another element stands there, the error names that element
+// (a misspelled or misplaced one) and what was expected; when nothing is
+// left, it says what is required.
+func (c *cursor) missing(what string) {
+	if c.err != nil {
+		return
+	}
+	if c.i < len(c.parent.Children) {
+		k := c.parent.Children[c.i]
+		c.fail(k.Line, "unexpected element <%s> in <%s>, expected %s", qualified(k, c.ns), c.parent.Name.Local, what)
+		return
+	}
+	c.fail(c.parent.Line, "element %s is required in <%s>", what, c.parent.Name.Local)
 }
 
 // many returns the run of next children called local.
@@ -150,22 +166,6 @@ func (c *cursor) end() *Error {
 		c.fail(c.parent.Line, "element <%s> must not contain text", c.parent.Name.Local)
 	}
 	return c.err
-}
-
-// lineHere is the line of the next child, or of the parent when none is left.
-func (c *cursor) lineHere() int {
-	if c.i < len(c.parent.Children) {
-		return c.parent.Children[c.i].Line
-	}
-	return c.parent.Line
-}
-
-// found describes the next child for "required" errors.
-func (c *cursor) found() string {
-	if c.i < len(c.parent.Children) {
-		return ", found <" + qualified(c.parent.Children[c.i], c.ns) + ">"
-	}
-	return ""
 }
 
 // qualified names e, with its namespace when that is not ns.

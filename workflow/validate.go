@@ -8,12 +8,6 @@ import (
 // startNodeName is the name Oozie gives the start node (it has none in XML).
 const startNodeName = ":start:"
 
-// supportedTypes are the action types gozie runs.
-var supportedTypes = map[string]bool{
-	"shell": true, "java": true, "map-reduce": true, "hive": true, "hive2": true,
-	"fs": true, "sub-workflow": true, "email": true,
-}
-
 // needsCluster lists the types that need a name-node and a resource manager.
 var needsCluster = map[string]bool{"shell": true, "java": true, "map-reduce": true, "hive": true, "hive2": true}
 
@@ -49,7 +43,7 @@ func validate(app *App, opts Options) *Error {
 		}
 	}
 	start := &Node{Name: startNodeName, Kind: KindStart}
-	w := &basicWalk{app: app, checked: map[string]bool{}, onPath: map[string]bool{}}
+	w := &basicWalk{app: app, opts: opts, checked: map[string]bool{}, onPath: map[string]bool{}}
 	if err := w.walk(start, []string{app.Start}); err != nil {
 		return err
 	}
@@ -117,11 +111,49 @@ func hadoopOf(b Body) *Hadoop {
 	return nil
 }
 
+// runs reports whether gozie can run action a: the parser must model its
+// body (it is not *Unsupported) and, when the server's executors are known,
+// one of them must take its type.
+func (o Options) runs(a *Action) bool {
+	if _, ok := a.Body.(*Unsupported); ok {
+		return false
+	}
+	return o.HasExecutor == nil || o.HasExecutor(a.Type)
+}
+
+// unsupportedError is Oozie's E0723 for action node n, saying that gozie
+// does not run actions of its type.
+func unsupportedError(n *Node) *Error {
+	what := n.Action.Type
+	if u, ok := n.Action.Body.(*Unsupported); ok && !strings.HasPrefix(u.Namespace, nsWorkflowPrefix) {
+		what = u.String() // a custom type: name its namespace too
+	}
+	return &Error{Code: CodeUnsupportedType, Node: n.Name, Line: n.Line,
+		Msg: fmt.Sprintf("Unsupported action type, node [%s] type [%s]: gozie does not support %s actions", n.Name, n.Action.Type, what)}
+}
+
+// UnsupportedActions returns an E0723 error for every action node of the app,
+// reachable or not, in document order, that gozie cannot run under opts:
+// types the parser does not model (pig, spark, custom namespaces, ...) and,
+// when opts.HasExecutor is set, types without an executor. Validate refuses
+// the first reachable one; callers that only warn (the validate endpoint) or
+// look into sub-workflows list them all.
+func (a *App) UnsupportedActions(opts Options) []*Error {
+	var out []*Error
+	for _, n := range a.Nodes {
+		if n.Kind == KindAction && !opts.runs(n.Action) {
+			out = append(out, unsupportedError(n))
+		}
+	}
+	return out
+}
+
 // basicWalk walks the graph from start depth-first: it finds loops, missing
 // transition targets and unsupported actions, and counts the reachable forks
 // and joins. Nodes whose descendants were all checked are not walked again.
 type basicWalk struct {
 	app          *App
+	opts         Options
 	checked      map[string]bool
 	onPath       map[string]bool
 	path         []string
@@ -131,13 +163,8 @@ type basicWalk struct {
 func (w *basicWalk) walk(n *Node, transitions []string) *Error {
 	switch n.Kind {
 	case KindAction:
-		if u, ok := n.Action.Body.(*Unsupported); ok || !supportedTypes[n.Action.Type] {
-			typ := n.Action.Type
-			if ok {
-				typ = u.Type
-			}
-			return &Error{Code: CodeUnsupportedType, Node: n.Name, Line: n.Line,
-				Msg: "Unsupported action type, node [" + n.Name + "] type [" + typ + "]"}
+		if !w.opts.runs(n.Action) {
+			return unsupportedError(n)
 		}
 	case KindFork:
 		w.forks++

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gozie/gozie/internal/xmltree"
 )
 
 // elem is one XML element of a definition: its resolved name, attributes
@@ -103,6 +105,12 @@ func parseTree(data []byte) (*elem, *Error) {
 				an, ok := resolveName(a.Name, scopes, false)
 				if !ok {
 					return nil, &Error{Code: CodeXML, Msg: "XML error, undeclared namespace prefix " + a.Name.Space + " of attribute " + a.Name.Local, Line: line}
+				}
+				if an.Space == xmltree.XSINamespace {
+					// Schema-instance hints (xsi:schemaLocation, ...) are allowed on
+					// every element, as in Oozie's XSD validation; no schema check
+					// needs to see them.
+					continue
 				}
 				e.Attrs = append(e.Attrs, xml.Attr{Name: an, Value: a.Value})
 			}

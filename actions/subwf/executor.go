@@ -286,15 +286,21 @@ func childConf(run *actions.Run, sw *workflow.SubWorkflow, maxDepth int) (*conf.
 	return props, nil
 }
 
-// qualifyAppPath makes an app-path a full URI as Oozie's normalizeAppPath
-// does: a full URI stays, an absolute path goes on the parent's filesystem,
-// and a relative one below the user's home directory there.
+// qualifyAppPath makes an app-path a full URI for run (see QualifyAppPath).
 func qualifyAppPath(run *actions.Run, p string) string {
+	return QualifyAppPath(p, run.NameNode, run.AppPath, run.User)
+}
+
+// QualifyAppPath makes a sub-workflow's app-path p a full URI as Oozie's
+// normalizeAppPath does: a full URI stays, an absolute path goes on the
+// filesystem of nameNode (the action's name node; without one, that of
+// parentAppPath), and a relative one below user's home directory there.
+func QualifyAppPath(p, nameNode, parentAppPath, user string) string {
 	if strings.Contains(p, "://") {
 		return p
 	}
 	root := ""
-	for _, u := range []string{run.NameNode, run.AppPath} {
+	for _, u := range []string{nameNode, parentAppPath} {
 		if scheme, rest, ok := strings.Cut(u, "://"); ok {
 			authority, _, _ := strings.Cut(rest, "/")
 			root = scheme + "://" + authority
@@ -302,7 +308,7 @@ func qualifyAppPath(run *actions.Run, p string) string {
 		}
 	}
 	if !strings.HasPrefix(p, "/") {
-		p = "/user/" + run.User + "/" + p
+		p = "/user/" + user + "/" + p
 	}
 	return root + p
 }

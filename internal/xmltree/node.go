@@ -7,6 +7,12 @@ import (
 	"strings"
 )
 
+// XSINamespace is the XML Schema instance namespace. Its attributes
+// (xsi:schemaLocation, xsi:noNamespaceSchemaLocation, ...) are hints to a
+// schema validator that every XSD allows on every element, so Oozie's
+// validation accepts them anywhere.
+const XSINamespace = "http://www.w3.org/2001/XMLSchema-instance"
+
 // Node is one element of a parsed document.
 type Node struct {
 	name     xml.Name
@@ -42,8 +48,9 @@ func (n *Node) Attr(name string) (string, bool) {
 }
 
 // CheckAttrs verifies that the required attributes are present and that no other
-// unqualified attribute appears. Qualified attributes, such as xmlns declarations or
-// xsi:schemaLocation, are not checked.
+// attribute appears, except namespace declarations and the schema-instance attributes
+// (xsi:schemaLocation, ...) that every schema allows. An attribute in any other namespace
+// is refused, naming its namespace.
 func (n *Node) CheckAttrs(required, optional []string) error {
 	for _, r := range required {
 		if _, ok := n.Attr(r); !ok {
@@ -51,14 +58,20 @@ func (n *Node) CheckAttrs(required, optional []string) error {
 		}
 	}
 	for _, a := range n.attrs {
-		if a.Name.Space != "" || a.Name.Local == "xmlns" {
-			continue
-		}
-		if !slices.Contains(required, a.Name.Local) && !slices.Contains(optional, a.Name.Local) {
+		switch {
+		case isNamespaceDecl(a) || a.Name.Space == XSINamespace:
+		case a.Name.Space != "":
+			return n.invalid("attribute %q in namespace %q is not allowed", a.Name.Local, a.Name.Space)
+		case !slices.Contains(required, a.Name.Local) && !slices.Contains(optional, a.Name.Local):
 			return n.invalid("attribute %q is not allowed", a.Name.Local)
 		}
 	}
 	return nil
+}
+
+// isNamespaceDecl reports whether a declares a namespace (xmlns="..." or xmlns:p="...").
+func isNamespaceDecl(a xml.Attr) bool {
+	return a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns")
 }
 
 // Text returns the text of a simple-content element as written, untrimmed, refusing child

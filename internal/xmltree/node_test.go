@@ -8,7 +8,8 @@ import (
 
 func TestCheckAttrs(t *testing.T) {
 	t.Parallel()
-	const doc = "\n<e xmlns=\"uri:t\" xmlns:x=\"uri:x\" x:other=\"q\" name=\"n\" size=\"\"/>"
+	const doc = "\n<e xmlns=\"uri:t\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:schemaLocation=\"uri:t t.xsd\" " +
+		"xsi:noNamespaceSchemaLocation=\"t.xsd\" name=\"n\" size=\"\"/>"
 	tests := []struct {
 		name               string
 		required, optional []string
@@ -35,6 +36,15 @@ func TestCheckAttrs(t *testing.T) {
 			wantError(t, err, xmltree.Invalid, "line 2 <e>", tt.msg)
 		})
 	}
+}
+
+// TestCheckAttrsOtherNamespace: an attribute in a namespace other than the schema
+// instance's is refused, named with its namespace, even where every unqualified attribute
+// is allowed.
+func TestCheckAttrsOtherNamespace(t *testing.T) {
+	t.Parallel()
+	root := mustRead(t, "<e xmlns:x=\"uri:x\"\n x:other=\"q\" name=\"n\"/>")
+	wantError(t, root.CheckAttrs([]string{"name"}, nil), xmltree.Invalid, "line 1 <e>", `attribute "other" in namespace "uri:x" is not allowed`)
 }
 
 func TestAttr(t *testing.T) {

@@ -1,5 +1,10 @@
 package xmltree
 
+import (
+	"slices"
+	"strings"
+)
+
 // Unbounded is the Max of a Rule whose element may repeat without limit
 // (maxOccurs="unbounded").
 const Unbounded = -1
@@ -28,7 +33,8 @@ func (g Groups) First(name string) *Node {
 // Sequence matches the children of n, all of which must be in namespace ns, against rules
 // in order and returns them grouped by name. Text directly inside n is refused. It reports
 // the first child that is out of place and the first required element that is missing,
-// naming what was expected; every error is of kind Invalid.
+// naming what was expected; a child that no rule names (a misspelled element) is reported
+// as such, with the elements that could come in its place. Every error is of kind Invalid.
 func (n *Node) Sequence(ns string, rules []Rule) (Groups, error) {
 	if err := n.ElementsOnly(); err != nil {
 		return nil, err
@@ -38,6 +44,13 @@ func (n *Node) Sequence(ns string, rules []Rule) (Groups, error) {
 	for _, c := range n.children {
 		if c.name.Space != ns {
 			return nil, c.invalid("element is in namespace %q, expected %q", c.name.Space, ns)
+		}
+		if !slices.ContainsFunc(rules, func(r Rule) bool { return r.Name == c.name.Local }) {
+			next := expected(rules[ri:], out)
+			if next == "" {
+				return nil, c.invalid("unexpected element <%s> at the end of <%s>", c.name.Local, n.name.Local)
+			}
+			return nil, c.invalid("unexpected element <%s> in <%s>, expected %s", c.name.Local, n.name.Local, next)
 		}
 		// Skip the rules before c's, each of which must have had its minimum by now.
 		for ri < len(rules) && rules[ri].Name != c.name.Local {
@@ -62,4 +75,26 @@ func (n *Node) Sequence(ns string, rules []Rule) (Groups, error) {
 		}
 	}
 	return out, nil
+}
+
+// expected lists the elements that may come next, given the remaining rules and the
+// children matched so far: every rule up to and including the first whose minimum is not
+// met, without those that reached their maximum. It is "" when none may.
+func expected(rules []Rule, got Groups) string {
+	var names []string
+	for _, r := range rules {
+		if r.Max < 0 || len(got[r.Name]) < r.Max {
+			names = append(names, "<"+r.Name+">")
+		}
+		if len(got[r.Name]) < r.Min {
+			break
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

@@ -18,14 +18,17 @@
 //	GET  /oozie/v1|v2/job/<coord id>@<n>?show=allruns     every workflow run of the action
 //	PUT  /oozie/v1|v2/job/<id>?action=start|suspend|resume|kill|rerun   (workflows)
 //	PUT  /oozie/v1|v2/job/<id>?action=suspend|resume|kill|change|ignore|coord-rerun
-//	     [&type=action|date&scope=...][&value=...][&refresh=&nocleanup=&failed=]   (coordinators)
+//	     [&type=action|date&scope=...][&value=...][&refresh=&nocleanup=&failed=]   (coordinators;
+//	     ignore is v2's only, as in Oozie: every v1 ignore, and a v2 ignore of a workflow or
+//	     bundle, is 400 E0302 in Oozie's words)
 //	PUT  /oozie/v1|v2/job/<id>?action=start|suspend|resume|kill|change|bundle-rerun
 //	     [&value=pausetime=...;endtime=...][&coord-scope=&date-scope=&refresh=&nocleanup=]   (bundles)
 //	PUT  /oozie/v2/job/<coord id>?action=update[&dryrun=true]   {"update":{"diff":...}}
 //	PUT  /oozie/v2/job/<id>?action=sla-enable|sla-disable|sla-change[&value=][&action-list=|&date=|&coordinators=]
 //	PUT  /oozie/v2/dataset?action=notify&uri=<uri>     {"notified":N} (gozie's push for datasets)
 //	GET|POST /oozie/callback?id=<action id>&status=<status>   (also in SAFEMODE)
-//	POST /oozie/v2/validate?file=<path>&user=<user>    {"validate":"Valid workflow-app"}
+//	POST /oozie/v2/validate?file=<path>&user=<user>    {"validate":"Valid workflow-app"} (workflow, coordinator,
+//	     bundle), or "Warning: ... E0723 ..." for a workflow with action types gozie does not run
 //
 // Workflows, coordinators and bundles are served (coordinators through Deps.Coordinators,
 // bundles through Deps.Bundles; without them their requests are refused like unsupported

@@ -65,11 +65,17 @@ func (a *api) submit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := checkAppPath(props, kind, a.SubstituteDepth); err != nil {
+		return err
+	}
 	switch kind {
 	case TypeCoordinator:
 		return a.submitCoordinator(r.Context(), w, props, action == submitDryRun)
 	case TypeBundle:
 		return a.submitBundle(r.Context(), w, props, action == submitDryRun)
+	}
+	if err := a.checkSubWorkflows(r.Context(), props); err != nil {
+		return err
 	}
 	var id string
 	if action == submitDryRun {

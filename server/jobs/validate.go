@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/gozie/gozie/bundle"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/server"
@@ -22,11 +23,13 @@ import (
 const maxDocumentBytes = 4 << 20
 
 // validate serves POST v2/validate?file=<path>&user=<user>: the body is the document (for a
-// local file) or empty (for a file on a remote filesystem, read through Deps.FS). A workflow
-// or coordinator document that follows its schema is {"validate":"Valid workflow-app"}; any
-// failure is 400 E0701 "XML schema error, <file>, <reason>", as in Oozie. Workflows are
-// checked by their schema only, like Oozie's validate; submission checks more (the graph,
-// parameters).
+// local file) or empty (for a file on a remote filesystem, read through Deps.FS). A workflow,
+// coordinator or bundle document that follows its schema is {"validate":"Valid
+// workflow-app"}; any failure is 400 E0701 "XML schema error, <file>, <reason>", as in Oozie.
+// Workflows are checked by their schema only, like Oozie's validate; submission checks more
+// (the graph, parameters). One thing more is said of a valid workflow: when it has actions
+// of types gozie does not run, the answer is a warning naming them (see unsupportedWarning)
+// instead of "Valid", since a submission would be refused with E0723.
 func (a *api) validate(w http.ResponseWriter, r *http.Request) error {
 	if err := requireXML(r); err != nil {
 		return err
@@ -49,10 +52,26 @@ func (a *api) validate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := validateDocument(doc); err != nil {
+	unsupported, err := a.validateDocument(doc)
+	if err != nil {
 		return server.NewError(http.StatusBadRequest, codeSchema, "XML schema error, %s, %s", file, withoutCode(err))
 	}
-	return server.WriteJSON(w, http.StatusOK, oozieapi.Validation{Validate: oozieapi.ValidMessage})
+	verdict := oozieapi.ValidMessage
+	if len(unsupported) > 0 {
+		verdict = unsupportedWarning(unsupported)
+	}
+	return server.WriteJSON(w, http.StatusOK, oozieapi.Validation{Validate: verdict})
+}
+
+// unsupportedWarning is the validate answer for a workflow that follows its schema but
+// has actions gozie does not run: "Warning: " and each action's E0723 message, so that any
+// client printing the answer (Oozie's CLI as gozie's) shows it in place of "Valid".
+func unsupportedWarning(unsupported []*workflow.Error) string {
+	msgs := make([]string, len(unsupported))
+	for i, e := range unsupported {
+		msgs[i] = e.Error()
+	}
+	return "Warning: the workflow-app follows its schema, but a submission would be refused: " + strings.Join(msgs, "; ")
 }
 
 // isRemote reports whether a validate file names a remote filesystem (hdfs://...), whose
@@ -87,29 +106,37 @@ func (a *api) readRemote(r *http.Request, file string) ([]byte, error) {
 	return doc, nil
 }
 
-// validateDocument checks a document against the schema its root element names. Bundle
-// and SLA documents cannot be checked yet and are reported as such.
-func validateDocument(doc []byte) error {
+// validateDocument checks a document against the schema its root element names. For a
+// valid workflow it also returns the actions gozie does not run (E0723 errors), by the
+// server's executors (Deps.WorkflowOptions). SLA documents cannot be checked yet and are
+// reported as such.
+func (a *api) validateDocument(doc []byte) ([]*workflow.Error, error) {
 	root, err := rootElement(doc)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	switch {
 	case root.Local == "workflow-app" && strings.HasPrefix(root.Space, "uri:oozie:workflow:"):
-		_, err := workflow.Parse(doc)
-		return err
+		app, err := workflow.Parse(doc)
+		if err != nil {
+			return nil, err
+		}
+		return app.UnsupportedActions(a.WorkflowOptions), nil
 	case root.Local == "coordinator-app" && strings.HasPrefix(root.Space, "uri:oozie:coordinator:"):
 		_, err := coordinator.Parse(doc)
-		return err
-	case root.Local == "bundle-app" || root.Local == "sla-info" || root.Local == "event":
-		return fmt.Errorf("validating %s documents is not supported yet", root.Local)
+		return nil, err
+	case root.Local == "bundle-app" && strings.HasPrefix(root.Space, bundle.NamespacePrefix):
+		_, err := bundle.Parse(doc)
+		return nil, err
+	case root.Local == "sla-info" || root.Local == "event":
+		return nil, fmt.Errorf("validating %s documents is not supported yet", root.Local)
 	}
 	// Oozie reports the workflow schema's complaint for a document no schema declares.
 	_, err = workflow.Parse(doc)
 	if err == nil {
 		err = fmt.Errorf("element <%s> in namespace [%s] is not a workflow, coordinator or bundle application", root.Local, root.Space)
 	}
-	return err
+	return nil, err
 }
 
 // rootElement returns the name of a document's first element.
