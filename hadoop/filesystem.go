@@ -22,6 +22,10 @@ type FileInfo struct {
 	Mode fs.FileMode
 	// Owner and Group own the file ("" when unknown).
 	Owner, Group string
+	// BlockSize is the file's block size in bytes, as Hadoop's
+	// FileStatus.getBlockSize reports it: 0 for an HDFS directory, the
+	// local default (LocalBlockSize) for local files and directories.
+	BlockSize int64
 }
 
 // FileSystem is what the engine needs from HDFS or a local filesystem:

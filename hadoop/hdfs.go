@@ -114,6 +114,9 @@ func hdfsInfo(fi fs.FileInfo) FileInfo {
 	}
 	if hfi, ok := fi.(*hdfs.FileInfo); ok {
 		info.Owner, info.Group = hfi.Owner(), hfi.OwnerGroup()
+		if st, ok := hfi.Sys().(interface{ GetBlocksize() uint64 }); ok {
+			info.BlockSize = int64(st.GetBlocksize())
+		}
 	}
 	return info
 }

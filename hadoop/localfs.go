@@ -25,6 +25,11 @@ type LocalFS struct {
 
 var _ FileSystem = (*LocalFS)(nil)
 
+// LocalBlockSize is the block size Hadoop's local filesystem reports for
+// every file and directory: fs.local.block.size's default, 32 MiB
+// (RawLocalFileSystem.getFileStatus, FileSystem.getDefaultBlockSize).
+const LocalBlockSize = 32 << 20
+
 func (l *LocalFS) now() time.Time {
 	if l.Now != nil {
 		return l.Now()
@@ -34,7 +39,8 @@ func (l *LocalFS) now() time.Time {
 
 func localInfo(fi fs.FileInfo) FileInfo {
 	owner, group := localOwner(fi)
-	info := FileInfo{Name: fi.Name(), ModTime: fi.ModTime(), IsDir: fi.IsDir(), Mode: fi.Mode() & (fs.ModePerm | fs.ModeDir | fs.ModeSticky), Owner: owner, Group: group}
+	info := FileInfo{Name: fi.Name(), ModTime: fi.ModTime(), IsDir: fi.IsDir(), Mode: fi.Mode() & (fs.ModePerm | fs.ModeDir | fs.ModeSticky), Owner: owner, Group: group,
+		BlockSize: LocalBlockSize}
 	if !fi.IsDir() {
 		info.Size = fi.Size()
 	}

@@ -15,6 +15,14 @@
 //	        ▼
 //	new-application ─► submit (1 attempt, tags run.Tag + CommonTag, type GOZIE)
 //
+// The action's job-xml, file and archive paths (and a hive script) are read
+// as Oozie reads them, Hadoop's Path(application directory, path): a full
+// URI stays, an absolute path goes on the application's filesystem, a
+// relative one ("./conf.xml", "conf/x.xml") below the application
+// directory, dot segments resolved. A job-xml that is missing (JA008), or a
+// path no HDFS name can be (IllegalArgumentException), ends the action in
+// ERROR rather than being retried.
+//
 // Check reads the application report; once the application ended it reads
 // result.json for the error code, message and captured output, and when the
 // RM no longer knows the application it falls back to result.json alone

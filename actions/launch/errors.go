@@ -18,6 +18,10 @@ const (
 	codeBadEnv     = "JA010" // <env-var> not NAME=VALUE
 	codeUnknownJob = "JA017" // the RM and the action directory both forgot the run
 	codeBadNumber  = "NumberFormatException"
+	// codeIllegalArg: a path Hadoop's client refuses (an empty one, or one
+	// that is no valid HDFS name); Oozie names an exception it has no code
+	// for by its class.
+	codeIllegalArg = "IllegalArgumentException"
 	// codeHiveServer: a hive action names no HiveServer2 and the server
 	// has no default.
 	codeHiveServer = "HIVE_JDBC_URL"
@@ -31,16 +35,25 @@ const (
 	externalFailed    = "FAILED/KILLED"
 )
 
+// invalidPathException is the NameNode's refusal of a path that is no valid
+// HDFS name ("." or ".." components, a ':'), which Hadoop's own client
+// refuses before sending (DistributedFileSystem.getPathName,
+// IllegalArgumentException "... is not a valid DFS filename.").
+const invalidPathException = "org.apache.hadoop.fs.InvalidPathException"
+
 // fsError classifies a filesystem failure during op as Oozie does: a
 // refused filesystem (a job-xml, file or archive on the server's own disk)
-// ends the action in ERROR (E0904), as does a missing file (JA008); a
-// refused access needs a person (JA002), anything else is retried (JA009).
+// ends the action in ERROR (E0904), as do a missing file (JA008) and a path
+// that is no valid HDFS name (IllegalArgumentException); a refused access
+// needs a person (JA002), anything else is retried (JA009).
 func fsError(err error, format string, args ...any) error {
 	if refused := actions.SchemeRefused(err); refused != nil {
 		return refused
 	}
 	args = append(args, err)
 	switch {
+	case remoteClass(err) == invalidPathException:
+		return actions.Errorf(actions.ActionError, codeIllegalArg, format+": %w", args...)
 	case errors.Is(err, fs.ErrNotExist):
 		return actions.Errorf(actions.ActionError, codeNotFound, format+": %w", args...)
 	case errors.Is(err, fs.ErrPermission):
@@ -65,4 +78,14 @@ func yarnError(err error, format string, args ...any) error {
 		}
 	}
 	return actions.Errorf(actions.Transient, codeIO, format+": %w", args...)
+}
+
+// remoteClass returns the Java exception class of a NameNode's answer in
+// err (the HDFS client's errors name it), or "".
+func remoteClass(err error) string {
+	var remote interface{ Exception() string }
+	if errors.As(err, &remote) {
+		return remote.Exception()
+	}
+	return ""
 }

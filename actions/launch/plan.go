@@ -188,6 +188,26 @@ func qualify(p, root, base string) string {
 	}
 }
 
+// appFile resolves a path the action names (job-xml, file, archive, a hive
+// script) against the workflow application directory as Oozie does
+// (JavaActionExecutor.parseJobXmlAndConfiguration, addToCache): Hadoop's
+// Path(appDir, path), so a full URI stays, an absolute path goes on the
+// application's filesystem, a relative one ("./conf.xml", "conf/x.xml",
+// "../shared/x.xml") below the directory, and dot segments are resolved
+// (the NameNode refuses them). An empty path is Hadoop's
+// IllegalArgumentException, which ends the action in ERROR.
+func (p *plan) appFile(raw string) (string, error) {
+	child, err := hadoop.ParsePath(strings.TrimSpace(raw))
+	if err != nil {
+		return "", actions.Errorf(actions.ActionError, codeIllegalArg, "%w", err)
+	}
+	base, err := hadoop.ParsePath(p.appDir)
+	if err != nil {
+		return "", actions.Errorf(actions.ActionError, codeIllegalArg, "application directory: %w", err)
+	}
+	return base.Resolve(child).String(), nil
+}
+
 // appDir is the workflow application directory: the run's app path, or its
 // parent when the app path names the workflow.xml file itself.
 func (e *Executor) appDir(ctx context.Context, run *actions.Run, root string) (string, error) {
@@ -209,7 +229,10 @@ func (e *Executor) appDir(ctx context.Context, run *actions.Run, root string) (s
 func (e *Executor) actionConf(ctx context.Context, run *actions.Run, p *plan) (map[string]string, error) {
 	props := map[string]string{}
 	for _, jx := range p.hadoop.JobXMLs {
-		uri := qualify(strings.TrimSpace(jx), p.root, p.appDir)
+		uri, err := p.appFile(jx)
+		if err != nil {
+			return nil, err
+		}
 		b, err := e.cfg.FS.ReadFile(ctx, uri)
 		if err != nil {
 			return nil, fsError(err, "reading job-xml %s", uri)

@@ -123,8 +123,8 @@ func (e *Executor) upload(ctx context.Context, dst string) error {
 
 // resources lists the action's local resources: every file of the
 // application's lib/ directory, then the <file> and <archive> entries
-// (relative paths are below the application directory; "#name" names the
-// link). A later entry with the same link name replaces an earlier one.
+// (resolved against the application directory, see appFile; "#name" names
+// the link). A later entry with the same link name replaces an earlier one.
 func (e *Executor) resources(ctx context.Context, p *plan) (yarn.EntryMap[yarn.LocalResource], []string, error) {
 	type entry struct {
 		uri string
@@ -163,7 +163,11 @@ func (e *Executor) resources(ctx context.Context, p *plan) (yarn.EntryMap[yarn.L
 			if err := checkLink(link); err != nil {
 				return nil, nil, actions.Errorf(actions.ActionError, codeNotFound, "%s [%s]: %w", set.typ, raw, err)
 			}
-			add(link, qualify(src, p.root, p.appDir), set.typ)
+			uri, err := p.appFile(src)
+			if err != nil {
+				return nil, nil, err
+			}
+			add(link, uri, set.typ)
 		}
 	}
 	out := yarn.EntryMap[yarn.LocalResource]{}
