@@ -238,10 +238,10 @@ var settings = []Setting{
 
 	// Workflow actions.
 	intv("gozie.action.retries.max", "3", 0,
-		"Automatic retries of an action start or end that failed transiently (Oozie: oozie.action.retries.max).",
+		"Automatic retries of an action start that failed transiently; after them the action waits in START_MANUAL and its workflow is suspended (Oozie: oozie.action.retries.max).",
 		func(s *Server) *int { return &s.Action.RetriesMax }),
 	dur("gozie.action.retry.interval", "10s",
-		"Delay before a transient retry (Oozie: oozie.action.retry.interval).",
+		"Delay before a transient retry of an action start (Oozie: oozie.action.retry.interval).",
 		func(s *Server) *time.Duration { return &s.Action.RetryInterval }),
 	str("gozie.action.retry.policy", "periodic",
 		"Transient retry policy: periodic or exponential (Oozie: oozie.action.retry.policy).",

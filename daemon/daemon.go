@@ -162,6 +162,10 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	wopts := workflow.DefaultOptions()
 	wopts.DefaultNameNode = cfg.Hadoop.DefaultNameNode
 	wopts.DefaultResourceManager = cfg.Hadoop.DefaultResourceManager
+	wopts.HadoopConf = hconf.Map() // hadoop:conf; the fs: EL functions use the runner's FS below
+	// The registry the runner runs actions with says which types are
+	// supported; the sub-workflow executor is added to it below.
+	wopts.HasExecutor = opts.Executors.Has
 	wopts.UserRetryMax = cfg.Action.UserRetryMax
 	wopts.UserRetryInterval = cfg.Action.UserRetryInterval
 	wopts.UserRetryPolicy = cfg.Action.UserRetryPolicy
@@ -179,7 +183,8 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		Store: st, Clock: opts.Clock, Logger: log.With("component", "workflow"), FS: d.UserFS,
 		Executors: opts.Executors, IDs: ids.NewGenerator(cfg.SystemID, opts.Clock.Now()),
 		CallbackBaseURL: cfg.CallbackBaseURL, Options: wopts, SubstituteDepth: cfg.SubstituteDepth,
-		PollInterval: cfg.Action.CheckInterval, RetryInterval: cfg.Action.RetryInterval, Metrics: reg,
+		PollInterval: cfg.Action.CheckInterval, StartRetry: runner.StartRetry{Max: cfg.Action.RetriesMax,
+			Interval: cfg.Action.RetryInterval, Policy: cfg.Action.RetryPolicy}, Metrics: reg,
 		OnChange: onWorkflowChange,
 		// Coordinator actions follow their workflows (see below).
 		OnJobChange: func(ctx context.Context, x store.Tx, job store.WorkflowJob) error {

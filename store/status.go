@@ -78,6 +78,17 @@ func (s ActionStatus) Terminal() bool {
 	return false
 }
 
+// Startable reports whether an action in status s is launched when its
+// start is due: a new action (PREP), a user retry (USER_RETRY), a transient
+// retry (START_RETRY), or one a person resumed (START_MANUAL).
+func (s ActionStatus) Startable() bool {
+	switch s {
+	case ActionPrep, ActionUserRetry, ActionStartRetry, ActionStartManual:
+		return true
+	}
+	return false
+}
+
 // JobStatus is the status of a coordinator or bundle job. Bundles never use
 // IGNORED; PREMATER is not used at all (Oozie keeps it in the enum only).
 //

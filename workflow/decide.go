@@ -144,8 +144,8 @@ func (r *run) suspend() {
 	r.job.Status = store.WorkflowSuspended
 }
 
-// resume resumes a SUSPENDED job: PREP actions start, due user retries
-// start, the others are scheduled, and the action ends that arrived while
+// resume resumes a SUSPENDED job: PREP, START_RETRY and START_MANUAL
+// actions start, due user retries start, the others are scheduled, and the action ends that arrived while
 // suspended are acted upon.
 func (r *run) resume() {
 	if r.job.Status != store.WorkflowSuspended {
@@ -157,7 +157,10 @@ func (r *run) resume() {
 		row := r.rows[a.Name]
 		switch {
 		case isControlType(row.Type):
-		case row.Status == store.ActionPrep:
+		case row.Status == store.ActionPrep, row.Status == store.ActionStartRetry,
+			row.Status == store.ActionStartManual:
+			// A transient retry whose start came while suspended, or an
+			// action that waited for a person, starts again now.
 			r.starts = append(r.starts, row.Name)
 		case row.Status == store.ActionUserRetry:
 			at, ok := r.inst.RetryAt[row.Name]
@@ -375,7 +378,7 @@ func (r *run) step() Step {
 	st.Delete = r.deleted
 	if r.job.Status == store.WorkflowRunning {
 		for _, name := range r.starts {
-			if row := r.rows[name]; row != nil && (row.Status == store.ActionPrep || row.Status == store.ActionUserRetry) {
+			if row := r.rows[name]; row != nil && row.Status.Startable() {
 				st.Start = append(st.Start, row.ID)
 			}
 		}

@@ -10,12 +10,16 @@
 // missing and misplaced elements are E0701 errors that name the element and
 // the line. Action bodies are typed (Shell, Java, MapReduce, Hive, Hive2, FS,
 // SubWorkflow, Email); other types (pig, sqoop, spark, ssh, distcp, git,
-// custom types) parse as Unsupported. Each action also keeps its body as a
+// custom types) parse as Unsupported. Schema-instance attributes
+// (xsi:schemaLocation, ...) are accepted on every element, as Oozie's XSD
+// validation accepts them, and dropped. Each action also keeps its body as a
 // standalone XML fragment (Action.Raw). sla:info blocks (sla 0.1 and 0.2) of
 // the job and of actions are kept as SLAInfo for the SLA service.
 //
 // Validate checks the graph as Oozie's validator does (node names, missing
-// transitions, loops, fork/join pairing, unsupported types) and Load does
+// transitions, loops, fork/join pairing, unsupported types: those the
+// parser does not model and, through Options.HasExecutor, those the server
+// has no executor for) and Load does
 // both. ResolveJobConf layers <parameters> defaults, config-default.xml and
 // the job configuration; App.ActionXML merges <global> into an action.
 //
@@ -65,6 +69,11 @@
 //	  └── job killed, failed or ended ──► KILLED   (from any active state)
 //
 // While a job is SUSPENDED, an action that ends is set to DONE and acted on
-// at resume. START_RETRY/START_MANUAL/END_RETRY/END_MANUAL belong to the
-// executors' transient-error handling and are treated as still active.
+// at resume. START_RETRY and START_MANUAL belong to the runner's handling
+// of failed starts (runner.StartRetry): a start that failed transiently
+// waits in START_RETRY for its retry; one that failed non-transiently, or
+// ran out of retries, waits in START_MANUAL with the job SUSPENDED, and
+// resume starts both again. Both, and END_RETRY/END_MANUAL, which gozie
+// does not set (a failed check of a running action is retried until the
+// action is seen to end), are treated as still active.
 package workflow

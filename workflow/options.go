@@ -24,6 +24,17 @@ type Options struct {
 	// actions are E0701 errors.
 	DefaultNameNode        string
 	DefaultResourceManager string
+	// HasExecutor reports whether the server has an executor for an action
+	// type. The server's one registry of executors answers
+	// (actions.Registry.Has); an action of a type it says no to is refused
+	// with E0723. Nil means no registry is known (a parse outside a
+	// server): then only the types the parser does not model (*Unsupported
+	// bodies) are refused.
+	HasExecutor func(actionType string) bool
+	// HadoopConf is the server's Hadoop client configuration (its *-site.xml
+	// properties, values expanded), which hadoop:conf reads; nil reads as
+	// empty.
+	HadoopConf map[string]string
 
 	// UserRetryMax caps an action's retry-max (E0820 warning). Default 3.
 	UserRetryMax int
@@ -52,6 +63,17 @@ const (
 	RetryExponential         = "exponential"
 	retryAllCodes            = "ALL"
 )
+
+// RetryDelay is the delay before retry number done+1 under policy:
+// interval (periodic), or interval times 2^done (exponential), as Oozie
+// computes both user retries and transient ones. The doubling stops at
+// 2^20 so that the delay cannot overflow.
+func RetryDelay(policy string, interval time.Duration, done int) time.Duration {
+	if policy != RetryExponential || done <= 0 {
+		return interval
+	}
+	return interval << min(done, 20)
+}
 
 // DefaultUserRetryErrorCodes are the error codes Oozie retries by default.
 var DefaultUserRetryErrorCodes = []string{"JA008", "JA009", "JA017", "JA018", "JA019", "FS009", "FS008", "FS014"}

@@ -239,10 +239,7 @@ func (r *run) userRetry(n *Node, row *store.WorkflowAction) (time.Time, bool) {
 			}
 		}
 	}
-	delay := time.Duration(row.UserRetryInterval) * time.Minute
-	if policy == RetryExponential {
-		delay <<= uint(row.UserRetryCount)
-	}
+	delay := RetryDelay(policy, time.Duration(row.UserRetryInterval)*time.Minute, row.UserRetryCount)
 	row.UserRetryCount++
 	return r.now.Add(delay), true
 }

@@ -97,7 +97,7 @@ func setup(t *testing.T, maxDepth int) *world {
 	reg := actions.Registry{"fs": fsx, "shell": w.held}
 	w.runner, err = runner.New(runner.Config{Store: st, FS: fs, Logger: log, IDs: ids.NewGenerator("gozie-test", time.Now()),
 		Executors: reg, CallbackBaseURL: "http://localhost/oozie/callback", CheckInterval: 20 * time.Millisecond,
-		RetryInterval: 10 * time.Millisecond})
+		StartRetry: runner.StartRetry{Max: 3, Interval: 10 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,7 +465,7 @@ func TestChildOnTheServerDiskIsRefused(t *testing.T) {
 	reg := actions.Registry{}
 	r, err := runner.New(runner.Config{Store: st, FS: policy.Restrict(res), Logger: log, IDs: ids.NewGenerator("gozie-test", time.Now()),
 		Executors: reg, CallbackBaseURL: "http://localhost/oozie/callback", CheckInterval: 20 * time.Millisecond,
-		RetryInterval: 10 * time.Millisecond})
+		StartRetry: runner.StartRetry{Max: 3, Interval: 10 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,15 +42,6 @@ func (r *Runner) load(ctx context.Context, actionID string) (*loaded, error) {
 	return &l, nil
 }
 
-// startable lists the statuses from which an action is launched.
-func startable(s store.ActionStatus) bool {
-	switch s {
-	case store.ActionPrep, store.ActionStartRetry, store.ActionUserRetry:
-		return true
-	}
-	return false
-}
-
 // handleStart launches one action. Its YARN tag is recorded on the row
 // before the executor is called, and the executor looks the tag up before it
 // launches, so a crash at any point never launches the action twice.
@@ -62,7 +53,7 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Run) error {
 	if err != nil {
 		return err
 	}
-	if !startable(l.act.Status) || l.job.Status != store.WorkflowRunning {
+	if !store.ActionStatus.Startable(l.act.Status) || l.job.Status != store.WorkflowRunning {
 		return nil // stale: already launched, killed, or the job is suspended (resume starts it)
 	}
 	exec := r.cfg.Executors[l.act.Type]
@@ -107,7 +98,7 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Run) error {
 		if err != nil {
 			return err
 		}
-		if !startable(act.Status) {
+		if !store.ActionStatus.Startable(act.Status) {
 			return nil
 		}
 		from := act.Status
@@ -137,9 +128,11 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Run) error {
 	})
 }
 
-// startFailed handles a failed launch by the error's kind: transient
-// failures are retried with backoff for as long as they last (the reason
-// shown on the action), the others end the action.
+// startFailed handles a failed launch by the error's kind, as Oozie's
+// ActionStartXCommand does: an ERROR or FAILED kind ends the action; a
+// transient failure is retried as cfg.StartRetry says, the reason shown on
+// the action (START_RETRY); a non-transient one, or a transient one out of
+// retries, needs a person (startManual).
 func (r *Runner) startFailed(ctx context.Context, run *engine.Run, l *loaded, err error) error {
 	var code, msg = "", err.Error()
 	var ee *actions.ExecError
@@ -149,20 +142,26 @@ func (r *Runner) startFailed(ctx context.Context, run *engine.Run, l *loaded, er
 	switch actions.KindOf(err) {
 	case actions.ActionError:
 		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: actions.Error, ErrorCode: code, ErrorMessage: msg})
-	case actions.ActionFailed, actions.NonTransient:
+	case actions.ActionFailed:
 		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: actions.Failed, ErrorCode: code, ErrorMessage: msg})
+	case actions.NonTransient:
+		r.log.Warn("action launch failed; suspending the job", "action_id", l.act.ID, "err", err)
+		return r.startManual(ctx, run, l.act.ID, code, msg)
 	}
-	delay := r.cfg.RetryInterval << min(l.act.Retries, 10)
-	if delay > r.cfg.MaxRetryInterval || delay <= 0 {
-		delay = r.cfg.MaxRetryInterval
+	retry := r.cfg.StartRetry
+	if l.act.Retries >= retry.Max {
+		r.log.Warn("action launch failed; out of retries, suspending the job", "action_id", l.act.ID, "err", err,
+			"retries", l.act.Retries)
+		return r.startManual(ctx, run, l.act.ID, code, msg)
 	}
+	delay := workflow.RetryDelay(retry.Policy, retry.Interval, l.act.Retries)
 	r.log.Warn("action launch failed; will retry", "action_id", l.act.ID, "err", err, "retry_in", delay)
 	return r.finish(ctx, run, r.now().Add(delay), func(x store.Tx) error {
 		act, err := x.GetWorkflowAction(ctx, l.act.ID)
 		if err != nil {
 			return err
 		}
-		if !startable(act.Status) {
+		if !act.Status.Startable() {
 			return nil
 		}
 		from := act.Status
@@ -170,7 +169,48 @@ func (r *Runner) startFailed(ctx context.Context, run *engine.Run, l *loaded, er
 		act.Retries++
 		act.ErrorCode, act.ErrorMessage = code, msg
 		act.LastModified = r.now()
-		return x.UpdateWorkflowAction(ctx, &act, from)
+		if err := x.UpdateWorkflowAction(ctx, &act, from); err != nil {
+			return err
+		}
+		return r.changed(ctx, x, nil, false, []store.WorkflowAction{act})
+	})
+}
+
+// startManual leaves an action whose start needs a person in START_MANUAL,
+// with the failure's code and message, and suspends its job (and the job's
+// running sub-workflows, as a suspend command does), in one transaction with
+// the trigger's release, as Oozie's handleNonTransient does. Its retries
+// start afresh and its start time is cleared; resuming the job starts it
+// again.
+func (r *Runner) startManual(ctx context.Context, run *engine.Run, actionID, code, msg string) error {
+	return r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
+		act, err := x.GetWorkflowAction(ctx, actionID)
+		if err != nil {
+			return err
+		}
+		if !act.Status.Startable() {
+			return nil
+		}
+		from := act.Status
+		act.Status = store.ActionStartManual
+		act.Retries = 0
+		act.StartTime = time.Time{}
+		act.ErrorCode, act.ErrorMessage = code, msg
+		act.LastModified = r.now()
+		if err := x.UpdateWorkflowAction(ctx, &act, from); err != nil {
+			return err
+		}
+		if err := r.changed(ctx, x, nil, false, []store.WorkflowAction{act}); err != nil {
+			return err
+		}
+		st, err := r.decide(ctx, x, act.JobID, workflow.Event{Kind: workflow.EventSuspend})
+		if err != nil || st.Ignored != nil {
+			return err // not RUNNING: already suspended by a person, or ended
+		}
+		if err := r.apply(ctx, x, st, ""); err != nil {
+			return err
+		}
+		return r.cascade(ctx, x, act.JobID, workflow.Event{Kind: workflow.EventSuspend}, 0)
 	})
 }
 

@@ -85,10 +85,9 @@ type Config struct {
 	// (an application the ResourceManager forgot between two polls).
 	// Default 5m.
 	FallbackCheckInterval time.Duration
-	// RetryInterval is the first delay before a transient failure is
-	// retried; it doubles up to MaxRetryInterval. Defaults 10s and 5m.
-	RetryInterval    time.Duration
-	MaxRetryInterval time.Duration
+	// StartRetry says how a start that failed transiently is retried before
+	// the action waits for a person. Zero: Oozie's defaults.
+	StartRetry StartRetry
 	// Location is the processing time zone of timestamp(); nil is UTC.
 	Location *time.Location
 	// Metrics, when set, receives the runner's Prometheus metrics.
@@ -105,6 +104,23 @@ type Config struct {
 	// in here; an error rolls the change back.
 	OnChange func(ctx context.Context, x store.Tx, job *store.WorkflowJob, inserted bool, actions []store.WorkflowAction) error
 }
+
+// StartRetry is Oozie's transient retry of an action start
+// (oozie.action.retries.max, oozie.action.retry.interval,
+// oozie.action.retry.policy): a start that fails transiently is tried Max
+// more times, Interval apart (under the exponential policy the interval
+// doubles with each retry); after that, as after a non-transient failure,
+// the action waits in START_MANUAL and its job is SUSPENDED, for a person to
+// fix the cause and resume the job, which starts the action again with its
+// retries afresh.
+type StartRetry struct {
+	Max      int
+	Interval time.Duration
+	Policy   string // workflow.RetryPeriodic or workflow.RetryExponential
+}
+
+// DefaultStartRetry is Oozie's: 3 retries 10 s apart.
+var DefaultStartRetry = StartRetry{Max: 3, Interval: 10 * time.Second, Policy: workflow.RetryPeriodic}
 
 // Runner runs workflow jobs.
 type Runner struct {
@@ -147,11 +163,8 @@ func New(cfg Config) (*Runner, error) {
 	if cfg.FallbackCheckInterval <= 0 {
 		cfg.FallbackCheckInterval = 5 * time.Minute
 	}
-	if cfg.RetryInterval <= 0 {
-		cfg.RetryInterval = 10 * time.Second
-	}
-	if cfg.MaxRetryInterval <= 0 {
-		cfg.MaxRetryInterval = 5 * time.Minute
+	if cfg.StartRetry.Interval <= 0 {
+		cfg.StartRetry = DefaultStartRetry
 	}
 	if cfg.SubstituteDepth <= 0 {
 		cfg.SubstituteDepth = conf.DefaultSubstituteDepth
@@ -234,7 +247,7 @@ func (r *Runner) decide(ctx context.Context, x store.Tx, jobID string, ev workfl
 	}
 	return workflow.Decide(workflow.Input{
 		App: p.app, Job: job, Actions: acts, Conf: p.conf, Now: r.now(), Options: r.cfg.Options,
-		CallbackURL: r.callbackURL, Location: r.cfg.Location,
+		CallbackURL: r.callbackURL, Location: r.cfg.Location, Funcs: r.elFunctions(ctx),
 	}, ev)
 }
 

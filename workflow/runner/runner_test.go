@@ -39,12 +39,17 @@ type scripted struct {
 	// onStart, by node, runs inside Start (s.mu held) once the run's
 	// external id is known, before Start returns.
 	onStart map[string]func(run *actions.Run, ext string)
+	// refuse, by node, is returned by Start before anything is launched,
+	// until the test clears it; refused counts those Starts.
+	refuse  map[string]error
+	refused map[string]int
 }
 
 func newScripted() *scripted {
 	return &scripted{launches: map[string]int{}, ended: map[string]actions.Status{}, killed: map[string]bool{},
 		started: make(chan string, 100), failOnce: map[string]bool{}, panics: map[string]bool{}, ext: map[string]string{}, dirs: map[string]string{},
-		creds: map[string][]actions.Credential{}, onStart: map[string]func(*actions.Run, string){}}
+		creds: map[string][]actions.Credential{}, onStart: map[string]func(*actions.Run, string){},
+		refuse: map[string]error{}, refused: map[string]int{}}
 }
 
 func (s *scripted) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
@@ -52,6 +57,10 @@ func (s *scripted) Start(ctx context.Context, run *actions.Run) (actions.Status,
 	defer s.mu.Unlock()
 	if s.panics[run.Node] {
 		panic("a bug starting " + run.Node)
+	}
+	if err := s.refuse[run.Node]; err != nil {
+		s.refused[run.Node]++
+		return actions.Status{}, err
 	}
 	ext := "application_" + run.Tag
 	s.ext[run.ActionID] = ext
@@ -139,7 +148,7 @@ func setup(t *testing.T, batch bool) *world {
 	log := slog.New(slog.NewTextHandler(testLogOut(), nil))
 	r, err := runner.New(runner.Config{Store: st, FS: fs, Logger: log, IDs: ids.NewGenerator("gozie-test", time.Now()),
 		Executors: actions.Registry{"shell": e, "fs": e}, CallbackBaseURL: "http://localhost/oozie/callback",
-		PollInterval: 20 * time.Millisecond, CheckInterval: time.Hour, RetryInterval: 10 * time.Millisecond})
+		PollInterval: 20 * time.Millisecond, CheckInterval: time.Hour, StartRetry: runner.StartRetry{Max: 3, Interval: 10 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
