@@ -59,6 +59,7 @@ type Prepared struct {
 	r     *Runner
 	job   store.WorkflowJob
 	start bool
+	memo  *fsMemo // the filesystem answers of the start's decisions
 }
 
 // ID returns the job id the submission will have.
@@ -108,11 +109,17 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 		group = merged[PropGroup]
 	}
 	now := r.now()
-	return &Prepared{r: r, start: opts.Start, job: store.WorkflowJob{
+	p := &Prepared{r: r, start: opts.Start, job: store.WorkflowJob{
 		ID: r.cfg.IDs.Next(ids.Workflow), AppName: app.Name, AppPath: dir, User: user, Group: group,
 		Status: store.WorkflowPrep, ParentID: parent, ExternalID: opts.ExternalID, Conf: confXML, Definition: string(def),
 		CreatedTime: now, LastModified: now,
-	}}, nil
+	}}
+	if p.start && usesFSFunctions(p.job.Definition) {
+		// The start's decisions ask the filesystem here, not in Insert's
+		// transaction (see prefetch).
+		p.memo, _ = r.prefetchRows(ctx, p.job, nil, workflow.Event{Kind: workflow.EventStart}).Value(fsMemoKey{}).(*fsMemo)
+	}
+	return p, nil
 }
 
 // Insert stores the prepared job in x, started if the submission asked.
@@ -127,6 +134,9 @@ func (p *Prepared) Insert(ctx context.Context, x store.Tx) error {
 	if !p.start {
 		return nil
 	}
+	if p.memo != nil {
+		ctx = context.WithValue(ctx, fsMemoKey{}, p.memo)
+	}
 	st, err := p.r.decide(ctx, x, job.ID, workflow.Event{Kind: workflow.EventStart})
 	if err != nil {
 		return err
@@ -137,11 +147,7 @@ func (p *Prepared) Insert(ctx context.Context, x store.Tx) error {
 // readApp reads the workflow definition and config-default.xml of an app
 // path (a directory, or a .xml file in one).
 func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, def []byte, defaults map[string]string, err error) {
-	dir, file := strings.TrimSuffix(appPath, "/"), strings.TrimSuffix(appPath, "/")+"/workflow.xml"
-	if strings.HasSuffix(appPath, ".xml") {
-		// Not path.Dir: it would fold the "//" of "hdfs://nn/...".
-		dir, file = appPath[:max(strings.LastIndexByte(appPath, '/'), 0)], appPath
-	}
+	dir, file := workflow.AppFiles(appPath)
 	// A filesystem the server refuses is E0904 before anything is looked at,
 	// so that the answer says nothing about what is there.
 	if err := hadoop.CheckScheme(r.cfg.FS, appPath); err != nil {
@@ -160,10 +166,11 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, def [
 		}
 		return "", nil, nil, &Error{Code: CodeIO, Msg: "IO error, " + err.Error(), Err: err}
 	}
-	raw, err := r.cfg.FS.ReadFile(ctx, dir+"/config-default.xml")
+	defaultsFile := dir + "/" + workflow.ConfigDefaultFile
+	raw, err := r.cfg.FS.ReadFile(ctx, defaultsFile)
 	switch {
 	case err == nil:
-		p, perr := conf.ReadConfigurationXML(bytes.NewReader(raw), dir+"/config-default.xml")
+		p, perr := conf.ReadConfigurationXML(bytes.NewReader(raw), defaultsFile)
 		if perr != nil {
 			return "", nil, nil, &Error{Code: "E0701", Msg: perr.Error(), Err: perr}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
 )
@@ -263,6 +264,9 @@ func (r *Runner) handleCheck(ctx context.Context, run *engine.Run) error {
 // end records an action's end and lets the decision core move the job on,
 // in one transaction with the trigger's release.
 func (r *Runner) end(ctx context.Context, run *engine.Run, actionID string, st actions.Status) error {
+	if id, err := ids.Parse(actionID); err == nil {
+		ctx = r.prefetch(ctx, id.JobID(), endEvent(id.Child, st))
+	}
 	return r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
 		return r.endIn(ctx, x, actionID, st, run.Trigger.Payload)
 	})
@@ -283,6 +287,16 @@ func (r *Runner) endIn(ctx context.Context, x store.Tx, actionID string, st acti
 	if err := x.UpdateWorkflowAction(ctx, &act); err != nil {
 		return err
 	}
+	step, err := r.decide(ctx, x, act.JobID, endEvent(act.Name, st))
+	if err != nil {
+		return err
+	}
+	return r.apply(ctx, x, step, payload)
+}
+
+// endEvent is the decision core's event for the end of node's action with
+// status st.
+func endEvent(node string, st actions.Status) workflow.Event {
 	outcome := workflow.OutcomeOK
 	switch st.Outcome {
 	case actions.Error:
@@ -290,13 +304,8 @@ func (r *Runner) endIn(ctx context.Context, x store.Tx, actionID string, st acti
 	case actions.Failed:
 		outcome = workflow.OutcomeFailed
 	}
-	step, err := r.decide(ctx, x, act.JobID, workflow.Event{Kind: workflow.EventActionEnd, Node: act.Name,
-		Outcome: outcome, ErrorCode: st.ErrorCode, ErrorMessage: st.ErrorMessage,
-		ExternalStatus: st.ExternalStatus, Data: st.Data})
-	if err != nil {
-		return err
-	}
-	return r.apply(ctx, x, step, payload)
+	return workflow.Event{Kind: workflow.EventActionEnd, Node: node, Outcome: outcome, ErrorCode: st.ErrorCode,
+		ErrorMessage: st.ErrorMessage, ExternalStatus: st.ExternalStatus, Data: st.Data}
 }
 
 // giveUp ends an action whose start the engine gave up on (engine.Config.MaxAttempts):

@@ -127,6 +127,9 @@ type Runner struct {
 	cfg   Config
 	log   *slog.Logger
 	cache sync.Map // jobID#run → *parsedJob
+	// fsJobs holds the ids of the parsed jobs whose workflow calls fs:
+	// functions (see prefetch).
+	fsJobs sync.Map
 	// nextLaunch observes callback → next action launched.
 	nextLaunch prometheus.Histogram
 }
@@ -216,12 +219,16 @@ func (r *Runner) parsed(job *store.WorkflowJob) (*parsedJob, error) {
 	}
 	p := &parsedJob{app: app, conf: m}
 	r.cache.Store(key, p)
+	if usesFSFunctions(job.Definition) {
+		r.fsJobs.Store(job.ID, true)
+	}
 	return p, nil
 }
 
 // forget drops a finished job's parsed form from the cache.
 func (r *Runner) forget(job *store.WorkflowJob) {
 	r.cache.Delete(fmt.Sprintf("%s#%d#%d", job.ID, job.Run, len(job.Definition)))
+	r.fsJobs.Delete(job.ID)
 }
 
 func (r *Runner) callbackURL(actionID, status string) string {
@@ -230,25 +237,41 @@ func (r *Runner) callbackURL(actionID, status string) string {
 
 // decide runs the decision core for ev on the job's current rows.
 func (r *Runner) decide(ctx context.Context, x store.Tx, jobID string, ev workflow.Event) (workflow.Step, error) {
+	job, acts, err := r.rows(ctx, x, jobID)
+	if err != nil {
+		return workflow.Step{}, err
+	}
+	in, err := r.input(ctx, job, acts)
+	if err != nil {
+		return workflow.Step{}, err
+	}
+	return workflow.Decide(in, ev)
+}
+
+// rows reads a job and its actions in x.
+func (r *Runner) rows(ctx context.Context, x store.Tx, jobID string) (store.WorkflowJob, []store.WorkflowAction, error) {
 	job, err := x.GetWorkflowJob(ctx, jobID)
 	if errors.Is(err, store.ErrNotFound) {
-		return workflow.Step{}, errorf(CodeJobNotFound, "Job does not exist [%s]", jobID)
+		return job, nil, errorf(CodeJobNotFound, "Job does not exist [%s]", jobID)
 	}
 	if err != nil {
-		return workflow.Step{}, err
+		return job, nil, err
 	}
 	acts, err := x.ListWorkflowActions(ctx, jobID)
-	if err != nil {
-		return workflow.Step{}, err
-	}
+	return job, acts, err
+}
+
+// input is the decision core's input for job and its rows; its EL
+// functions that reach the cluster run under ctx (see elFunctions).
+func (r *Runner) input(ctx context.Context, job store.WorkflowJob, acts []store.WorkflowAction) (workflow.Input, error) {
 	p, err := r.parsed(&job)
 	if err != nil {
-		return workflow.Step{}, err
+		return workflow.Input{}, err
 	}
-	return workflow.Decide(workflow.Input{
+	return workflow.Input{
 		App: p.app, Job: job, Actions: acts, Conf: p.conf, Now: r.now(), Options: r.cfg.Options,
 		CallbackURL: r.callbackURL, Location: r.cfg.Location, Funcs: r.elFunctions(ctx),
-	}, ev)
+	}, nil
 }
 
 // apply writes a step and schedules its side effects, in the caller's
@@ -333,6 +356,7 @@ func (r *Runner) changed(ctx context.Context, x store.Tx, job *store.WorkflowJob
 // event decides and applies ev in its own transaction, retrying when a
 // concurrent change of the same job wins the compare-and-set.
 func (r *Runner) event(ctx context.Context, jobID string, ev workflow.Event) error {
+	ctx = r.prefetch(ctx, jobID, ev)
 	return r.retryConflicts(ctx, func() error {
 		return r.cfg.Store.Tx(ctx, func(x store.Tx) error {
 			st, err := r.decide(ctx, x, jobID, ev)

@@ -129,6 +129,12 @@ type world struct {
 
 func setup(t *testing.T, batch bool) *world {
 	t.Helper()
+	return setupFS(t, batch, nil)
+}
+
+// setupFS is setup with the runner's filesystem wrapped by wrap, when set.
+func setupFS(t *testing.T, batch bool, wrap func(store.Store, hadoop.FileSystem) hadoop.FileSystem) *world {
+	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
 	st, err := sqlite.Open(ctx, filepath.Join(dir, "gozie.db"))
@@ -136,9 +142,13 @@ func setup(t *testing.T, batch bool) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	fs, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: "file:///"})
+	res, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: "file:///"})
 	if err != nil {
 		t.Fatal(err)
+	}
+	var fs hadoop.FileSystem = res
+	if wrap != nil {
+		fs = wrap(st, res)
 	}
 	exec := newScripted()
 	var e actions.Executor = exec
