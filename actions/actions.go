@@ -93,6 +93,11 @@ type Status struct {
 	// Data is the captured output (capture-output) as Java properties
 	// text, at most the server's limit (2 KB by default).
 	Data string
+	// Stats is the run's external statistics as JSON, recorded on the
+	// action row (store.WorkflowAction.Stats, Oozie's stats): a map-reduce
+	// run's job counters, in Oozie's MRStats shape, which hadoop:counters
+	// reads. Empty when the executor has none.
+	Stats string
 }
 
 // Outcome is how a run ended.

@@ -159,10 +159,14 @@ func (f fsFuncs) dirSize(user, p string) (any, error) {
 	return size, nil
 }
 
-// RegisterHadoopFunctions adds Oozie's hadoop:conf to r:
+// RegisterHadoopFunctions adds Oozie's hadoop: functions to r:
 //
 //	hadoop:conf(hostPort, name)  the value of name in the server's Hadoop
 //	                             client configuration, "" when unset
+//	hadoop:counters(node)        the job counters of the map-reduce action
+//	                             node, group → counter → value, e.g.
+//	                             hadoop:counters('mr')[RECORDS][MAP_IN]
+//	                             (see hadoopCounters)
 //
 // conf is that configuration, its values expanded (Options.HadoopConf).
 // gozie has one Hadoop configuration for every cluster, as Oozie has with
@@ -175,4 +179,5 @@ func RegisterHadoopFunctions(r *el.Registry, conf map[string]string) {
 	r.RegisterArity("hadoop:conf", 2, func(_ *el.Env, args []any) (any, error) {
 		return conf[el.ToString(args[1])], nil
 	})
+	r.RegisterArity("hadoop:counters", 1, hadoopCounters)
 }

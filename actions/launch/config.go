@@ -106,6 +106,10 @@ type Config struct {
 	// <credential>s give one (a cluster without Kerberos). Errors are
 	// treated as Credentials' are.
 	HiveToken func(ctx context.Context, run *actions.Run, jdbcURL string) (hadoop.Token, error)
+	// JobHistory is the cluster's MapReduce JobHistory server, from which
+	// a map-reduce run whose job succeeded gets its counters (the run's
+	// Stats, what hadoop:counters reads). Nil: no counters are collected.
+	JobHistory *JobHistory
 	// CheckAllLookback and CheckAllOverlap bound CheckAll's query; zero
 	// means the defaults.
 	CheckAllLookback time.Duration

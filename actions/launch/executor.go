@@ -206,7 +206,7 @@ func (e *Executor) Check(ctx context.Context, run *actions.Run) (actions.Status,
 	}
 	if !strings.EqualFold(rep.ApplicationType, ApplicationType) {
 		// A map-reduce run that follows its job already.
-		return jobStatus(run, rep), nil
+		return e.endedJobStatus(ctx, run, rep)
 	}
 	return e.status(ctx, run, rep)
 }

@@ -101,7 +101,7 @@ func (e *Executor) followJob(ctx context.Context, run *actions.Run, jobApp strin
 	if err != nil {
 		return actions.Status{}, yarnError(err, "reading the report of %s", id)
 	}
-	return jobStatus(run, rep), nil
+	return e.endedJobStatus(ctx, run, rep)
 }
 
 // jobStatus is the status of a run that follows its MapReduce job: the
