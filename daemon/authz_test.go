@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/daemon"
@@ -124,6 +125,49 @@ func (s *served) submit(t *testing.T, owner string, pairs ...string) string {
 		t.Fatal(err)
 	}
 	return id.ID
+}
+
+// wfInfo is what the daemon tests read of a finished workflow.
+type wfInfo struct {
+	Status  string
+	Actions []wfAction
+}
+
+// wfAction is one action row of a wfInfo.
+type wfAction struct{ Name, Status, Transition, ErrorCode, ErrorMessage string }
+
+// action returns the row of the action named name (zero when none).
+func (w wfInfo) action(name string) wfAction {
+	for _, a := range w.Actions {
+		if a.Name == name {
+			return a
+		}
+	}
+	return wfAction{}
+}
+
+// runWorkflow starts the workflow id as owner and polls its info until it
+// ends, within timeout.
+func (s *served) runWorkflow(t *testing.T, id, owner string, timeout time.Duration) wfInfo {
+	t.Helper()
+	if code, _, out := s.call(t, http.MethodPut, "/v2/job/"+id+"?action=start", owner, ""); code != http.StatusOK {
+		t.Fatalf("start: %d %s", code, out)
+	}
+	var info wfInfo
+	deadline := time.Now().Add(timeout)
+	for {
+		_, _, out := s.call(t, http.MethodGet, "/v2/job/"+id+"?show=info", owner, "")
+		if err := json.Unmarshal([]byte(out), &info); err != nil {
+			t.Fatalf("info: %v: %s", err, out)
+		}
+		if info.Status == "KILLED" || info.Status == "SUCCEEDED" || info.Status == "FAILED" {
+			return info
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("workflow %s never ended: %+v", id, info)
+		}
+		time.Sleep(20 * time.Millisecond) // polling a condition, with the deadline above
+	}
 }
 
 // status reads a job's status as its owner.

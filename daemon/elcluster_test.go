@@ -2,8 +2,6 @@ package daemon_test
 
 import (
 	"context"
-	"encoding/json"
-	"net/http"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -83,50 +81,25 @@ func TestDecisionOnFSExists(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	type action struct{ Name, Status, Transition, ErrorCode, ErrorMessage string }
-	run := func(flag string) (string, map[string]action) {
+	run := func(flag string) (string, wfInfo) {
 		t.Helper()
 		id := s.submit(t, "alice", "oozie.wf.application.path", dfs.URI()+"/user/alice/fs-decision",
 			"nameNode", dfs.URI(), "flag", flag)
-		if code, _, out := s.call(t, http.MethodPut, "/v2/job/"+id+"?action=start", "alice", ""); code != http.StatusOK {
-			t.Fatalf("start: %d %s", code, out)
-		}
-		var info struct {
-			Status  string
-			Actions []action
-		}
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			_, _, out := s.call(t, http.MethodGet, "/v2/job/"+id+"?show=info", "alice", "")
-			if err := json.Unmarshal([]byte(out), &info); err != nil {
-				t.Fatalf("info: %v: %s", err, out)
-			}
-			if info.Status == "KILLED" || info.Status == "SUCCEEDED" || info.Status == "FAILED" {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("workflow %s never ended: %+v", id, info)
-			}
-			time.Sleep(20 * time.Millisecond) // polling a condition, with the deadline above
-		}
-		byName := map[string]action{}
-		for _, a := range info.Actions {
-			byName[a.Name] = a
-		}
-		return info.Status, byName
+		info := s.runWorkflow(t, id, "alice", 30*time.Second)
+		return info.Status, info
 	}
 
-	if status, acts := run(dfs.URI() + "/user/alice/in/_SUCCESS"); status != "SUCCEEDED" || acts["ready"].Transition != "mark" {
-		t.Errorf("flag present: %s, decision %+v; want SUCCEEDED through mark", status, acts["ready"])
+	if status, acts := run(dfs.URI() + "/user/alice/in/_SUCCESS"); status != "SUCCEEDED" || acts.action("ready").Transition != "mark" {
+		t.Errorf("flag present: %s, decision %+v; want SUCCEEDED through mark", status, acts.action("ready"))
 	}
 	if _, err := os.Stat(filepath.Join(dfs.Root(), "user", "alice", "marks", "size-3")); err != nil {
 		t.Errorf("the mark action's path did not carry fs:dirSize: %v", err)
 	}
-	if status, acts := run("/user/alice/in/_DONE"); status != "KILLED" || acts["ready"].Transition != "waiting" {
-		t.Errorf("flag missing: %s, decision %+v; want KILLED through waiting", status, acts["ready"])
+	if status, acts := run("/user/alice/in/_DONE"); status != "KILLED" || acts.action("ready").Transition != "waiting" {
+		t.Errorf("flag missing: %s, decision %+v; want KILLED through waiting", status, acts.action("ready"))
 	}
 	status, acts := run("/user/bob/private/_SUCCESS")
-	if d := acts["ready"]; status != "FAILED" || d.ErrorCode != "EL_ERROR" || !strings.Contains(d.ErrorMessage, "Permission denied: user=alice") {
+	if d := acts.action("ready"); status != "FAILED" || d.ErrorCode != "EL_ERROR" || !strings.Contains(d.ErrorMessage, "Permission denied: user=alice") {
 		t.Errorf("flag alice may not see: %s, decision %+v; want FAILED with EL_ERROR and alice's refusal", status, d)
 	}
 }

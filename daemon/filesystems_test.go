@@ -109,27 +109,7 @@ func TestFsActionOnTheServerDiskFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := s.submit(t, me.Username, "oozie.wf.application.path", dfs.URI()+"/user/"+me.Username+"/fs-app")
-	if code, _, out := s.call(t, http.MethodPut, "/v2/job/"+id+"?action=start", me.Username, ""); code != http.StatusOK {
-		t.Fatalf("start: %d %s", code, out)
-	}
-	var info struct {
-		Status  string
-		Actions []struct{ Name, Status, ErrorCode, ErrorMessage string }
-	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		_, _, out := s.call(t, http.MethodGet, "/v2/job/"+id+"?show=info", me.Username, "")
-		if err := json.Unmarshal([]byte(out), &info); err != nil {
-			t.Fatalf("info: %v: %s", err, out)
-		}
-		if info.Status == "KILLED" || info.Status == "SUCCEEDED" || info.Status == "FAILED" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("workflow %s never ended: %+v", id, info)
-		}
-		time.Sleep(20 * time.Millisecond) // polling a condition, with the deadline above
-	}
+	info := s.runWorkflow(t, id, me.Username, 30*time.Second)
 	var found bool
 	for _, a := range info.Actions {
 		if a.Name != "fs" {

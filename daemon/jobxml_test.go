@@ -2,9 +2,7 @@ package daemon_test
 
 import (
 	"context"
-	"encoding/json"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"os/user"
@@ -150,27 +148,7 @@ func TestRelativeJobXMLThroughTheServer(t *testing.T) {
 	props := c.Properties()
 	id := s.submit(t, me.Username, "oozie.wf.application.path", props["nameNode"]+"/user/"+me.Username+"/job-xml",
 		"nameNode", props["nameNode"], "resourceManager", props["resourceManager"])
-	if code, _, out := s.call(t, http.MethodPut, "/v2/job/"+id+"?action=start", me.Username, ""); code != http.StatusOK {
-		t.Fatalf("start: %d %s", code, out)
-	}
-	var info struct {
-		Status  string
-		Actions []struct{ Name, Status, ErrorCode, ErrorMessage string }
-	}
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		_, _, out := s.call(t, http.MethodGet, "/v2/job/"+id+"?show=info", me.Username, "")
-		if err := json.Unmarshal([]byte(out), &info); err != nil {
-			t.Fatalf("info: %v: %s", err, out)
-		}
-		if info.Status == "KILLED" || info.Status == "SUCCEEDED" || info.Status == "FAILED" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("workflow %s never ended: %+v", id, info)
-		}
-		time.Sleep(50 * time.Millisecond) // polling a condition, with the deadline above
-	}
+	info := s.runWorkflow(t, id, me.Username, 2*time.Minute)
 	if info.Status != "SUCCEEDED" {
 		t.Errorf("workflow %s: %+v, want SUCCEEDED", info.Status, info.Actions)
 	}
