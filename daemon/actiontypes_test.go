@@ -3,9 +3,7 @@ package daemon_test
 import (
 	"context"
 	"errors"
-	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -28,32 +26,7 @@ func (idle) Kill(context.Context, *actions.Run) error { return nil }
 // serveExecutors is serve with the daemon's action executors given.
 func serveExecutors(t *testing.T, reg actions.Registry) *served {
 	t.Helper()
-	dir := t.TempDir()
-	cfg, err := conf.Load(conf.Sources{ConfigDir: dir, LookupEnv: func(string) (string, bool) { return "", false },
-		Flags: map[string]string{"gozie.db.url": "sqlite:" + filepath.Join(dir, "gozie.db"), "gozie.data.dir": dir,
-			"gozie.purge.enabled": "false", "gozie.filesystems.supported": "hdfs,file"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	d, err := daemon.Open(ctx, daemon.Options{Config: cfg, Listener: ln, Executors: reg})
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- d.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	})
-	return &served{d: d, cfg: cfg, base: "http://" + ln.Addr().String() + "/oozie", apps: filepath.Join(dir, "apps")}
+	return serveWith(t, nil, daemon.Options{Executors: reg})
 }
 
 // emailApp is a workflow whose one action sends an email.

@@ -32,9 +32,20 @@ type served struct {
 // defaults; it stops when the test ends.
 func serve(t *testing.T, flags map[string]string) *served {
 	t.Helper()
+	return serveWith(t, flags, daemon.Options{})
+}
+
+// serveWith is serve with the daemon's options (its Config and Listener are filled in).
+func serveWith(t *testing.T, flags map[string]string, opts daemon.Options) *served {
+	t.Helper()
 	dir := t.TempDir()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String() + "/oozie"
 	all := map[string]string{"gozie.db.url": "sqlite:" + filepath.Join(dir, "gozie.db"), "gozie.data.dir": dir,
-		"gozie.purge.enabled": "false",
+		"gozie.purge.enabled": "false", "gozie.callback.base.url": base + "/callback",
 		// The apps folder is on the server's disk, which only an administrator opens.
 		"gozie.filesystems.supported": "hdfs,file"}
 	for k, v := range flags {
@@ -44,12 +55,9 @@ func serve(t *testing.T, flags map[string]string) *served {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	opts.Config, opts.Listener = cfg, ln
 	ctx, cancel := context.WithCancel(context.Background())
-	d, err := daemon.Open(ctx, daemon.Options{Config: cfg, Listener: ln})
+	d, err := daemon.Open(ctx, opts)
 	if err != nil {
 		cancel()
 		t.Fatal(err)
@@ -62,7 +70,7 @@ func serve(t *testing.T, flags map[string]string) *served {
 			t.Errorf("Run: %v", err)
 		}
 	})
-	return &served{d: d, cfg: cfg, base: "http://" + ln.Addr().String() + "/oozie", apps: filepath.Join(dir, "apps")}
+	return &served{d: d, cfg: cfg, base: base, apps: filepath.Join(dir, "apps")}
 }
 
 // write writes an app file under s.apps.

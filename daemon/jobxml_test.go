@@ -2,7 +2,6 @@ package daemon_test
 
 import (
 	"context"
-	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -11,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/daemon"
 	"github.com/gozie/gozie/testenv/localcluster"
 )
@@ -51,35 +49,11 @@ func serveOnCluster(t *testing.T) (*served, *localcluster.Cluster) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := "http://" + ln.Addr().String() + "/oozie"
 	p := c.Properties()
-	cfg, err := conf.Load(conf.Sources{ConfigDir: t.TempDir(), LookupEnv: func(string) (string, bool) { return "", false },
-		Flags: map[string]string{"gozie.db.url": "sqlite:" + filepath.Join(dir, "gozie.db"), "gozie.data.dir": dir,
-			"gozie.purge.enabled": "false", "gozie.callback.base.url": base + "/callback",
-			"gozie.hadoop.conf.dir": p["hadoopConfDir"], "gozie.actions.default.name-node": p["nameNode"],
-			"gozie.actions.default.resource-manager": p["resourceManager"]}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	d, err := daemon.Open(ctx, daemon.Options{Config: cfg, Listener: ln, LauncherBinary: bin})
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- d.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	})
-	return &served{d: d, cfg: cfg, base: base}, c
+	s := serveWith(t, map[string]string{"gozie.hadoop.conf.dir": p["hadoopConfDir"],
+		"gozie.actions.default.name-node": p["nameNode"], "gozie.actions.default.resource-manager": p["resourceManager"],
+		"gozie.filesystems.supported": "hdfs"}, daemon.Options{LauncherBinary: bin})
+	return s, c
 }
 
 // jobXMLApp is the situation: job-xml files named relative to the
