@@ -76,6 +76,11 @@ func executors(cfg *conf.Server, hc *conf.Hadoop, fs *hadoop.Restricted, hdfs *h
 			}
 			lc := launchConfig(cfg, hc, typ)
 			lc.YARN, lc.FS, lc.Binary, lc.Clock = yc, fs, binary, clk
+			if typ == launcher.TypeMapReduce {
+				if lc.JobHistory, err = jobHistory(cfg, hc, krb); err != nil {
+					return nil, err
+				}
+			}
 			lc.Logger = log.With("component", "launch", "type", typ)
 			if krb != nil {
 				lc.Credentials = launchTokens(hc, hdfs, yc, &credentials.Provider{Kerberos: krb}, typ)

@@ -49,8 +49,13 @@
 // job is submitted and names it in its result (newId); from then on Check
 // and CheckAll follow the job, whose application becomes the run's external
 // id, and the job's final status is the run's outcome (Oozie's id swap; a
-// failed job is ERROR with JA018 and the job's diagnostics). Kill kills the
-// job through the child tag. A config-class or pipes job parses but ends in
+// failed job is ERROR with JA018 and the job's diagnostics). A job that
+// succeeded gets its counters from the cluster's JobHistory server
+// (Config.JobHistory, GET /ws/v1/history/mapreduce/jobs/<job>/counters) as
+// the run's Stats in Oozie's MRStats JSON, which hadoop:counters reads; a
+// server that cannot answer yet makes Check a transient error, as Oozie
+// retries an end whose counters it cannot read. Kill kills the job through
+// the child tag. A config-class or pipes job parses but ends in
 // ERROR (MR_UNSUPPORTED): both need a JVM in the launcher.
 //
 // Outcomes are Oozie's: final status SUCCEEDED is OK (external status

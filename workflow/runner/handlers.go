@@ -344,6 +344,9 @@ func setExternal(act *store.WorkflowAction, st actions.Status) {
 	if len(st.ExternalChildIDs) > 0 {
 		act.ExternalChildIDs = strings.Join(st.ExternalChildIDs, ",")
 	}
+	if st.Stats != "" {
+		act.Stats = st.Stats // a map-reduce run's counters (hadoop:counters)
+	}
 }
 
 // handleKill kills an action's external work.
