@@ -275,7 +275,10 @@ var settings = []Setting{
 			"job-xml, file and archive, email attachments), comma-separated and case-insensitive; a path "+
 			"without a scheme is judged by its default filesystem's. file, the server's own disk, is refused "+
 			"unless listed here; * allows every scheme. Other schemes answer E0904 "+
-			"(Oozie: oozie.service.HadoopAccessorService.supported.filesystems, hdfs,hftp,webhdfs there).",
+			"(Oozie: oozie.service.HadoopAccessorService.supported.filesystems, hdfs,hftp,webhdfs there). "+
+			"A listed scheme gozie has no filesystem for (anything but hdfs and file) is accepted and fails "+
+			"where it is used with Hadoop's \"No FileSystem for scheme\"; an input check on it "+
+			"waits until the action times out, as Oozie's does.",
 		func(s *Server) *[]string { return &s.Hadoop.SupportedFilesystems }),
 	str("gozie.actions.default.resource-manager", "",
 		"Resource manager for actions that name none (Oozie: oozie.actions.default.job-tracker); "+

@@ -13,7 +13,11 @@
 //     its default filesystem's; and Restricted, the FileSystem view that
 //     applies it before anything is touched, refusing with Oozie's E0904
 //     (*SchemeError). The server gives Restricted to everything that acts on
-//     user-named paths and keeps the Resolver for its own internals.
+//     user-named paths and keeps the Resolver for its own internals. The
+//     policy judges names, not implementations: a scheme it allows (say under
+//     "*") that no FileSystem implements fails where it is used with Hadoop's
+//     "No FileSystem for scheme" (*NoFileSystemError, Oozie's E0902), a
+//     filesystem failure like an unreachable NameNode.
 //   - Token storage files ("HDTS", as Hadoop's Credentials writes them, in
 //     the Writable layout (version 0) and the protobuf layout (version 1)),
 //     which YARN hands to containers through HADOOP_TOKEN_FILE_LOCATION.

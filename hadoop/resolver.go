@@ -31,8 +31,9 @@ const DefaultMaxClients = 64
 // Resolver with RequireUser.
 var ErrNoUser = errors.New("no effective user: the call does not say whose work it does")
 
-// ErrUnsupportedScheme reports a URI whose scheme has no FileSystem or is
-// refused by a SchemePolicy; the error returned is a *SchemeError.
+// ErrUnsupportedScheme reports a URI whose scheme a SchemePolicy refuses;
+// the error returned is a *SchemeError. A scheme the policy allows but no
+// FileSystem implements is a *NoFileSystemError instead.
 var ErrUnsupportedScheme = errors.New("hadoop: unsupported filesystem scheme")
 
 // ResolverConfig configures a Resolver.
@@ -85,7 +86,9 @@ type ResolverConfig struct {
 // Resolver picks a FileSystem by URI scheme and authority, and is itself a
 // FileSystem over full URIs: "hdfs://nn:8020/p", "hdfs://nameservice/p",
 // "hdfs:///p" (the default NameNode), "file:///p", and bare "/p" (on the
-// default filesystem).
+// default filesystem). Any other scheme fails where it is used with a
+// *NoFileSystemError, as Hadoop's FileSystem.get does: the Resolver judges
+// no scheme, which is a SchemePolicy's to do (see Restrict).
 //
 // Every hdfs:// call acts for the effective user of its context (AsUser)
 // through Hadoop's proxy-user mechanism: the connection context names that
@@ -109,9 +112,8 @@ type Resolver struct {
 }
 
 var (
-	_ FileSystem    = (*Resolver)(nil)
-	_ SchemeChecker = (*Resolver)(nil)
-	_ Chowner       = (*Resolver)(nil)
+	_ FileSystem = (*Resolver)(nil)
+	_ Chowner    = (*Resolver)(nil)
 )
 
 // NewResolver returns a Resolver; HDFS connections are made lazily.
@@ -224,26 +226,12 @@ func (r *Resolver) parse(uri string) (location, error) {
 		}
 		return location{scheme: "hdfs", authority: authority, path: p}, nil
 	}
-	return location{}, &SchemeError{Scheme: scheme, URI: uri}
+	return location{}, &NoFileSystemError{Scheme: scheme, URI: uri}
 }
 
 // DefaultFS returns the filesystem of paths without a scheme, e.g.
 // "hdfs://mycluster" or "file:///".
 func (r *Resolver) DefaultFS() string { return r.cfg.DefaultFS }
-
-// CheckScheme implements SchemeChecker: a *SchemeError for a scheme the
-// Resolver has no FileSystem for (anything but hdfs and file).
-func (r *Resolver) CheckScheme(uri string) error {
-	scheme := Scheme(uri)
-	if scheme == "" {
-		scheme = Scheme(r.cfg.DefaultFS)
-	}
-	switch scheme {
-	case "hdfs", "file":
-		return nil
-	}
-	return &SchemeError{Scheme: scheme, URI: uri}
-}
 
 // Resolve returns the FileSystem for uri and the path on it, acting as the
 // Resolver's own user (User), never for another: calls made for a job's

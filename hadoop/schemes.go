@@ -14,10 +14,12 @@ import (
 const CodeSchemeNotSupported = "E0904"
 
 // SchemeError reports a URI on a filesystem that may not be used: a scheme
-// the server's SchemePolicy leaves out (gozie.filesystems.supported), or one
-// that no FileSystem implements. It is Oozie's E0904, and it is returned
-// before any filesystem is touched, so it tells nothing about what exists at
-// the URI. It matches ErrUnsupportedScheme under errors.Is.
+// the server's SchemePolicy leaves out (gozie.filesystems.supported). It is
+// Oozie's E0904, and it is returned before any filesystem is touched, so it
+// tells nothing about what exists at the URI. It matches
+// ErrUnsupportedScheme under errors.Is. A scheme the policy allows but no
+// FileSystem implements is not refused: it fails where it is used, with a
+// *NoFileSystemError.
 type SchemeError struct {
 	// Scheme is the scheme judged, in lower case: the URI's, or the default
 	// filesystem's for a path without one.
@@ -135,8 +137,10 @@ func (p *SchemePolicy) Restrict(fsys FileSystem) *Restricted {
 }
 
 // SchemeChecker is implemented by filesystems that judge a URI's scheme
-// without touching anything: a *Restricted by its policy, a *Resolver by the
-// schemes it implements.
+// without touching anything: a *Restricted by its policy. It answers whether
+// users may name the scheme, not whether a FileSystem implements it (a
+// Resolver judges nothing; an allowed scheme it cannot reach fails where it
+// is used, with a *NoFileSystemError).
 type SchemeChecker interface {
 	// CheckScheme returns a *SchemeError for a URI the filesystem refuses
 	// by its scheme, nil otherwise.
@@ -145,8 +149,8 @@ type SchemeChecker interface {
 
 // CheckScheme asks fsys, when it is a SchemeChecker, whether uri's scheme may
 // be used, touching no filesystem: callers that check every path before they
-// act on the first (the fs action) use it. Other filesystems accept every
-// scheme here.
+// act on the first (the fs action) use it. Other filesystems, a bare Resolver
+// among them, accept every scheme here.
 func CheckScheme(fsys FileSystem, uri string) error {
 	if c, ok := fsys.(SchemeChecker); ok {
 		return c.CheckScheme(uri)
@@ -168,13 +172,11 @@ var (
 	_ SchemeChecker = (*Restricted)(nil)
 )
 
-// CheckScheme implements SchemeChecker: the policy first, then the wrapped
-// filesystem's own check.
+// CheckScheme implements SchemeChecker: the policy, and only the policy,
+// decides. A scheme it allows that the wrapped filesystem cannot reach is
+// accepted here, as Oozie's submission accepts it, and fails when it is used.
 func (r *Restricted) CheckScheme(uri string) error {
-	if err := r.policy.Check(uri); err != nil {
-		return err
-	}
-	return CheckScheme(r.fsys, uri)
+	return r.policy.Check(uri)
 }
 
 // Stat implements FileSystem.

@@ -73,8 +73,7 @@ func (r *Runner) inputCheck(ctx context.Context, run *engine.Run, actionID strin
 	set.InputCheckInterval = checkInterval(act, now, r.cfg.InputCheckMinInterval, r.cfg.InputCheckMaxInterval)
 	res := coordinator.CheckInputs(coordinator.InputCheckRequest{Job: def, JobID: job.ID, Row: job, Action: act,
 		RunConf: runConf, Timeout: act.Timeout, Exists: ex.Exists, Now: now, Settings: set})
-	var refused *hadoop.SchemeError
-	if res.Status == store.CoordActionWaiting && errors.As(res.Err, &refused) {
+	if res.Status == store.CoordActionWaiting && refusedScheme(res.Err) {
 		// A dataset on a filesystem the server refuses never appears:
 		// the action fails with E0904 rather than wait for its timeout.
 		res.Status, res.Reason = store.CoordActionFailed, "input check"
@@ -93,6 +92,18 @@ func (r *Runner) inputCheck(ctx context.Context, run *engine.Run, actionID strin
 		r.log.Info("coordinator action checked", "action_id", act.ID, "status", res.Status, "reason", res.Reason)
 	}
 	return err
+}
+
+// refusedScheme reports whether an input check met a dataset on a scheme
+// the server's policy refuses (*hadoop.SchemeError, E0904): no time fixes
+// that. A scheme the policy allows but no filesystem implements
+// (*hadoop.NoFileSystemError, Hadoop's "No FileSystem for scheme") is not
+// one: like any filesystem failure it is shown as the reason the dependency
+// is missing (E1021 on the waiting action) while the action waits for its
+// timeout, as Oozie's input check does.
+func refusedScheme(err error) bool {
+	var refused *hadoop.SchemeError
+	return errors.As(err, &refused)
 }
 
 // applyCheck writes the outcome of one input check.

@@ -272,6 +272,17 @@ func appDir(appPath string) (dir, file string) {
 	return p, p + "/coordinator.xml"
 }
 
+// appIOError is the error of a filesystem failure reading an app: E0902 for
+// a scheme gozie has no filesystem for, as Oozie's HadoopAccessorService
+// reports it, E0803 otherwise.
+func appIOError(err error) *Error {
+	var nf *hadoop.NoFileSystemError
+	if errors.As(err, &nf) {
+		return &Error{Code: nf.ErrorCode(), Msg: nf.Message(), Err: err}
+	}
+	return wrapf(CodeIO, err, "IO error")
+}
+
 // readApp reads the coordinator definition and coord-config-default.xml.
 func (r *Runner) readApp(ctx context.Context, dir, file string) ([]byte, *conf.Properties, error) {
 	if strings.HasSuffix(dir, "://") {
@@ -281,14 +292,14 @@ func (r *Runner) readApp(ctx context.Context, dir, file string) ([]byte, *conf.P
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil, errorf(CodeAppDirMissing, "App directory [%s] does not exist", dir)
 		}
-		return nil, nil, wrapf(CodeIO, err, "IO error")
+		return nil, nil, appIOError(err)
 	}
 	raw, err := r.cfg.FS.ReadFile(ctx, file)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil, errorf(CodeAppDefMissing, "App definition [%s] does not exist", file)
 		}
-		return nil, nil, wrapf(CodeIO, err, "IO error")
+		return nil, nil, appIOError(err)
 	}
 	defaults := &conf.Properties{}
 	b, err := r.cfg.FS.ReadFile(ctx, dir+"/"+coordDefaultsFile)
@@ -306,7 +317,7 @@ func (r *Runner) readApp(ctx context.Context, dir, file string) ([]byte, *conf.P
 		defaults = p
 	case errors.Is(err, fs.ErrNotExist):
 	default:
-		return nil, nil, wrapf(CodeIO, err, "IO error")
+		return nil, nil, appIOError(err)
 	}
 	return raw, defaults, nil
 }

@@ -157,14 +157,14 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, def [
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", nil, nil, errorf(CodeAppDirMissing, "App directory [%s] does not exist", dir)
 		}
-		return "", nil, nil, &Error{Code: CodeIO, Msg: "IO error, " + err.Error(), Err: err}
+		return "", nil, nil, appIOError(err)
 	}
 	def, err = r.cfg.FS.ReadFile(ctx, file)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", nil, nil, errorf(CodeAppDefMissing, "App definition [%s] does not exist", file)
 		}
-		return "", nil, nil, &Error{Code: CodeIO, Msg: "IO error, " + err.Error(), Err: err}
+		return "", nil, nil, appIOError(err)
 	}
 	defaultsFile := dir + "/" + workflow.ConfigDefaultFile
 	raw, err := r.cfg.FS.ReadFile(ctx, defaultsFile)
@@ -177,9 +177,21 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, def [
 		defaults = p.Map()
 	case errors.Is(err, fs.ErrNotExist):
 	default:
-		return "", nil, nil, &Error{Code: CodeIO, Msg: "IO error, " + err.Error(), Err: err}
+		return "", nil, nil, appIOError(err)
 	}
 	return dir, def, defaults, nil
+}
+
+// appIOError is the error of a filesystem failure reading an app: E0902 for
+// a scheme gozie has no filesystem for, as Oozie's HadoopAccessorService
+// reports it (not retried by a parent's sub-workflow action), E0803
+// otherwise.
+func appIOError(err error) *Error {
+	var nf *hadoop.NoFileSystemError
+	if errors.As(err, &nf) {
+		return &Error{Code: nf.ErrorCode(), Msg: nf.Message(), Err: err}
+	}
+	return &Error{Code: CodeIO, Msg: "IO error, " + err.Error(), Err: err}
 }
 
 // configurationXML writes merged in the order of the submitted properties,

@@ -68,11 +68,19 @@ func New(t testing.TB) *Env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	fsys, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: "file:///"})
+	res, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: "file:///"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { fsys.Close() })
+	t.Cleanup(func() { res.Close() })
+	// As the server does, everything acting on paths users name sees the
+	// filesystems through gozie.filesystems.supported: the test apps are on
+	// the local disk, so file is allowed besides hdfs.
+	policy, err := hadoop.NewSchemePolicy([]string{"hdfs", "file"}, res.DefaultFS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := policy.Restrict(res)
 	fake := clock.NewFake(Epoch)
 	log := slog.New(slog.DiscardHandler)
 	var coords *coordrun.Runner
