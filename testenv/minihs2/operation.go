@@ -66,14 +66,21 @@ func (op *operation) end(state hiveserver.TOperationState, rows [][]any, err *hi
 	return true
 }
 
-// cancelOp cancels a running operation at once: its state is CANCELED
-// when this returns, and its work is told to stop.
-func (op *operation) cancelOp(now time.Time) {
+// cancelOp cancels a running operation at once: its state, and its record
+// in the history (Statements), are CANCELED when this returns, as a client
+// whose CancelOperation returned sees them; its work is told to stop.
+func (s *Server) cancelOp(op *operation) {
 	op.mu.Lock()
-	if op.state == hiveserver.TOperationState_RUNNING_STATE {
-		op.state, op.completed = hiveserver.TOperationState_CANCELED_STATE, now
+	canceled := op.state == hiveserver.TOperationState_RUNNING_STATE
+	if canceled {
+		op.state, op.completed = hiveserver.TOperationState_CANCELED_STATE, s.opts.Now()
 	}
 	op.mu.Unlock()
+	if canceled {
+		s.mu.Lock()
+		op.stmt.State = stateName(hiveserver.TOperationState_CANCELED_STATE)
+		s.mu.Unlock()
+	}
 	op.cancel()
 }
 

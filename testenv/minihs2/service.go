@@ -153,7 +153,7 @@ func (s *Server) closeSession(key string) bool {
 	}
 	s.mu.Unlock()
 	for _, op := range ops {
-		op.cancelOp(s.opts.Now())
+		s.cancelOp(op)
 	}
 	return true
 }
@@ -275,7 +275,7 @@ func (v *service) CancelOperation(ctx context.Context, req *hiveserver.TCancelOp
 	if st != nil {
 		return &hiveserver.TCancelOperationResp{Status: st}, nil
 	}
-	op.cancelOp(v.s.opts.Now())
+	v.s.cancelOp(op)
 	return &hiveserver.TCancelOperationResp{Status: okStatus()}, nil
 }
 
@@ -285,7 +285,7 @@ func (v *service) CloseOperation(ctx context.Context, req *hiveserver.TCloseOper
 	if st != nil {
 		return &hiveserver.TCloseOperationResp{Status: st}, nil
 	}
-	op.cancelOp(v.s.opts.Now())
+	v.s.cancelOp(op)
 	v.s.mu.Lock()
 	delete(v.s.ops, op.id)
 	v.s.mu.Unlock()
