@@ -21,7 +21,7 @@ type txProbeFS struct {
 	hadoop.FileSystem
 	st store.Store
 
-	mu           sync.Mutex
+	mu          sync.Mutex
 	calls, inTx int
 }
 
