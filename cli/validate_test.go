@@ -30,7 +30,7 @@ func TestValidate(t *testing.T) {
 `)
 	pig := f.writeFile(t, "pig.xml", `<workflow-app xmlns="uri:oozie:workflow:0.5" name="p">
   <start to="p"/>
-  <action name="p"><pig><job-tracker>jt</job-tracker><name-node>nn</name-node><script>x.pig</script></pig>
+  <action name="p"><flume xmlns="uri:custom:flume-action:0.1"/>
     <ok to="end"/><error to="end"/></action>
   <end name="end"/>
 </workflow-app>
@@ -70,7 +70,7 @@ func TestValidate(t *testing.T) {
 		{"invalid bundle", []string{"validate", badBundle}, "", "Error: E0701: XML schema error, " + badBundle +
 			", line 2 <coordinatr>: unexpected element <coordinatr> in <bundle-app>, expected <parameters>, <controls> or <coordinator>\n", 255},
 		{"unsupported action type", []string{"validate", pig}, "Warning: the workflow-app follows its schema, but a submission would be refused: " +
-			"E0723: Unsupported action type, node [p] type [pig]: gozie does not support pig actions (line 3)\n", "", 0},
+			"E0723: Unsupported action type, node [p] type [flume]: gozie does not support flume (uri:custom:flume-action:0.1) actions (line 3)\n", "", 0},
 		{"misspelled element", []string{"validate", misspelled}, "", "Error: E0701: XML schema error, " + misspelled +
 			", unexpected element <acton> in <workflow-app>, expected <decision>, <fork>, <join>, <kill>, <action> or <end> (line 3)\n", 255},
 		{"xsi attributes", []string{"validate", xsi}, "Valid workflow-app\n", "", 0},

@@ -68,6 +68,8 @@ type Server struct {
 	SLA SLA
 	// Email is the SMTP server of the email action.
 	Email Email
+	// SSH is how the ssh action logs in to its hosts.
+	SSH SSH
 	// UserName is the operating-system user the server runs as, the value of ${user.name}.
 	UserName string
 
@@ -258,6 +260,20 @@ type SLA struct {
 	WebhookTimeout  time.Duration
 	// EmailEnabled sends alert emails through the Email SMTP server.
 	EmailEnabled bool
+}
+
+// SSH is how the ssh action logs in to its hosts.
+type SSH struct {
+	// KeyFiles are the server's private keys; empty means ssh's default identities.
+	KeyFiles []string
+	// KnownHostsFile lists the hosts' keys; empty means ~/.ssh/known_hosts.
+	KnownHostsFile string
+	// Port is the hosts' SSH port.
+	Port int
+	// AllowUserAtHost lets an action's user@host name a user other than the job's.
+	AllowUserAtHost bool
+	// ConnectTimeout bounds connecting and the SSH handshake.
+	ConnectTimeout time.Duration
 }
 
 // Email is the SMTP server the email action sends through.

@@ -342,6 +342,27 @@ var settings = []Setting{
 		"Allow the email action's <attachment> files (Oozie: oozie.email.attachment.enabled).",
 		func(s *Server) *bool { return &s.Email.Attachments }),
 
+	// The ssh action.
+	names("gozie.action.ssh.key-files", "",
+		"Private keys (OpenSSH or PEM, no passphrase) the server logs in to ssh actions' hosts with, "+
+			"comma-separated; empty means ~/.ssh/id_ed25519, id_ecdsa and id_rsa of the server's user, as ssh does.",
+		func(s *Server) *[]string { return &s.SSH.KeyFiles }),
+	str("gozie.action.ssh.known-hosts", "",
+		"known_hosts file (OpenSSH's format) holding the keys of the ssh actions' hosts; a host not in it is "+
+			"refused (Oozie runs ssh with StrictHostKeyChecking=no, gozie never accepts an unknown host). Empty "+
+			"means ~/.ssh/known_hosts of the server's user.",
+		func(s *Server) *string { return &s.SSH.KnownHostsFile }, nil),
+	intv("gozie.action.ssh.port", "22", 1,
+		"SSH port of the ssh actions' hosts.",
+		func(s *Server) *int { return &s.SSH.Port }),
+	boolean("gozie.action.ssh.allow-user-at-host", "false",
+		"Let an ssh action's user@host log in as a user other than the job's; otherwise that is "+
+			"ERR_USER_MISMATCH (Oozie: oozie.action.ssh.allow.user.at.host, true there).",
+		func(s *Server) *bool { return &s.SSH.AllowUserAtHost }),
+	dur("gozie.action.ssh.connect-timeout", "20s",
+		"Bound on connecting to an ssh action's host and the SSH handshake (Oozie's ssh -o ConnectTimeout=20).",
+		func(s *Server) *time.Duration { return &s.SSH.ConnectTimeout }),
+
 	// Purge.
 	boolean("gozie.purge.enabled", "true",
 		"Purge old finished jobs every gozie.purge.interval (Oozie's PurgeService); PUT admin/purge "+

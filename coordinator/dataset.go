@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/el"
+	"github.com/gozie/gozie/hcat"
 )
 
 // defaultDoneFlag is the readiness file checked when a dataset has no <done-flag>.
@@ -69,8 +70,12 @@ func (d *Dataset) EffectiveDoneFlag() string {
 	return d.DoneFlag
 }
 
-// WithDoneFlag returns the URI whose existence marks the instance at uri as ready.
+// WithDoneFlag returns the URI whose existence marks the instance at uri as ready. An
+// hcat:// partition is its own mark: no done-flag applies (HCatURIHandler.getURIWithDoneFlag).
 func (d *Dataset) WithDoneFlag(uri string) string {
+	if hcat.IsURI(uri) {
+		return uri
+	}
 	if f := d.EffectiveDoneFlag(); f != "" {
 		return uri + "/" + f
 	}

@@ -3,8 +3,8 @@ package coordinator
 import "github.com/gozie/gozie/el"
 
 // buildRegistries builds the function registry of every phase, following Oozie's evaluator
-// groups (oozie-default.xml). EL's basic functions are available everywhere. HCatalog
-// functions and hadoop:conf are not provided.
+// groups (oozie-default.xml). EL's basic functions are available everywhere; the HCatalog
+// functions are in el_hcat.go. hadoop:conf is not provided.
 func buildRegistries() map[Phase]*el.Registry {
 	common := func() *el.Registry {
 		r := el.Basic()
@@ -150,5 +150,6 @@ func buildRegistries() map[Phase]*el.Registry {
 	r.RegisterArity("coord:dataIn", 1, fnDataIn)
 	r.RegisterArity("coord:dataOut", 1, fnDataOut)
 	out[PhaseActionStart] = r
+	registerHCat(out) // el_hcat.go
 	return out
 }

@@ -45,8 +45,9 @@ const countersApp = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="counters
 
 // jobHistoryStandIn answers the counters of any job with the values of a
 // two-line identity job, in the JobHistory server's JSON, and records the
-// jobs asked for. It stands for a cluster's JobHistory server, which the
-// local cluster does not have.
+// jobs asked for. It stands for a cluster's JobHistory server, named after
+// the local cluster's own (testenv/minijhs) so that the later property wins
+// and the test sees which jobs are asked for.
 type jobHistoryStandIn struct {
 	mu   sync.Mutex
 	jobs []string

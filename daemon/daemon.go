@@ -26,6 +26,7 @@ import (
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/hadoop/krblogin"
+	"github.com/gozie/gozie/hcat/metastore"
 	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/purge"
 	"github.com/gozie/gozie/server"
@@ -86,6 +87,8 @@ type Daemon struct {
 	SLA *sla.Service
 	// Purge removes old finished jobs (daemon/purge.go).
 	Purge *purge.Purger
+	// hcat checks hcat:// datasets and follows their metastores (daemon/hcat.go).
+	hcat *metastore.Datasets
 }
 
 // Open opens the store and builds the engine and REST server without
@@ -209,8 +212,12 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		st.Close()
 		return nil, fmt.Errorf("processing time zone: %w", err)
 	}
+	if d.hcat, err = newHCat(hconf, rc.Kerberos, log.With("component", "hcat")); err != nil {
+		st.Close()
+		return nil, err
+	}
 	d.Coordinators, err = coordrun.New(coordrun.Config{
-		Store: st, Clock: opts.Clock, Logger: log.With("component", "coordinator"), FS: d.UserFS,
+		Store: st, Clock: opts.Clock, Logger: log.With("component", "coordinator"), FS: d.UserFS, HCat: hcatDatasets(d.hcat),
 		IDs: ids.NewGenerator(cfg.SystemID, opts.Clock.Now()), Workflows: d.Workflows, Format: format,
 		SubstituteDepth: cfg.SubstituteDepth, InputCheckMinInterval: cfg.Coord.InputCheckMinInterval,
 		InputCheckMaxInterval: cfg.Coord.InputCheckMaxInterval,
@@ -234,6 +241,9 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		return nil, err
 	}
 	d.Coordinators.Register(d.Engine)
+	if d.hcat != nil {
+		d.hcat.SetNotify(d.Coordinators.Notify)
+	}
 
 	// Bundles (bundle/bundlerun): kick-offs and roll-ups run as triggers; a
 	// bundle submits its coordinators through the coordinator engine and
@@ -320,6 +330,7 @@ func (d *Daemon) Run(ctx context.Context) (err error) {
 		return err
 	}
 	defer d.Engine.Stop()
+	defer runHCat(ctx, d.hcat)()
 	hbCtx, stopHeartbeat := context.WithCancel(ctx)
 	hbDone := make(chan struct{})
 	go func() {

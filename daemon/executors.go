@@ -15,6 +15,7 @@ import (
 	"github.com/gozie/gozie/actions/hive2"
 	"github.com/gozie/gozie/actions/launch"
 	"github.com/gozie/gozie/actions/rmroute"
+	sshaction "github.com/gozie/gozie/actions/ssh"
 	"github.com/gozie/gozie/actions/subwf"
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/conf"
@@ -46,7 +47,7 @@ func hadoopConf(cfg *conf.Server) (*conf.Hadoop, error) {
 // run as YARN applications with `gozie launcher` as their ApplicationMaster,
 // on the cluster each action names (hive through beeline against the
 // action's HiveServer2 or the server's default); fs and email run in the
-// server; hive2 runs its statements on HiveServer2 from the server. The
+// server, ssh from the server on the action's host; hive2 runs its statements on HiveServer2 from the server. The
 // sub-workflow executor needs the workflow runner, so subWorkflows adds it
 // once the runner exists. Every executor acts on paths users name, so fs is
 // the filesystems seen through gozie.filesystems.supported.
@@ -56,7 +57,8 @@ func executors(cfg *conf.Server, hc *conf.Hadoop, fs *hadoop.Restricted, hdfs *h
 	// host; rmroute.ResolveWith has the rules.
 	resolve := rmroute.ResolveWith(hc.ResourceManagers())
 	reg := actions.Registry{}
-	for _, typ := range []string{launcher.TypeShell, launcher.TypeJava, launcher.TypeHive, launcher.TypeMapReduce} {
+	for _, typ := range []string{launcher.TypeShell, launcher.TypeJava, launcher.TypeHive, launcher.TypeMapReduce, launcher.TypeSqoop, launcher.TypeSpark,
+		launcher.TypeGit, launcher.TypeDistcp, launcher.TypePig} {
 		reg[typ] = rmroute.NewRouter(resolve, func(web []string) (actions.Executor, error) {
 			// The server authenticates as itself (SPNEGO as its principal on
 			// a Kerberized cluster); requests made for a job carry
@@ -76,7 +78,7 @@ func executors(cfg *conf.Server, hc *conf.Hadoop, fs *hadoop.Restricted, hdfs *h
 			}
 			lc := launchConfig(cfg, hc, typ)
 			lc.YARN, lc.FS, lc.Binary, lc.Clock = yc, fs, binary, clk
-			if typ == launcher.TypeMapReduce {
+			if typ == launcher.TypeMapReduce || typ == launcher.TypeSqoop {
 				if lc.JobHistory, err = jobHistory(cfg, hc, krb); err != nil {
 					return nil, err
 				}
@@ -106,6 +108,15 @@ func executors(cfg *conf.Server, hc *conf.Hadoop, fs *hadoop.Restricted, hdfs *h
 		return nil, err
 	}
 	reg["email"] = em
+	// ssh runs in the server, over SSH to the action's host as the job's
+	// user, with the server's keys.
+	sx, err := sshaction.New(sshaction.Config{KeyFiles: cfg.SSH.KeyFiles, KnownHostsFile: cfg.SSH.KnownHostsFile,
+		Port: cfg.SSH.Port, AllowUserAtHost: cfg.SSH.AllowUserAtHost, ConnectTimeout: cfg.SSH.ConnectTimeout,
+		MaxOutputData: cfg.Action.MaxOutputData, Logger: log.With("component", "ssh")})
+	if err != nil {
+		return nil, err
+	}
+	reg["ssh"] = sx
 	return reg, nil
 }
 
@@ -114,7 +125,7 @@ func executors(cfg *conf.Server, hc *conf.Hadoop, fs *hadoop.Restricted, hdfs *h
 // MapReduce's TokenCache asks for them): an HDFS token of the action's
 // filesystem, which the NodeManager localizes with and the launcher
 // reads and writes with; an RM token for the actions whose work submits
-// YARN applications of its own (map-reduce, hive); and the tokens of the
+// YARN applications of its own (map-reduce, hive, sqoop); and the tokens of the
 // action's <credential>s.
 func launchTokens(hc *conf.Hadoop, hdfs *hadoop.Resolver, yc *yarn.Client, creds *credentials.Provider, typ string) func(context.Context, *actions.Run) ([]hadoop.Token, error) {
 	renewer := shortName(hc.ResourceManagerPrincipal())
@@ -128,7 +139,8 @@ func launchTokens(hc *conf.Hadoop, hdfs *hadoop.Resolver, yc *yarn.Client, creds
 		default:
 			out = append(out, t)
 		}
-		if typ == launcher.TypeMapReduce || typ == launcher.TypeHive {
+		if typ == launcher.TypeMapReduce || typ == launcher.TypeHive || typ == launcher.TypeSqoop || typ == launcher.TypeSpark ||
+			typ == launcher.TypeDistcp || typ == launcher.TypePig {
 			t, err := yc.DelegationToken(hadoop.AsUser(ctx, run.User), renewer)
 			if err != nil {
 				return nil, fmt.Errorf("ResourceManager delegation token for %s: %w", run.User, err)

@@ -111,7 +111,8 @@ func (k *krbEnv) yarnKerberos(t *testing.T) *yarn.Client {
 // cluster's Kerberos user through SPNEGO (gozie job -auth KERBEROS): the
 // shell example, the nightly pipeline (hive2 with principal=, fs, shell),
 // hive (beeline in the container with a HiveServer2 delegation token),
-// map-reduce, sub-workflow, java-main, a workflow with a hive2
+// map-reduce, sub-workflow, java-main, pyspark (spark-submit in the
+// container with an RM delegation token), a workflow with a hive2
 // <credential> and a coordinator waiting on its dataset's done-flags
 // succeed on a cluster whose NameNodes, ResourceManagers
 // and HiveServer2 take Kerberos and delegation tokens only (and, the
@@ -148,6 +149,9 @@ func TestKerberizedClusterRunsTheExamples(t *testing.T) {
 	java := k.copyApp(t, jsrc, "java-main")
 	javaExamples[testapps.Gozie].build(t, jsrc, java)
 	ids = append(ids, k.krbRun(t, filepath.Join(java, "job.properties")))
+	testreq.Program(t, "python3", "python3") // the pyspark example
+	pyspark := k.copyApp(t, filepath.Join(apps, "pyspark"), "pyspark")
+	ids = append(ids, k.krbRun(t, filepath.Join(pyspark, "job.properties")))
 
 	// A coordinator whose actions wait for their dataset's done-flags,
 	// which the server checks on HDFS as the user.
@@ -190,7 +194,7 @@ func TestKerberizedClusterRunsTheExamples(t *testing.T) {
 	}
 	defer fs.Close()
 	for _, p := range []string{"examples/output-data/map-reduce/_SUCCESS", "examples/output-data/subwf/_SUCCESS",
-		"examples/output-data/hive",
+		"examples/output-data/hive", "examples/output-data/pyspark/part-00000",
 		"examples/nightly-hive/output/2025-01-01/_SUCCESS"} {
 		fi, err := fs.Stat(t.Context(), k.cluster["nameNode"]+"/user/"+k.user+"/"+p)
 		if err != nil || fi.Owner != k.user {

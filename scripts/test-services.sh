@@ -97,6 +97,8 @@ case "${1:-}" in
     command -v chromium >/dev/null || { log "installing chromium (dashboard tests)"; apt_install chromium; }
     command -v javac >/dev/null && command -v jar >/dev/null \
       || { log "installing a JDK (java action tests compile their main class)"; apt_install default-jdk-headless; }
+    command -v git-upload-pack >/dev/null \
+      || { log "installing git (the git action's SSH test serves a repository with git-upload-pack)"; apt_install git; }
     stop_postgres
     start_postgres
     ;;

@@ -1,9 +1,11 @@
 // Package testenv holds gozie's in-process stand-ins for a Hadoop cluster,
 // each in its own package: minidfs (a NameNode or an HA pair, and a
 // DataNode), miniyarn (a ResourceManager or an HA pair, with one
-// NodeManager), minihs2 (HiveServer2, and a Kerberized metastore's
-// get_delegation_token), kdc (an MIT KDC), clustertools (the
-// command-line tools of a node), localcluster (all of them together, for
+// NodeManager), minihs2 (HiveServer2, and a metastore over its catalog:
+// partitions, notifications, and get_delegation_token when Kerberized), kdc (an MIT KDC), minissh (an SSH server, the
+// host of ssh actions), minijhs (MapReduce's JobHistory server), gitrepo
+// (git repositories, and a smart-HTTP git server, for git actions),
+// clustertools (the command-line tools of a node), localcluster (all of them together, for
 // gozie server -local and the end-to-end tests) and clusteradmin (what an
 // administrator's haadmin, rmadmin and daemon commands do to a real
 // cluster, done to a local one).
@@ -248,9 +250,153 @@
 //	a method the server does not know is answered with     minihs2             thrift TBaseProcessor.process (TApplicationException
 //	TApplicationException UNKNOWN_METHOD "Invalid method                       UNKNOWN_METHOD)
 //	name: '<name>'" (the metastore stand-in serves
-//	get_delegation_token only)
+//	get_delegation_token and the catalog methods below)
+//	a metastore without SASL takes the plain binary        minihs2             hive metastore HiveMetaStore.startMetaStore (TTransportFactory),
+//	protocol; set_ugi names the connection's user, whom                        TUGIBasedProcessor (set_ugi), HMSHandler.set_ugi
+//	later calls run as; under SASL the principal is the
+//	user and set_ugi changes nothing
+//	get_partition, get_partitions_by_filter on an unknown  minihs2             ObjectStore.ensureGetMTable, getPartition,
+//	db or table: NoSuchObjectException "hive.<db>.<table>                      HMSHandler.fireReadTablePreEvent
+//	table not found"; a missing partition:
+//	NoSuchObjectException "partition values=[v1, v2]"
+//	a filter naming a column that is not a partition key:  minihs2             metastore/parser/ExpressionTree.java LeafNode
+//	MetaException "Specified key <k> is not a partitioning                     getPartColIndexForFilter, PartFilterExprUtil
+//	key for the table"; an unparsable filter MetaException                     getFilterParser
+//	"Error parsing partition filter; ..."
+//	add_partition: unknown table InvalidObjectException,   minihs2             HMSHandler.add_partition_core, ObjectStore.addPartition
+//	an existing partition AlreadyExistsException, values
+//	not matching the partition keys MetaException; the
+//	partition's directory is made
+//	drop_partition of a missing partition:                 minihs2             ObjectStore.getPartition, HMSHandler.drop_partition_common
+//	NoSuchObjectException "partition values=[...]"; with
+//	deleteData a managed table's directory goes too
+//	every partition added (ALTER TABLE ADD PARTITION,      minihs2             hcatalog DbNotificationListener.onAddPartition,
+//	INSERT ... PARTITION, add_partition) is one                                ObjectStore.addNotificationEvent, getNextNotification,
+//	ADD_PARTITION event of the notification log (ids from                      getCurrentNotificationEventId; messaging/json
+//	1, JSON message json-0.2 with db, table and the                            JSONAddPartitionMessage
+//	partitions' key values); get_next_notification
+//	returns those after lastEvent, oldest first, up to
+//	maxEvents, without eventTypeSkipList's types
+//	ALTER TABLE ADD PARTITION / INSERT ... PARTITION       minihs2             ql BaseSemanticAnalyzer.validatePartSpec, ErrorMsg
+//	refuse a non-partitioned table ("table is not                              (NEED_PARTITION_ERROR 10062), DDLTask
+//	partitioned but partition spec exists"), non-partition                     (AlreadyExistsException "Partition already exists")
+//	columns, an INSERT without PARTITION into a
+//	partitioned table (10062), an existing partition
+//	without IF NOT EXISTS
+//	SSH logins by public key only: the key must be among   minissh             OpenSSH auth2-pubkey.c user_key_allowed
+//	the login user's authorized keys (a user with none,                        (AuthorizedKeysFile), auth2.c; sshd_config
+//	another user's key, a password: "unable to                                 PasswordAuthentication no
+//	authenticate ... no supported methods remain")
+//	an exec request runs its command with the login's      minissh             OpenSSH session.c do_exec_no_pty, do_setup_env,
+//	shell in its HOME (HOME, USER, LOGNAME set); its end                       session_exit_message
+//	is exit-status, or exit-signal with the signal's name
+//	env requests are answered false (AcceptEnv unset)      minissh             OpenSSH session.c session_env_req
+//	a git repository (gitrepo) is served over HTTP as git  gitrepo             git http-backend.c get_info_refs, service_rpc,
+//	http-backend serves it to a clone: smart upload-pack                       http.receivepack; Documentation/gitprotocol-
+//	("# service=" advertisement, then the pack); a push                        http.txt
+//	is 403 (http.receivepack is off for anonymous users),
+//	an unknown repository 404, and with Options.User a
+//	missing or wrong basic credential 401 with a
+//	WWW-Authenticate challenge
+//	sqoop refuses what Sqoop refuses, before any job:      clustertools        sqoop Sqoop.runTool, tool/BaseSqoopTool.java
+//	an unknown tool ("No such sqoop tool: <t>. See 'sqoop                      validateCommonOptions, tool/ImportTool.java
+//	help'."), an unknown option ("Unrecognized argument:                       validateImportOptions, manager/ConnManager.java
+//	<a>"), no --connect, --table with --query, a query                         getColumnTypes, manager/SqlManager.java
+//	without --target-dir, -m > 1 on a query without                            checkTableImportOptions; hadoop FileOutputFormat
+//	--split-by or on a table without a primary key, a                          checkOutputSpecs, FileInputFormat listStatus;
+//	query without $CONDITIONS ("Query [<q>] must contain                       sqoop tool/ExportTool.java validateExportOptions,
+//	'$CONDITIONS' in WHERE clause."), an existing target                       hadoop util/GenericOptionsParser.java
+//	directory (FileAlreadyExistsException), an export
+//	without --table or --export-dir, a missing export
+//	directory (InvalidInputException), a generic option
+//	(-D, -conf) after the tool's own options
+//	sqoop import's rows are read by its MapReduce job,     clustertools        sqoop mapreduce/db/DataDrivenDBInputFormat.java getSplits,
+//	tagged with mapreduce.job.tags: one map task per                           IntegerSplitter, DataDrivenDBRecordReader getSelectQuery,
+//	split of the split column's MIN..MAX, $CONDITIONS                          mapreduce/ImportJobBase.java runImport; oozie
+//	replaced by the split; a failed task fails the job,                        LauncherMain.setYarnTag; sqoop mapreduce/
+//	whose diagnostics sqoop prints before "Import failed:                      TextExportMapper, ExportJobBase.runExport
+//	org.apache.sqoop.util.ImportException: Import job
+//	failed!"; sqoop export's map tasks insert the
+//	records, a wrong number of fields fails the task
+//	("Can't parse input data: '<line>'")
+//	a MapReduce job counts what its tasks did: TaskCounter clustertools        mapreduce/TaskCounter, JobCounter, FileSystemCounter;
+//	MAP_INPUT_RECORDS (lines read), MAP_OUTPUT_RECORDS,    (mapred appmaster)  mapred/MapTask, ReduceTask, Task (FileSystemCounter
+//	REDUCE_INPUT_GROUPS, REDUCE_INPUT_RECORDS,                                 names <SCHEME>_BYTES_READ)
+//	REDUCE_OUTPUT_RECORDS, JobCounter TOTAL_LAUNCHED_MAPS|
+//	REDUCES, <SCHEME>_BYTES_READ|WRITTEN, each by the
+//	phase that counted it
+//	the AM leaves the job's history before it unregisters clustertools        mapreduce/jobhistory/JobHistoryEventHandler.java
+//	in <mapreduce.jobhistory.intermediate-done-dir, default (mapred appmaster)  serviceInit, processDoneFiles, moveTmpToDone;
+//	<staging>/history/done_intermediate; drwxrwxrwt, made                      v2/jobhistory/JobHistoryUtils (permissions),
+//	if missing>/<user>/ (drwxrwx---): summary, conf, then                      FileNameIndexUtils.getDoneFileName,
+//	the .jhist (job-submit-user-name-finish-maps-reduces-                      v2/app/job/impl/JobImpl (constructJobACLs)
+//	status-queue-launch, "-" in names as %2D), each
+//	written <name>_tmp and renamed; JOB_SUBMITTED holds
+//	the job's ACLs only with mapreduce.cluster.acls.enabled
+//	the JobHistory server makes the intermediate done      minijhs             v2/hs/HistoryFileManager.java serviceInit, scanIntermediateDirectory
+//	directory drwxrwxrwt at start and reads the users'
+//	history as the superuser; a file still _tmp is no job
+//	GET /ws/v1/history/mapreduce/jobs/<id>/counters:       minijhs             v2/hs/webapp/HsWebServices.getJobCounters,
+//	jobCounters{id, counterGroup[counterGroupName,                             v2/app/webapp/dao/JobCounterInfo, CounterGroupInfo,
+//	counter[name, totalCounterValue, mapCounterValue,                          CounterInfo
+//	reduceCounterValue]]}; a failed job has no groups
+//	an unknown or malformed job id: 404, RemoteException   minijhs             v2/app/webapp/AMWebServices.getJobFromJobIdString,
+//	NotFoundException "java.lang.Exception: job, <id>, is                      yarn/webapp/GenericExceptionHandler
+//	not found" ("JobId string : <id> is not properly
+//	formed")
+//	with mapreduce.cluster.acls.enabled, only the job's    minijhs             HsWebServices.checkAccess, v2/hs/CompletedJob.checkAccess,
+//	owner, mapreduce.cluster.administrators and the users                      mapred/JobACLsManager.checkAccess
+//	and groups of its mapreduce.job.acl-view-job see it
+//	(401); anonymous callers are dr.who; doAs needs the                        http/lib/StaticUserWebFilter, security/authentication/
+//	proxy-user rules (403 AuthorizationException)                              server/ProxyUserAuthenticationFilter
+//	spark-submit refuses what SparkSubmit refuses, "Error: clustertools        spark deploy/SparkSubmitArguments.scala
+//	<msg>" and exit 1: an unknown option ("Unrecognized                        handleUnknown, validateSubmitArguments,
+//	option '<o>'."), no primary resource, a deploy mode                        deploy/SparkSubmit.scala prepareSubmitEnvironment
+//	other than client or cluster, cluster mode with a
+//	local master, a master other than yarn or local[..],
+//	yarn-cluster/yarn-client against another mode, a jar
+//	without --class or Main-Class
+//	spark-submit on YARN: an application of type SPARK,    clustertools        spark deploy/yarn/Client.scala submitApplication,
+//	tagged spark.yarn.tags, local files staged under                           prepareLocalResources (.sparkStaging), monitorApplication
+//	~/.sparkStaging/<app>, a missing one refused                               (spark.yarn.submit.waitAppCompletion, "finished with
+//	(FileNotFoundException); "Submitted application                            failed status")
+//	<id>"; waits for the end (but not in cluster mode
+//	with spark.yarn.submit.waitAppCompletion=false) and
+//	fails unless it SUCCEEDED
+//	the Spark AM registers, heartbeats, runs the            clustertools        spark deploy/yarn/ApplicationMaster.scala runDriver,
+//	application with its --files, --py-files and                               finish ("User class threw exception: ...",
+//	--archives localized, and unregisters FAILED with                          SparkUserAppException: "User application exited with
+//	"User class threw exception: <e>" or "User                                 status <n>")
+//	application exited with status <n>"; a kill stops
+//	the application's processes
+//	hadoop distcp refuses what DistCp refuses: a source    clustertools        hadoop-distcp OptionsParser.parse, DistCpOptions.validate,
+//	matching nothing ("<path> doesn't exist", exit 255),                       SimpleCopyListing.validatePaths, CopyListing
+//	two sources onto one target (DuplicateFileException,                       DuplicateFileException, DistCp.run (INVALID_ARGUMENT,
+//	254), -skipcrccheck without -update, -delete without                       DUPLICATE_INPUT, UNKNOWN_ERROR), waitForJobCompletion
+//	-update or -overwrite, both of those, no target or no
+//	source, an unknown option (255); a failed job "DistCp
+//	failure: Job <id> has failed: <diagnostics>" (25)
+//	DistCp's listing and copy: a lone file to a missing    clustertools        SimpleCopyListing.computeSourceRootPath, CopyMapper
+//	or file target is the target; a directory's contents                       canSkip, checkUpdate, CopyCommitter.deleteMissing
+//	go into a missing target when it is the only source
+//	or with -update/-overwrite, else below the target; an
+//	existing file is kept, unless -overwrite or (-update)
+//	its length or content differs; -delete removes the
+//	rest; the job is map-only, tagged mapreduce.job.tags
+//	-bandwidth B: each copy reads at most B MB/s; a B      clustertools        hadoop-distcp util/ThrottledInputStream, DistCpOptions
+//	that is not positive is refused ("Bandwidth                                (setMapBandwidth)
+//	specified is not positive")
+//	pig refuses, before any job, what it does not          clustertools        pig parser QueryParser (ERROR 1200), LogicalPlanBuilder
+//	implement (ERROR 1200 naming the statement, exit 7),                       (1025), ParameterSubstitutionPreprocessor, InputOutput
+//	undefined $parameters (2999, 6), aliases and fields                        FileValidator (6000), PigRunner.ReturnCode
+//	(1025, 7), missing inputs (2118, 2) and existing
+//	outputs (6000, 6); its job is map-only and tagged
+//	mapreduce.job.tags; a failing STREAM command fails
+//	the task (ERROR 2055) and the job (pig exits 2)
 //
 // What the stand-ins leave out is listed in each package's documentation
 // (minidfs: ACLs, snapshots, quotas, encryption zones; permissions of the
-// DataNode's block tokens).
+// DataNode's block tokens; minissh: switching to the login user, since
+// commands run as the OS user running the tests, shells, terminals,
+// subsystems and port forwarding).
 package testenv

@@ -9,7 +9,7 @@
 // 1.0 into an App, checking it against the schema of its version: unknown,
 // missing and misplaced elements are E0701 errors that name the element and
 // the line. Action bodies are typed (Shell, Java, MapReduce, Hive, Hive2, FS,
-// SubWorkflow, Email); other types (pig, sqoop, spark, ssh, distcp, git,
+// SubWorkflow, Email, Distcp, Pig); other types (sqoop, spark, ssh, git,
 // custom types) parse as Unsupported. Schema-instance attributes
 // (xsi:schemaLocation, ...) are accepted on every element, as Oozie's XSD
 // validation accepts them, and dropped. Each action also keeps its body as a

@@ -163,7 +163,8 @@ type Action struct {
 }
 
 // Body is the typed body of an action: one of *Shell, *Java, *MapReduce,
-// *Hive, *Hive2, *FS, *SubWorkflow, *Email or *Unsupported.
+// *Hive, *Hive2, *Spark, *FS, *SubWorkflow, *Email (and the other action
+// types' own files) or *Unsupported.
 type Body interface {
 	actionType() string
 }
@@ -300,8 +301,8 @@ type Email struct {
 	Attachment  string
 }
 
-// Unsupported is an action of a type gozie does not run (pig, sqoop, spark,
-// ssh, distcp, git, custom types). It parses, and fails validation with E0723.
+// Unsupported is an action of a type gozie does not run (sqoop, ssh,
+// custom types). It parses, and fails validation with E0723.
 type Unsupported struct {
 	Type      string
 	Namespace string

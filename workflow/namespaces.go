@@ -56,6 +56,7 @@ type hadoopSchema struct {
 	jtRequired  bool
 	modern      bool // resource-manager and launcher allowed
 	multiJobXML bool
+	noJobXML    bool // the schema has no job-xml (distcp)
 }
 
 // workflowHadoopSchema is the head of map-reduce and java in a workflow

@@ -23,10 +23,14 @@ func parseBody(e *elem, v schemaVersion, wfNS, node string, relaxed bool) (Body,
 		case "sub-workflow":
 			b = p.subWorkflow(e, node)
 		case "pig":
-			b = &Unsupported{Type: "pig", Namespace: ns}
+			b = p.pig(e, node)
 		case "ssh", "http", "email":
 			if v != wf01 {
 				return nil, schemaErr(e.Line, node, "unexpected element <%s> in action [%s]", e.Name.Local, node)
+			}
+			if e.Name.Local == "ssh" {
+				b = p.ssh(e, ns, node, false)
+				break
 			}
 			b = &Unsupported{Type: e.Name.Local, Namespace: ns}
 		default:
@@ -45,6 +49,11 @@ func parseBody(e *elem, v schemaVersion, wfNS, node string, relaxed bool) (Body,
 		{nsHivePrefix, "hive", hiveVersions, p.hive},
 		{nsHive2Prefix, "hive2", hive2Versions, p.hive2},
 		{nsEmailPrefix, "email", emailVersions, p.email},
+		{nsGitPrefix, "git", gitVersions, p.git},
+		{nsSSHPrefix, "ssh", sshVersions, p.sshAction},
+		{nsSparkPrefix, "spark", sparkVersions, p.spark},
+		{nsDistcpPrefix, "distcp", distcpVersions, p.distcp},
+		{nsSqoopPrefix, "sqoop", sqoopVersions, p.sqoop},
 	}
 	for _, f := range families {
 		version, ok := versionOf(ns, f.prefix)
@@ -124,8 +133,10 @@ func (p *parser) hadoopHead(c *cursor, s hadoopSchema, h *Hadoop, skipTrash bool
 	}
 	if s.multiJobXML {
 		h.JobXMLs = c.texts("job-xml")
-	} else if x := c.opt("job-xml"); x != nil {
-		h.JobXMLs = []string{c.stringValue(x)}
+	} else if !s.noJobXML {
+		if x := c.opt("job-xml"); x != nil {
+			h.JobXMLs = []string{c.stringValue(x)}
+		}
 	}
 	if e := c.opt("configuration"); e != nil {
 		h.Configuration = p.configuration(e, c.ns)

@@ -12,7 +12,7 @@ func TestUnsupportedActionTypes(t *testing.T) {
 	t.Parallel()
 	const email = `<action name="m"><email xmlns="uri:oozie:email-action:0.2"><to>a@b</to><subject>s</subject><body>b</body></email>` +
 		`<ok to="end"/><error to="end"/></action>`
-	const pig = `<action name="p"><pig><script>x.pig</script></pig><ok to="end"/><error to="end"/></action>`
+	const flume = `<action name="p"><flume xmlns="uri:custom:flume-action:0.1"/><ok to="end"/><error to="end"/></action>`
 	const custom = `<action name="c"><my-action xmlns="uri:custom:1.0"/><ok to="end"/><error to="end"/></action>`
 	only := func(types ...string) func(string) bool {
 		return func(t string) bool { return contains(types, t) }
@@ -28,8 +28,8 @@ func TestUnsupportedActionTypes(t *testing.T) {
 		{"modelled type with an executor", `<start to="m"/>` + email + `<end name="end"/>`, only("email"), "", ""},
 		{"modelled type without an executor", `<start to="m"/>` + email + `<end name="end"/>`, only("shell", "fs"),
 			"m", "Unsupported action type, node [m] type [email]: gozie does not support email actions"},
-		{"type the parser does not model", `<start to="p"/>` + pig + `<end name="end"/>`, func(string) bool { return true },
-			"p", "Unsupported action type, node [p] type [pig]: gozie does not support pig actions"},
+		{"type the parser does not model", `<start to="p"/>` + flume + `<end name="end"/>`, func(string) bool { return true },
+			"p", "Unsupported action type, node [p] type [flume]: gozie does not support flume (uri:custom:flume-action:0.1) actions"},
 		{"custom namespace", `<start to="c"/>` + custom + `<end name="end"/>`, nil,
 			"c", "Unsupported action type, node [c] type [my-action]: gozie does not support my-action (uri:custom:1.0) actions"},
 	}
@@ -60,9 +60,9 @@ func TestUnsupportedActionTypes(t *testing.T) {
 func TestUnsupportedActionsListsEveryNode(t *testing.T) {
 	t.Parallel()
 	app, err := Parse([]byte(wf(`<start to="p"/>` +
-		`<action name="p"><pig><script>x.pig</script></pig><ok to="end"/><error to="end"/></action>` +
+		`<action name="p"><flume xmlns="uri:custom:flume-action:0.1"/><ok to="end"/><error to="end"/></action>` +
 		fsAction("f", "end", "end") +
-		`<action name="unreached"><spark xmlns="uri:oozie:spark-action:1.0"/><ok to="end"/><error to="end"/></action>` +
+		`<action name="unreached"><my-action xmlns="uri:custom:1.0"/><ok to="end"/><error to="end"/></action>` +
 		`<end name="end"/>`)))
 	if err != nil {
 		t.Fatal(err)

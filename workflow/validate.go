@@ -9,7 +9,8 @@ import (
 const startNodeName = ":start:"
 
 // needsCluster lists the types that need a name-node and a resource manager.
-var needsCluster = map[string]bool{"shell": true, "java": true, "map-reduce": true, "hive": true, "hive2": true}
+var needsCluster = map[string]bool{"shell": true, "java": true, "map-reduce": true, "hive": true, "hive2": true,
+	"distcp": true, "pig": true, "spark": true, "git": true, "sqoop": true}
 
 // Validate checks the graph of a parsed app the way Oozie's validator does:
 // node names (E0724), self transitions (E0706), transitions to missing nodes
@@ -106,6 +107,16 @@ func hadoopOf(b Body) *Hadoop {
 	case *Hive:
 		return &t.Hadoop
 	case *Hive2:
+		return &t.Hadoop
+	case *Git:
+		return &t.Hadoop
+	case *Distcp:
+		return &t.Hadoop
+	case *Spark:
+		return &t.Hadoop
+	case *Pig:
+		return &t.Hadoop
+	case *Sqoop:
 		return &t.Hadoop
 	}
 	return nil

@@ -123,6 +123,10 @@ type Config struct {
 func (c *Config) setDefaults() error {
 	switch c.Type {
 	case launcher.TypeShell, launcher.TypeJava, launcher.TypeHive, launcher.TypeMapReduce:
+	case launcher.TypeSpark:
+	case launcher.TypeGit:
+	case launcher.TypeDistcp, launcher.TypePig:
+	case launcher.TypeSqoop:
 	default:
 		return fmt.Errorf("launch: Type %q: want %q, %q, %q or %q", c.Type,
 			launcher.TypeShell, launcher.TypeJava, launcher.TypeHive, launcher.TypeMapReduce)

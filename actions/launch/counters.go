@@ -64,7 +64,7 @@ const countersWait = 5 * time.Minute
 // retries a failed end (END_RETRY); after that the run ends without them.
 func (e *Executor) endedJobStatus(ctx context.Context, run *actions.Run, rep yarn.AppReport) (actions.Status, error) {
 	st := jobStatus(run, rep)
-	if !st.Done || st.Outcome != actions.OK || e.cfg.JobHistory == nil {
+	if !st.Done || st.Outcome != actions.OK || e.cfg.JobHistory == nil || strings.EqualFold(rep.ApplicationType, ApplicationTypeSpark) {
 		return st, nil
 	}
 	jobID := MRJobID(rep.ID)

@@ -42,6 +42,25 @@
 // else one from Config.HiveToken when the URL has principal=), and beeline
 // gets the URL with auth=delegationToken instead of principal=.
 //
+// A distcp run is `hadoop distcp -conf <action configuration> <arg>...` in
+// the launcher (<java-opts> in HADOOP_CLIENT_OPTS), a pig run `pig
+// -propertyFile pig.properties -file <script> -param k=v... <argument>...`
+// (plan_distcp_pig.go); both configurations carry the child tag. The tool
+// waits for its MapReduce jobs; the launcher then names the last one as its
+// new id and the run follows it as a map-reduce run follows its job. When
+// the launcher failed, the first child that did not succeed is the run's
+// outcome, with its diagnostics (children.go).
+//
+// A sqoop run is `sqoop <tool> -conf <action configuration> <arg>...` in
+// the launcher (plan_sqoop.go): the arguments are the <arg> entries as
+// written, or the <command> split as Oozie splits it (on every space, or
+// as a shell does when oozie.action.sqoop.shellsplitter is true; an
+// unbalanced quote is SQOOP002), a redundant leading "sqoop" dropped; the
+// configuration's mapreduce.job.tags is the child tag. Sqoop waits for its
+// MapReduce jobs, and the run follows them as a distcp run does. A failed
+// sqoop's error code is its exit code and its message sqoop's last error
+// line.
+//
 // A map-reduce run is `mapred job -submit` in the launcher, with the
 // action's configuration as the job file (streaming settings included), the
 // child tag and ChildCommonTag as the job's tags, and the job-end
@@ -55,8 +74,24 @@
 // the run's Stats in Oozie's MRStats JSON, which hadoop:counters reads; a
 // server that cannot answer yet makes Check a transient error, as Oozie
 // retries an end whose counters it cannot read. Kill kills the job through
-// the child tag. A config-class or pipes job parses but ends in
-// ERROR (MR_UNSUPPORTED): both need a JVM in the launcher.
+// the child tag. A config-class or pipes job, or one naming a launcher main
+// class of its own (oozie.launcher.action.main.class, Oozie's custom-main),
+// parses but ends in ERROR (MR_UNSUPPORTED) saying why: each needs Oozie's
+// JVM launcher (pipes also native tasks the test cluster cannot run).
+//
+// A spark run is the cluster's spark-submit in the launcher, with Oozie's
+// mapping of the action (planSpark: --master, --deploy-mode, --name,
+// --class, the configuration's oozie.* properties, the spark-opts, on YARN
+// the run's cache as --files and --archives and the application found in
+// it, spark.yarn.tags with the child tag and ChildCommonTag). In cluster
+// mode spark-submit returns once the application is submitted
+// (spark.yarn.submit.waitAppCompletion=false); in client mode it returns
+// when the driver ends. The launcher names the Spark application it
+// started in its result (newId) and the run follows it as a map-reduce run
+// follows its job: the application is the external id, its final status
+// the outcome (ERROR with JA018 and Spark's diagnostics), Kill kills it
+// through the child tag. With a local master no application starts and
+// the launcher's own outcome is the run's.
 //
 // Outcomes are Oozie's: final status SUCCEEDED is OK (external status
 // SUCCEEDED); anything else is ERROR (external status FAILED/KILLED), with

@@ -92,6 +92,7 @@ func (e *Executor) stage(ctx context.Context, run *actions.Run, p *plan) (yarn.A
 		return sc, err
 	}
 	p.spec.Resources = links
+	p.sparkResources(res, links)
 	bin, err := e.stageBinary(ctx, run, p.root)
 	if err != nil {
 		return sc, err

@@ -24,6 +24,13 @@ type plan struct {
 	java   *workflow.Java      // java actions only
 	hive   *workflow.Hive      // hive actions only
 	mr     *workflow.MapReduce // map-reduce actions only
+	spark  *workflow.Spark     // spark actions only
+	// sparkPlan is a spark run's spark-submit arguments, completed once
+	// its cache is staged (sparkResources).
+	sparkPlan *sparkPlan
+	sqoop     *workflow.Sqoop  // sqoop actions only
+	distcp    *workflow.Distcp // distcp actions only
+	pig       *workflow.Pig    // pig actions only
 	// files are localized like <file> entries, before them (a hive
 	// action's script).
 	files []string
@@ -111,6 +118,34 @@ func (e *Executor) makePlan(ctx context.Context, run *actions.Run) (*plan, error
 			return nil, err
 		}
 		p.hadoop, p.mr = &b.Hadoop, b
+	case *workflow.Spark:
+		if e.cfg.Type != launcher.TypeSpark {
+			return nil, wrongType(run, "spark", e.cfg.Type)
+		}
+		p.hadoop, p.spark = &b.Hadoop, b
+	case *workflow.Sqoop:
+		if e.cfg.Type != launcher.TypeSqoop {
+			return nil, wrongType(run, "sqoop", e.cfg.Type)
+		}
+		p.hadoop, p.sqoop = &b.Hadoop, b
+	case *workflow.Distcp:
+		if e.cfg.Type != launcher.TypeDistcp {
+			return nil, wrongType(run, "distcp", e.cfg.Type)
+		}
+		p.hadoop, p.distcp = &b.Hadoop, b
+	case *workflow.Pig:
+		if e.cfg.Type != launcher.TypePig {
+			return nil, wrongType(run, "pig", e.cfg.Type)
+		}
+		p.hadoop, p.pig = &b.Hadoop, b
+	case *workflow.Git:
+		if e.cfg.Type != launcher.TypeGit {
+			return nil, wrongType(run, "git", e.cfg.Type)
+		}
+		p.hadoop = &b.Hadoop
+		if err := e.planGit(run, p, b); err != nil {
+			return nil, err
+		}
 	default:
 		return nil, actions.Errorf(actions.ActionFailed, codeBadXML, "action %s is not a %s action", run.ActionID, e.cfg.Type)
 	}
@@ -127,7 +162,24 @@ func (e *Executor) makePlan(ctx context.Context, run *actions.Run) (*plan, error
 			return nil, err
 		}
 	case p.mr != nil:
+		if err := customMainRefusal(props); err != nil {
+			return nil, err
+		}
 		planMapReduce(run, p, props)
+	case p.spark != nil:
+		if err := planSpark(p, props); err != nil {
+			return nil, err
+		}
+	case p.sqoop != nil:
+		if err := planSqoop(p, props); err != nil {
+			return nil, err
+		}
+	case p.distcp != nil:
+		planDistcp(p, props)
+	case p.pig != nil:
+		if err := planPig(run, p, props); err != nil {
+			return nil, err
+		}
 	}
 	spec.Conf = props
 	if err := p.sizeLauncher(e.cfg, props); err != nil {

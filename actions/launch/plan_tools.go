@@ -38,7 +38,7 @@ func runnable(mr *workflow.MapReduce) error {
 			"config-class [%s] needs a JVM in the launcher, which gozie's launcher does not run; set the job's properties in <configuration> instead",
 			strings.TrimSpace(mr.ConfigClass))
 	case mr.Pipes != nil:
-		return actions.Errorf(actions.ActionError, codeUnsupported, "map-reduce <pipes> is not supported by gozie's launcher")
+		return pipesRefusal(mr.Pipes)
 	}
 	return nil
 }

@@ -68,6 +68,9 @@ func (e *Executor) status(ctx context.Context, run *actions.Run, rep yarn.AppRep
 		}
 		return st, nil
 	}
+	if cst, ok, err := e.failedChild(ctx, run, res); err != nil || ok {
+		return cst, err // a distcp or pig job failed: the run is that job
+	}
 	st.ExternalStatus, st.Outcome = externalFailed, actions.Error
 	if res != nil && !res.Succeeded() {
 		st.ErrorCode, st.ErrorMessage = res.ErrorCode, res.ErrorMessage
@@ -125,7 +128,7 @@ func jobStatus(run *actions.Run, rep yarn.AppReport) actions.Status {
 		return st
 	}
 	st.ExternalStatus, st.Outcome, st.ErrorCode = externalFailed, actions.Error, launcher.CodeException
-	st.ErrorMessage = fmt.Sprintf("MapReduce job [%s] ended %s/%s", rep.ID, rep.State, rep.FinalStatus)
+	st.ErrorMessage = fmt.Sprintf("%s [%s] ended %s/%s", childKind(rep), rep.ID, rep.State, rep.FinalStatus)
 	if d := strings.TrimSpace(rep.Diagnostics); d != "" {
 		st.ErrorMessage += ": " + d
 	}
@@ -154,6 +157,9 @@ func (e *Executor) resultStatus(ctx context.Context, run *actions.Run, appID str
 	if res.Succeeded() {
 		st.ExternalStatus, st.Outcome, st.Data = externalSucceeded, actions.OK, res.Output
 		return st, nil
+	}
+	if cst, ok, err := e.failedChild(ctx, run, res); err != nil || ok {
+		return cst, err
 	}
 	st.ExternalStatus, st.Outcome = externalFailed, actions.Error
 	st.ErrorCode, st.ErrorMessage = res.ErrorCode, res.ErrorMessage

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"slices"
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/daemon"
@@ -97,6 +98,11 @@ func runServer(ctx context.Context, args []string) int {
 		}
 		if cfg.Hadoop.DefaultHiveJDBCURL == "" {
 			cfg.Hadoop.DefaultHiveJDBCURL = p["hive2JdbcUrl"]
+		}
+		useLocalSSH(cfg, p)
+		// The cluster's metastore serves hcat:// datasets (hcatNode).
+		if !slices.Contains(cfg.Hadoop.SupportedFilesystems, "hcat") && !slices.Contains(cfg.Hadoop.SupportedFilesystems, "*") {
+			cfg.Hadoop.SupportedFilesystems = append(cfg.Hadoop.SupportedFilesystems, "hcat")
 		}
 		if *cf.kerberos {
 			useLocalRealm(cfg, p)

@@ -36,6 +36,8 @@ type Config struct {
 	// FS reads applications and checks dataset done-flags; it takes full
 	// URIs (hdfs://, file://).
 	FS hadoop.FileSystem
+	// HCat checks hcat:// datasets (hcat.go); nil: they wait, failing.
+	HCat HCatDatasets
 	// IDs hands out coordinator job ids.
 	IDs *ids.Generator
 	// Workflows submits and controls the actions' workflows.

@@ -18,7 +18,10 @@
 //	coord-input-check   action  a WAITING action's dependencies, with a delay growing
 //	                            from 1s to 60s, at once on Notify and at its timeout;
 //	                            an action without dependencies is checked inside its
-//	                            materialization instead (it needs no filesystem)
+//	                            materialization instead (it needs no filesystem);
+//	                            hcat:// dependencies are asked of their metastore
+//	                            (Config.HCat, hcat.go), which notifies when the
+//	                            partition is added
 //	coord-timeout       job     due at the earliest timeout deadline of its WAITING
 //	                            actions; it makes their input checks run then
 //	coord-start         job     the ready/start step: concurrency, FIFO/LIFO/LAST_ONLY/

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io/fs"
 	"sync"
+
+	"github.com/gozie/gozie/hcat"
 )
 
 // exists tells whether a dataset URI (done-flag included) exists, through
@@ -17,6 +19,9 @@ func (r *Runner) exists(ctx context.Context, uri string) (bool, error) {
 		return false, ctx.Err()
 	}
 	defer func() { <-r.sem }()
+	if hcat.IsURI(uri) {
+		return r.hcatExists(ctx, uri) // hcat.go
+	}
 	_, err := r.cfg.FS.Stat(ctx, uri)
 	switch {
 	case err == nil:

@@ -204,6 +204,8 @@ type options struct {
 	noStart    bool
 	// maxAttempts is the engine's MaxAttempts (default the engine's).
 	maxAttempts int
+	// hcat checks hcat:// datasets (hcat_test.go).
+	hcat HCatDatasets
 }
 
 func setup(t testing.TB, o options) *world {
@@ -287,7 +289,7 @@ func setup(t testing.TB, o options) *world {
 		o.settings(&set)
 	}
 	w.coords, err = New(Config{Store: w.store, Clock: w.clock, Logger: log, FS: userFS,
-		IDs: ids.NewGenerator(systemID, time.Now()), Workflows: w.wf, Settings: set, testHook: o.testHook})
+		IDs: ids.NewGenerator(systemID, time.Now()), Workflows: w.wf, Settings: set, testHook: o.testHook, HCat: o.hcat})
 	if err != nil {
 		t.Fatal(err)
 	}

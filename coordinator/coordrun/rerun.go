@@ -155,7 +155,7 @@ func (r *Runner) cleanupOutputs(ctx context.Context, acts []store.CoordAction, j
 				continue
 			}
 			for _, u := range ev.URIs {
-				if err := r.cfg.FS.RemoveAll(ctx, u); err != nil {
+				if err := r.removeOutput(ctx, u); err != nil { // hcat.go
 					return wrapf(CodeRerun, err, "deleting the output %s of %s", u, a.ID)
 				}
 				r.log.Info("coordinator rerun deleted an output", "action_id", a.ID, "uri", u)

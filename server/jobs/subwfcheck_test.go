@@ -8,11 +8,12 @@ import (
 	"testing"
 )
 
-// pigApp is a workflow whose one action is a pig action, which gozie does not run.
+// pigApp is a workflow whose one action is of a custom type (a flume action) that
+// gozie does not run.
 const pigApp = `<workflow-app xmlns="uri:oozie:workflow:0.5" name="pig-wf">
     <start to="p"/>
     <action name="p">
-        <pig><job-tracker>jt:8032</job-tracker><name-node>hdfs://nn</name-node><script>x.pig</script></pig>
+        <flume xmlns="uri:custom:flume-action:0.1"/>
         <ok to="end"/><error to="end"/>
     </action>
     <end name="end"/>
@@ -46,7 +47,7 @@ func TestSubmitRefusesUnsupportedActionType(t *testing.T) {
 	f := setup(t)
 	app := f.WriteApp(t, "pig", pigApp)
 	checkError(t, f.postJobs(t, "/oozie/v1/jobs", "oozie.wf.application.path", app), http.StatusBadRequest, "E0723",
-		"E0723: Unsupported action type, node [p] type [pig]: gozie does not support pig actions (line 3)")
+		"E0723: Unsupported action type, node [p] type [flume]: gozie does not support flume (uri:custom:flume-action:0.1) actions (line 3)")
 }
 
 // TestSubmitFindsUnsupportedActionsInSubWorkflows: a sub-workflow whose app-path is known
@@ -66,7 +67,7 @@ func TestSubmitFindsUnsupportedActionsInSubWorkflows(t *testing.T) {
 		t.Fatal(err)
 	}
 	refusal := func(hops string) string {
-		return "E0723: " + hops + ", where: Unsupported action type, node [p] type [pig]: gozie does not support pig actions (line 3)"
+		return "E0723: " + hops + ", where: Unsupported action type, node [p] type [flume]: gozie does not support flume (uri:custom:flume-action:0.1) actions (line 3)"
 	}
 	tests := []struct {
 		name  string
@@ -146,7 +147,7 @@ func TestSubmitSubWorkflowCheckNeedsThePropagatedConfiguration(t *testing.T) {
 	for _, app := range []string{propagating, passing} {
 		checkError(t, f.postJobs(t, "/oozie/v1/jobs", "oozie.wf.application.path", app, "appsRoot", root), http.StatusBadRequest, "E0723",
 			"E0723: Sub-workflow action [outer] runs ["+root+"/middle], whose sub-workflow action [inner] runs ["+root+"/pig], "+
-				"where: Unsupported action type, node [p] type [pig]: gozie does not support pig actions (line 3)")
+				"where: Unsupported action type, node [p] type [flume]: gozie does not support flume (uri:custom:flume-action:0.1) actions (line 3)")
 	}
 	if r := f.postJobs(t, "/oozie/v1/jobs", "oozie.wf.application.path", closed, "appsRoot", root); r.status != http.StatusCreated {
 		t.Errorf("closed configuration: %d %s", r.status, r.header.Get("oozie-error-message"))

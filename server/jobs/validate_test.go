@@ -20,7 +20,7 @@ func (f *fixture) validateCall(t *testing.T, file, doc string) response {
 
 // TestValidateExamples validates every workflow, coordinator and bundle document of the
 // example apps (gozie's own, and Oozie's when GOZIE_OOZIE_EXAMPLES names them). Oozie's
-// workflows with action types gozie does not run (pig, spark, ...) get the warning that
+// workflows with action types gozie does not run (custom types) get the warning that
 // names them instead of "Valid".
 func TestValidateExamples(t *testing.T) {
 	t.Parallel()
@@ -165,13 +165,13 @@ func TestValidateWarnsOfUnsupportedActions(t *testing.T) {
 	f := setup(t)
 	doc := `<workflow-app xmlns="uri:oozie:workflow:0.5" name="w">
   <start to="p"/>
-  <action name="p"><pig><job-tracker>jt</job-tracker><name-node>nn</name-node><script>x.pig</script></pig>
+  <action name="p"><flume xmlns="uri:custom:flume-action:0.1"/>
     <ok to="c"/><error to="end"/></action>
   <action name="c"><my-action xmlns="uri:custom:my-action:0.1"/><ok to="end"/><error to="end"/></action>
   <end name="end"/>
 </workflow-app>`
 	want := "Warning: the workflow-app follows its schema, but a submission would be refused: " +
-		"E0723: Unsupported action type, node [p] type [pig]: gozie does not support pig actions (line 3); " +
+		"E0723: Unsupported action type, node [p] type [flume]: gozie does not support flume (uri:custom:flume-action:0.1) actions (line 3); " +
 		"E0723: Unsupported action type, node [c] type [my-action]: gozie does not support my-action (uri:custom:my-action:0.1) actions (line 5)"
 	if got := f.verdict(t, "wf.xml", doc); got != want {
 		t.Errorf("verdict\n got %q\nwant %q", got, want)

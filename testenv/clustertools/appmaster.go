@@ -67,7 +67,8 @@ func (t *tool) appMaster(ctx context.Context, file string) int {
 		defer close(hbDone)
 		t.heartbeat(jobCtx, am, stop)
 	}()
-	runErr := t.runJob(jobCtx, fsys, j, jobID)
+	start, counters := t.env.Now(), &jobCounters{}
+	runErr := t.runJob(jobCtx, fsys, j, jobID, counters)
 	stop(nil)
 	<-hbDone
 	if ctx.Err() != nil {
@@ -77,6 +78,13 @@ func (t *tool) appMaster(ctx context.Context, file string) int {
 	if runErr != nil {
 		final, status, diag = yarn.FinalFailed, "FAILED", runErr.Error()
 		fmt.Fprintf(t.env.Stderr, "ERROR mapreduce.Job: %s failed: %v\n", jobID, runErr)
+	}
+	// The history is in place before the RM reports the job ended, so the
+	// JobHistory server knows every job a client sees finished.
+	run := jobRun{jobID: jobID, user: j.get("mapreduce.job.user.name", t.user()), start: start, end: t.env.Now(),
+		counters: counters, status: status, diag: diag}
+	if err := t.writeHistory(ctx, c, fsys, j, run); err != nil {
+		fmt.Fprintf(t.env.Stderr, "WARN jobhistory.JobHistoryEventHandler: the job's history is lost: %v\n", err)
 	}
 	uctx, cancel := context.WithTimeout(ctx, time.Minute)
 	err = am.Unregister(uctx, final, diag, "")

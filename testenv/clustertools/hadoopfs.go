@@ -19,11 +19,13 @@ func (t *tool) hadoop(ctx context.Context, args []string) int {
 	switch {
 	case len(args) >= 1 && (args[0] == "fs" || args[0] == "dfs"):
 		return t.fsShell(ctx, args[1:])
+	case len(args) >= 1 && args[0] == "distcp":
+		return t.distcp(ctx, args[1:])
 	case len(args) == 1 && args[0] == "version":
 		fmt.Fprintln(t.env.Stdout, "Hadoop 3.3.6 (gozie stand-in)")
 		return exitOK
 	}
-	t.errorf("usage: hadoop fs <command> [args] | hadoop version")
+	t.errorf("usage: hadoop fs <command> [args] | hadoop distcp [options] <source>... <target> | hadoop version")
 	return exitUsage
 }
 

@@ -18,7 +18,7 @@ import (
 )
 
 // Tools are the names of the tools Main runs and Install wraps.
-var Tools = []string{"beeline", "mapred", "hadoop", "hdfs", "yarn"}
+var Tools = []string{"beeline", "mapred", "hadoop", "hdfs", "yarn", "sqoop", "spark-submit", "pig"}
 
 // Exit codes of the tools.
 const (
@@ -100,6 +100,12 @@ func Main(ctx context.Context, args []string, env Env) int {
 		code = t.hdfs(ctx, args[1:])
 	case "yarn":
 		code = t.yarn(ctx, args[1:])
+	case "spark-submit":
+		code = t.sparkSubmitMain(ctx, args[1:])
+	case "sqoop":
+		code = t.sqoop(ctx, args[1:])
+	case "pig":
+		code = t.pig(ctx, args[1:])
 	default:
 		fmt.Fprintf(env.Stderr, "gozie tool: unknown tool %q (known: %s)\n", args[0], strings.Join(Tools, ", "))
 		return exitUsage

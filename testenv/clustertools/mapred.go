@@ -45,6 +45,8 @@ func (t *tool) mapred(ctx context.Context, args []string) int {
 	case "version":
 		fmt.Fprintln(t.env.Stdout, "Hadoop 3.3.6 (gozie stand-in)")
 		return exitOK
+	case "pipes":
+		return t.pipesRefused()
 	case "job":
 	default:
 		return usage()
@@ -81,33 +83,45 @@ func (t *tool) submitJob(ctx context.Context, file string) int {
 		t.errorf("%v", err)
 		return exitFail
 	}
+	appID, ok := t.submit(ctx, props)
+	if !ok {
+		return exitFail
+	}
+	fmt.Fprintf(t.env.Stdout, "Created job %s\n", jobIDOf(appID))
+	return exitOK
+}
+
+// submit submits the job of props as JobSubmitter does (the checks, the
+// job file staged, the application submitted) and returns its
+// application; ok is false when it printed why it could not.
+func (t *tool) submit(ctx context.Context, props map[string]string) (appID yarn.ApplicationID, ok bool) {
 	c, err := t.cluster()
 	if err != nil {
 		t.errorf("%v", err)
-		return exitFail
+		return appID, false
 	}
 	fsys, err := t.filesystem(c)
 	if err != nil {
 		t.errorf("%v", err)
-		return exitFail
+		return appID, false
 	}
 	defer fsys.Close()
 	yc, err := t.yarnClient(c)
 	if err != nil {
 		t.errorf("%v", err)
-		return exitFail
+		return appID, false
 	}
 	j := newJob(props)
 	if err := t.checkSpecs(ctx, c, fsys, j); err != nil {
 		fmt.Fprintf(t.env.Stderr, "Exception in thread \"main\" %v\n", err)
-		return exitFail
+		return appID, false
 	}
 	na, err := yc.NewApplication(ctx)
 	if err != nil {
 		t.errorf("%v", err)
-		return exitFail
+		return appID, false
 	}
-	appID := na.ApplicationID
+	appID = na.ApplicationID
 	jobID := jobIDOf(appID)
 	fmt.Fprintf(t.env.Stderr, "INFO mapreduce.JobSubmitter: Submitting tokens for job: %s\n", jobID)
 	// The AM reads paths exactly as the submitter resolved them.
@@ -116,18 +130,18 @@ func (t *tool) submitJob(ctx context.Context, file string) int {
 	jobXML, err := j.encode()
 	if err != nil {
 		t.errorf("%v", err)
-		return exitFail
+		return appID, false
 	}
 	staging := t.qualify(c, j.get("yarn.app.mapreduce.am.staging-dir", defaultStagingDir)) + "/" + t.user() + "/.staging/" + jobID
 	jobURI := staging + "/" + jobFileLink
 	if err := fsys.WriteFile(ctx, jobURI, jobXML, 0o644); err != nil {
 		t.errorf("staging the job file: %v", err)
-		return exitFail
+		return appID, false
 	}
 	fi, err := fsys.Stat(ctx, jobURI)
 	if err != nil {
 		t.errorf("staging the job file: %v", err)
-		return exitFail
+		return appID, false
 	}
 	memory, _ := strconv.Atoi(j.get("yarn.app.mapreduce.am.resource.mb", ""))
 	if memory <= 0 {
@@ -136,7 +150,7 @@ func (t *tool) submitJob(ctx context.Context, file string) int {
 	creds, err := t.jobCredentials()
 	if err != nil {
 		t.errorf("reading the container's tokens: %v", err)
-		return exitFail
+		return appID, false
 	}
 	sc := yarn.ApplicationSubmissionContext{
 		ApplicationID:   appID,
@@ -162,11 +176,10 @@ func (t *tool) submitJob(ctx context.Context, file string) int {
 	}
 	if err := yc.Submit(ctx, sc); err != nil {
 		t.errorf("submitting %s: %v", jobID, err)
-		return exitFail
+		return appID, false
 	}
 	fmt.Fprintf(t.env.Stderr, "INFO impl.YarnClientImpl: Submitted application %s\n", appID)
-	fmt.Fprintf(t.env.Stdout, "Created job %s\n", jobID)
-	return exitOK
+	return appID, true
 }
 
 // checkSpecs makes JobSubmitter's checks: the output directory must not

@@ -138,8 +138,16 @@ func (e *taskError) Error() string {
 }
 
 // runJob runs the job: map over every input file, sort, reduce, and commit
-// one output file and _SUCCESS into the output directory.
-func (t *tool) runJob(ctx context.Context, fsys hadoop.FileSystem, j *job, jobID string) error {
+// one output file and _SUCCESS into the output directory. It counts what it
+// does into jc as a MapReduce job's tasks count it: one map task per input
+// file, one reduce task.
+func (t *tool) runJob(ctx context.Context, fsys hadoop.FileSystem, j *job, jobID string, jc *jobCounters) error {
+	if j.dbJob() {
+		return t.runDBJob(ctx, fsys, j, jobID, jc)
+	}
+	if run := toolJob(j); run != nil {
+		return run(t, ctx, fsys, j, jobID, jc)
+	}
 	files, err := t.inputFiles(ctx, fsys, j)
 	if err != nil {
 		return err
@@ -154,30 +162,44 @@ func (t *tool) runJob(ctx context.Context, fsys hadoop.FileSystem, j *job, jobID
 	taskID := strings.Replace(jobID, "job_", "task_", 1)
 	var mapped []record
 	for i, f := range files {
+		jc.add(GroupJobCounter, CounterLaunchedMaps, phaseJob, 1)
 		data, err := fsys.ReadFile(ctx, f)
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", f, err)
 		}
+		jc.add(GroupFileSystemCounter, fsCounter(f, "BYTES_READ"), phaseMap, int64(len(data)))
+		jc.add(GroupTaskCounter, CounterMapInputRecords, phaseMap, countLines(data))
 		recs, err := t.mapFile(ctx, j, data)
 		if err != nil {
 			return &taskError{task: fmt.Sprintf("%s_m_%06d", taskID, i), err: err}
 		}
+		jc.add(GroupTaskCounter, CounterMapOutputRecords, phaseMap, int64(len(recs)))
 		mapped = append(mapped, recs...)
 	}
 	var output []byte
+	written := phaseMap
 	if j.reduces() == 0 {
 		output = formatRecords(mapped)
 	} else {
+		jc.add(GroupJobCounter, CounterLaunchedReduces, phaseJob, 1)
 		if j.mapper() != "" {
 			slices.SortStableFunc(mapped, func(a, b record) int { return strings.Compare(a.key, b.key) })
 		} else {
 			slices.SortStableFunc(mapped, func(a, b record) int { return cmp.Compare(a.offset, b.offset) })
 		}
+		jc.add(GroupTaskCounter, CounterReduceInputGroups, phaseReduce, countGroups(mapped))
+		jc.add(GroupTaskCounter, CounterReduceInputRecords, phaseReduce, int64(len(mapped)))
 		if output, err = t.reduce(ctx, j, mapped); err != nil {
 			return &taskError{task: taskID + "_r_000000", err: err}
 		}
+		jc.add(GroupTaskCounter, CounterReduceOutputRecords, phaseReduce, countLines(output))
+		written = phaseReduce
 	}
-	return commit(ctx, fsys, out, j.partName(), output)
+	if err := commit(ctx, fsys, out, j.partName(), output); err != nil {
+		return err
+	}
+	jc.add(GroupFileSystemCounter, fsCounter(out, "BYTES_WRITTEN"), written, int64(len(output)))
+	return nil
 }
 
 // inputFiles lists the files of the job's input paths: globs expanded,

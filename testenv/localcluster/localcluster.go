@@ -45,6 +45,8 @@ import (
 	"github.com/gozie/gozie/testenv/kdc"
 	"github.com/gozie/gozie/testenv/minidfs"
 	"github.com/gozie/gozie/testenv/minihs2"
+	"github.com/gozie/gozie/testenv/minijhs"
+	"github.com/gozie/gozie/testenv/minissh"
 	"github.com/gozie/gozie/testenv/miniyarn"
 )
 
@@ -118,10 +120,18 @@ type Cluster struct {
 	// HS2 is a HiveServer2 whose tables are MiniDFS files and whose
 	// queries run as tagged applications on MiniYARN.
 	HS2 *minihs2.Server
-	// Metastore is the Hive metastore stand-in of a Kerberized cluster
-	// (get_delegation_token only, for hcat credentials); nil without
-	// Kerberos.
+	// Metastore is the Hive metastore stand-in over HS2's catalog
+	// (partitions and notifications, for hcat:// datasets; Properties'
+	// hcatNode), Kerberized with get_delegation_token (hcat credentials)
+	// on a Kerberized cluster.
 	Metastore *minihs2.Metastore
+	// JobHistory is the MapReduce JobHistory server, named in
+	// mapred-site.xml (mapreduce.jobhistory.webapp.address); nil on a
+	// Kerberized cluster.
+	JobHistory *minijhs.Server
+	// SSH is the host ssh actions log in to (package minissh; see
+	// startSSH): commands run as the OS user, in <Dir>/ssh/home.
+	SSH *minissh.Server
 	// FS reaches MiniDFS (and file://) through the real HDFS client.
 	FS *hadoop.Resolver
 	// ConfDir is the cluster's Hadoop client configuration directory.
@@ -292,13 +302,21 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting MiniHS2: %w", err)
 	}
+	// The metastore serves HiveServer2's catalog (hcat:// datasets) and,
+	// Kerberized, hcat credentials.
+	msOpts := minihs2.MetastoreOptions{Addr: pp["metastore"], Hive: c.HS2, Logger: opts.Logger}
 	if c.realm != nil {
-		c.Metastore, err = minihs2.StartMetastore(ctx, minihs2.MetastoreOptions{Addr: pp["metastore"],
-			Kerberos:   &minihs2.KerberosOptions{Keytab: c.realm.services, Principal: kdc.Principal(HivePrincipal)},
-			HadoopConf: core, TokenRenewInterval: opts.TokenRenewInterval, Logger: opts.Logger})
-		if err != nil {
-			return nil, fmt.Errorf("starting the Hive metastore: %w", err)
-		}
+		msOpts.Kerberos = &minihs2.KerberosOptions{Keytab: c.realm.services, Principal: kdc.Principal(HivePrincipal)}
+		msOpts.HadoopConf, msOpts.TokenRenewInterval = core, opts.TokenRenewInterval
+	}
+	if c.Metastore, err = minihs2.StartMetastore(ctx, msOpts); err != nil {
+		return nil, fmt.Errorf("starting the Hive metastore: %w", err)
+	}
+	if err := c.startJobHistory(ctx, pp[jobHistoryPort], opts.Logger); err != nil {
+		return nil, err
+	}
+	if err := c.startSSH(pp[sshPort], opts.Logger); err != nil {
+		return nil, err
 	}
 	c.admin, err = startAdmin(c, pp["admin"], filepath.Join(opts.Dir, adminTokenName))
 	if err != nil {
@@ -335,6 +353,12 @@ func (c *Cluster) ports() ports {
 	if c.Metastore != nil {
 		p["metastore"] = c.Metastore.Addr()
 	}
+	if c.JobHistory != nil {
+		p[jobHistoryPort] = c.JobHistory.Addr()
+	}
+	if c.SSH != nil {
+		p[sshPort] = c.SSH.Addr()
+	}
 	for i, a := range c.DFS.NameNodeAddrs() {
 		p[fmt.Sprintf("namenode.nn%d", i+1)] = a
 	}
@@ -368,7 +392,12 @@ func (c *Cluster) writeHadoopConf(client map[string]string) error {
 		"core-site.xml":   core,
 		"hdfs-site.xml":   hdfsSite,
 		"yarn-site.xml":   c.YARN.YarnSite(),
-		"mapred-site.xml": {"mapreduce.framework.name": "yarn"},
+		"mapred-site.xml": c.mapredConf(),
+	}
+	if c.realm != nil && c.Metastore != nil {
+		// Where gozie (and Hive clients) find the metastore's principal.
+		files["hive-site.xml"] = map[string]string{"hive.metastore.uris": c.Metastore.URI(),
+			"hive.metastore.sasl.enabled": "true", "hive.metastore.kerberos.principal": c.Metastore.Principal()}
 	}
 	for name, props := range files {
 		var b strings.Builder
@@ -385,8 +414,9 @@ func (c *Cluster) writeHadoopConf(client map[string]string) error {
 // Properties returns the values job.properties files use: nameNode,
 // jobTracker and resourceManager (the ResourceManager's address as actions
 // name it), resourceManagerWebapp (its REST URL), hive2JdbcUrl (MiniHS2),
-// hcatMetastoreUri (the metastore of a Kerberized cluster), and for tools
-// run by hand dfsRoot and hadoopConfDir.
+// hcatMetastoreUri (the metastore of a Kerberized cluster), sshPort,
+// sshKeyFile, sshKnownHosts and sshHome (the SSH host of ssh actions), and
+// for tools run by hand dfsRoot and hadoopConfDir.
 func (c *Cluster) Properties() map[string]string {
 	// Without HA the ResourceManager is named by its web address, which
 	// gozie's router takes as such; with HA by its cluster id, which the
@@ -411,7 +441,9 @@ func (c *Cluster) Properties() map[string]string {
 	}
 	if c.Metastore != nil {
 		props["hcatMetastoreUri"] = c.Metastore.URI()
+		props["hcatNode"] = "hcat://" + c.Metastore.Addr()
 	}
+	maps.Copy(props, c.sshProperties())
 	return props
 }
 
@@ -445,6 +477,12 @@ func (c *Cluster) Close() error {
 	defer c.realm.close()
 	if c.Metastore != nil {
 		c.Metastore.Close()
+	}
+	if c.JobHistory != nil {
+		c.JobHistory.Close()
+	}
+	if c.SSH != nil {
+		c.SSH.Close()
 	}
 	if c.HS2 != nil {
 		c.HS2.Close()

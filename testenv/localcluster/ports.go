@@ -26,6 +26,7 @@ var portNames = [...]string{
 	"resourcemanager.webapp.rm1", "resourcemanager.webapp.rm2",
 	"resourcemanager.scheduler.rm1", "resourcemanager.scheduler.rm2",
 	"nodemanager.webapp", "hiveserver2", "admin", "kdc", "metastore",
+	"jobhistory.webapp", "ssh",
 }
 
 // PortCount is how many ports Options.BasePort pins.

@@ -15,6 +15,7 @@ type catalog struct {
 	mu        sync.Mutex
 	warehouse string
 	dbs       map[string]*database
+	log       notificationLog // the metastore's notification log (metastore_events.go)
 }
 
 type database struct {
@@ -32,6 +33,8 @@ type table struct {
 	location   string
 	fieldDelim string
 	nullFormat string
+	partCols   []columnDef // PARTITIONED BY (partitions.go)
+	parts      []partition
 }
 
 var (

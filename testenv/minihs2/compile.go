@@ -96,6 +96,8 @@ func (s *Server) compile(sess *session, st statement) (*plan, error) {
 		}}, nil
 	case *insertTableStmt:
 		return s.compileInsertTable(db, x)
+	case *alterAddPartitionStmt:
+		return s.compileAddPartition(db, x) // partitions.go
 	}
 	return nil, unsupported(fmt.Sprintf("%T", st))
 }
@@ -159,8 +161,11 @@ func (s *Server) compileCreateTable(sess *session, x *createTableStmt) (*plan, e
 	if !s.cat.hasDatabase(tdb) {
 		return nil, dbNotFound(tdb)
 	}
-	if x.partitioned {
-		return nil, unsupported("partitioned tables")
+	for _, c := range x.partCols {
+		if slices.ContainsFunc(x.cols, func(d columnDef) bool { return strings.EqualFold(d.name, c.name) }) {
+			return nil, &hiveError{code: 10035, sqlState: sqlStateSyntax,
+				msg: "Error while compiling statement: FAILED: SemanticException [Error 10035]: Column repeated in partitioning columns"}
+		}
 	}
 	if x.storedAs != "" && !strings.EqualFold(x.storedAs, "textfile") {
 		return nil, unsupported("STORED AS " + strings.ToUpper(x.storedAs) + " (only TEXTFILE)")
@@ -178,7 +183,7 @@ func (s *Server) compileCreateTable(sess *session, x *createTableStmt) (*plan, e
 		}
 	}
 	t := table{db: tdb, name: strings.ToLower(x.name.table), cols: x.cols, external: x.external,
-		location: x.location, fieldDelim: x.format.fieldDelim, nullFormat: x.format.nullFormat}
+		location: x.location, fieldDelim: x.format.fieldDelim, nullFormat: x.format.nullFormat, partCols: x.partCols}
 	if t.fieldDelim == "" {
 		t.fieldDelim = defaultFieldDelim
 	}
@@ -197,7 +202,7 @@ func (s *Server) compileSelect(db string, x *selectStmt) (*plan, error) {
 		if !ok {
 			return nil, semanticError(CodeTableNotFound, x.from.tok, fmt.Sprintf("Table not found '%s'", x.from.table))
 		}
-		sc = &scope{table: tbl.name, alias: strings.ToLower(x.alias), cols: tbl.cols}
+		sc = &scope{table: tbl.name, alias: strings.ToLower(x.alias), cols: tbl.allCols()}
 	}
 	var cols []resultColumn
 	type projection struct {
@@ -308,6 +313,10 @@ func (s *Server) compileInsertTable(db string, x *insertTableStmt) (*plan, error
 	if !ok {
 		return nil, semanticError(CodeTableNotFound, x.table.tok, fmt.Sprintf("Table not found '%s'", x.table.table))
 	}
+	tbl, addPartition, err := s.insertTarget(tbl, x.partition) // partitions.go
+	if err != nil {
+		return nil, err
+	}
 	mismatch := func(n int) error {
 		return semanticError(CodeColumnMismatch, x.table.tok, fmt.Sprintf(
 			"Cannot insert into target table because column number/types are different '%s': Table insclause-0 has %d columns, but query has %d columns.",
@@ -354,6 +363,9 @@ func (s *Server) compileInsertTable(db string, x *insertTableStmt) (*plan, error
 			for i := range row {
 				row[i] = coerce(row[i], tbl.cols[i].typ)
 			}
+		}
+		if err := addPartition(ctx); err != nil {
+			return nil, err
 		}
 		return nil, s.writeTable(ctx, tbl, rows, x.overwrite)
 	}}, nil

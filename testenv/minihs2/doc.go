@@ -23,12 +23,27 @@
 // wrong password with "... Mismatched response.". Token authentication over
 // HTTP (X-Hive-Delegation-Token) is not implemented.
 //
-// StartMetastore runs a Kerberized Hive metastore of one method:
-// get_delegation_token over the Thrift binary protocol behind SASL GSSAPI,
-// what Oozie's hcat credential asks for. Its tokens (no service) come from
-// its own store, as with Hive's default MemoryTokenStore; every other
-// method gets UNKNOWN_METHOD, and PLAIN and DIGEST-MD5 are refused (a real
-// metastore also takes its tokens back with DIGEST-MD5).
+// StartMetastore runs a Hive metastore over the Thrift binary protocol.
+// Kerberized (MetastoreOptions.Kerberos) it takes SASL GSSAPI only and
+// serves get_delegation_token, what Oozie's hcat credential asks for; its
+// tokens (no service) come from its own store, as with Hive's default
+// MemoryTokenStore, and PLAIN and DIGEST-MD5 are refused (a real metastore
+// also takes its tokens back with DIGEST-MD5). Over a HiveServer2's
+// catalog (MetastoreOptions.Hive), with or without Kerberos, it serves
+// set_ugi, get_partition, get_partitions_by_filter, add_partition,
+// drop_partition,
+// get_current_notificationEventId and get_next_notification
+// (metastore_catalog.go), with gohive's generated structs for the wire
+// format: what HCatalog datasets need. Every other method gets
+// UNKNOWN_METHOD.
+//
+// Partitioned tables (partitions.go): PARTITIONED BY columns, ALTER TABLE
+// t ADD [IF NOT EXISTS] PARTITION (k='v', ...) [LOCATION '...'] ..., and
+// INSERT {INTO|OVERWRITE} [TABLE] t PARTITION (k='v', ...) (static
+// partitions only); each partition is a directory k1=v1/k2=v2 under the
+// table's location, SELECT sees its values as trailing columns, and every
+// addition is an ADD_PARTITION event of the metastore's notification log
+// (metastore_events.go).
 //
 // Statements do real work. Tables live in an in-memory catalog (databases,
 // columns, text-file row formats, locations) and their rows are the
@@ -86,7 +101,7 @@
 // breaks every binary connection; Statements lists what ran, with the
 // session user, database, configuration, tags and application.
 //
-// Not modelled: Kerberos, partitions, joins, GROUP BY, ORDER BY, views,
+// Not modelled: dynamic partitions, ALTER TABLE DROP PARTITION, SHOW PARTITIONS, joins, GROUP BY, ORDER BY, views,
 // non-text storage formats, transactions, and per-session temporary tables
 // (TEMPORARY tables are ordinary tables here).
 package minihs2

@@ -87,6 +87,9 @@ func (s *Server) dropDatabase(ctx context.Context, x *dropDatabaseStmt) error {
 // (names starting with '_' or '.' are hidden, as Hadoop's input formats
 // skip them), or the location itself when it is a file.
 func (s *Server) readTable(ctx context.Context, t table) ([][]any, error) {
+	if len(t.partCols) > 0 {
+		return s.readPartitioned(ctx, t) // partitions.go
+	}
 	info, err := s.opts.FS.Stat(ctx, t.location)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

@@ -18,7 +18,8 @@ import (
 // The metastore's Thrift facts (ThriftHiveMetastore in Hive's
 // hive_metastore.thrift).
 const (
-	// MetastoreGetDelegationToken is the one method the stand-in serves:
+	// MetastoreGetDelegationToken is the token method a Kerberized
+	// stand-in serves (the catalog methods are in metastore_catalog.go):
 	// string get_delegation_token(1:string token_owner,
 	// 2:string renewer_kerberos_principal_name) throws (1:MetaException o1).
 	MetastoreGetDelegationToken = "get_delegation_token"
@@ -27,9 +28,16 @@ const (
 // MetastoreOptions configures StartMetastore.
 type MetastoreOptions struct {
 	// Kerberos is the metastore's principal and keytab
-	// (hive.metastore.kerberos.principal, .keytab.file). Required: the
-	// stand-in is a Kerberized metastore (hive.metastore.sasl.enabled).
+	// (hive.metastore.kerberos.principal, .keytab.file): a Kerberized
+	// metastore (hive.metastore.sasl.enabled), SASL GSSAPI only. Without
+	// it the metastore takes plain Thrift binary connections, whose user
+	// is the one set_ugi names (hive.metastore.execute.setugi).
 	Kerberos *KerberosOptions
+	// Hive is the HiveServer2 whose catalog the metastore serves: its
+	// tables, partitions and notification log (metastore_catalog.go). A
+	// metastore needs Hive, Kerberos or both; with Kerberos only it
+	// serves get_delegation_token alone.
+	Hive *Server
 	// HadoopConf holds the core-site hadoop.proxyuser rules deciding which
 	// principals may get tokens for other users.
 	HadoopConf map[string]string
@@ -47,8 +55,11 @@ type MetastoreOptions struct {
 }
 
 func (o *MetastoreOptions) setDefaults() error {
-	if o.Kerberos == nil || o.Kerberos.Keytab == nil || o.Kerberos.Principal == "" {
-		return errors.New("minihs2: the metastore needs MetastoreOptions.Kerberos with a keytab and a principal")
+	if o.Kerberos != nil && (o.Kerberos.Keytab == nil || o.Kerberos.Principal == "") {
+		return errors.New("minihs2: the metastore's MetastoreOptions.Kerberos needs a keytab and a principal")
+	}
+	if o.Kerberos == nil && o.Hive == nil {
+		return errors.New("minihs2: the metastore needs MetastoreOptions.Kerberos (a token service) or MetastoreOptions.Hive (a catalog)")
 	}
 	if o.TokenMaxLifetime <= 0 {
 		o.TokenMaxLifetime = 7 * 24 * time.Hour
@@ -66,10 +77,12 @@ func (o *MetastoreOptions) setDefaults() error {
 }
 
 // Metastore is a running Hive metastore stand-in: the Thrift binary
-// protocol behind SASL GSSAPI (a Kerberized metastore), serving
-// get_delegation_token only, which is what an hcat credential asks of it.
-// Every other method is answered with a TApplicationException
-// UNKNOWN_METHOD, as a server answers a name it does not know.
+// protocol, behind SASL GSSAPI when Kerberized. A Kerberized one serves
+// get_delegation_token, which is what an hcat credential asks of it; one
+// over a HiveServer2's catalog serves the catalog methods of
+// metastore_catalog.go. Every other method is answered with a
+// TApplicationException UNKNOWN_METHOD, as a server answers a name it does
+// not know.
 //
 // Its tokens are HIVE_DELEGATION_TOKENs of its own secret manager, with no
 // service, as a metastore's are (the client's
@@ -88,6 +101,7 @@ type Metastore struct {
 	mu     sync.Mutex
 	closed bool
 	conns  map[net.Conn]struct{}
+	calls  callLog // catalog calls served (metastore_catalog.go)
 }
 
 // StartMetastore starts a metastore stand-in.
@@ -114,6 +128,9 @@ func StartMetastore(ctx context.Context, opts MetastoreOptions) (*Metastore, err
 		defer m.wg.Done()
 		m.serve()
 	}()
+	if opts.Hive != nil {
+		opts.Hive.cat.log.setServer(m.URI())
+	}
 	opts.Logger.Debug("minihs2 metastore started", "addr", ln.Addr().String())
 	return m, nil
 }
@@ -133,8 +150,14 @@ func (m *Metastore) Addr() string {
 // hcat.metastore.uri).
 func (m *Metastore) URI() string { return "thrift://" + m.Addr() }
 
-// Principal returns the metastore's Kerberos principal.
-func (m *Metastore) Principal() string { return m.opts.Kerberos.Principal }
+// Principal returns the metastore's Kerberos principal, "" without
+// Kerberos.
+func (m *Metastore) Principal() string {
+	if m.opts.Kerberos == nil {
+		return ""
+	}
+	return m.opts.Kerberos.Principal
+}
 
 // Close stops the metastore and closes its connections.
 func (m *Metastore) Close() error {
@@ -192,22 +215,30 @@ func (m *Metastore) serveConn(nc net.Conn) {
 		m.wg.Done()
 	}()
 	remote := nc.RemoteAddr().String()
-	nc.SetDeadline(time.Now().Add(saslHandshakeTimeout))
-	caller, err := negotiateSASL(nc, func(name string) saslMechanism {
-		if name != gssapiMechanism {
-			return nil
+	mc := &metaConn{remote: remote}
+	var trans thrift.TTransport
+	if m.opts.Kerberos == nil {
+		// No SASL: the binary protocol straight on the socket.
+		trans = thrift.NewTBufferedTransport(thrift.NewTSocketFromConnConf(nc, thriftConf), 4096)
+	} else {
+		nc.SetDeadline(time.Now().Add(saslHandshakeTimeout))
+		caller, err := negotiateSASL(nc, func(name string) saslMechanism {
+			if name != gssapiMechanism {
+				return nil
+			}
+			return &gssapiSASL{acc: &gssAcceptor{kt: m.opts.Kerberos.Keytab}, remote: remote}
+		})
+		if err != nil {
+			m.opts.Logger.Debug("minihs2 metastore SASL handshake failed", "err", err)
+			return
 		}
-		return &gssapiSASL{acc: &gssAcceptor{kt: m.opts.Kerberos.Keytab}, remote: remote}
-	})
-	if err != nil {
-		m.opts.Logger.Debug("minihs2 metastore SASL handshake failed", "err", err)
-		return
+		nc.SetDeadline(time.Time{})
+		mc.caller, mc.kerberos = caller, true
+		trans = thrift.NewTFramedTransportConf(thrift.NewTSocketFromConnConf(nc, thriftConf), thriftConf)
 	}
-	nc.SetDeadline(time.Time{})
-	trans := thrift.NewTFramedTransportConf(thrift.NewTSocketFromConnConf(nc, thriftConf), thriftConf)
 	prot := thrift.NewTBinaryProtocolConf(trans, thriftConf)
 	for {
-		if err := m.serveCall(m.ctx, prot, caller, remote); err != nil {
+		if err := m.serveCall(m.ctx, prot, mc); err != nil {
 			m.opts.Logger.Debug("minihs2 metastore connection ends", "err", err)
 			return
 		}
@@ -217,12 +248,15 @@ func (m *Metastore) serveConn(nc net.Conn) {
 // serveCall reads one call and writes its reply: get_delegation_token's
 // result, or UNKNOWN_METHOD for any other name (TBaseProcessor's
 // "Invalid method name").
-func (m *Metastore) serveCall(ctx context.Context, prot thrift.TProtocol, caller, remote string) error {
+func (m *Metastore) serveCall(ctx context.Context, prot thrift.TProtocol, mc *metaConn) error {
 	name, _, seq, err := prot.ReadMessageBegin(ctx)
 	if err != nil {
 		return err
 	}
-	if name != MetastoreGetDelegationToken {
+	if h, ok := catalogMethods[name]; ok && m.opts.Hive != nil {
+		return m.serveCatalogCall(ctx, prot, mc, name, seq, h) // metastore_catalog.go
+	}
+	if name != MetastoreGetDelegationToken || !mc.kerberos {
 		if err := prot.Skip(ctx, thrift.STRUCT); err != nil {
 			return err
 		}
@@ -245,7 +279,7 @@ func (m *Metastore) serveCall(ctx context.Context, prot thrift.TProtocol, caller
 	if err != nil {
 		return err
 	}
-	tok, failure := m.getDelegationToken(caller, owner, renewer, remote)
+	tok, failure := m.getDelegationToken(mc.caller, owner, renewer, mc.remote)
 	return writeTokenResult(ctx, prot, seq, tok, failure)
 }
 

@@ -212,7 +212,8 @@ func TestErrors(t *testing.T) {
 		{"USE nosuch", 10072, true, "Database does not exist: nosuch"},
 		{"INSERT INTO t VALUES (1, 2)", 10044, true, "Table insclause-0 has 1 columns, but query has 2 columns"},
 		{"CREATE TABLE t (a INT)", 1, false, "AlreadyExistsException(message:Table hive.default.t already exists)"},
-		{"CREATE TABLE p (a INT) PARTITIONED BY (d STRING)", 40000, true, "does not support partitioned tables"},
+		{"CREATE TABLE p (a INT) PARTITIONED BY (a STRING)", 10035, true, "Column repeated in partitioning columns"},
+		{"INSERT INTO t PARTITION (d='1') VALUES (1)", 40000, true, "table is not partitioned but partition spec exists: {d=1}"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.sql, func(t *testing.T) {

@@ -36,6 +36,7 @@ type createTableStmt struct {
 	location                         string
 	partitioned                      bool
 	partitionTok                     token
+	partCols                         []columnDef
 }
 
 type dropTableStmt struct {
@@ -99,6 +100,7 @@ type insertDirStmt struct {
 type insertTableStmt struct {
 	overwrite bool
 	table     tableName
+	partition *partSpec   // PARTITION (...), nil without
 	query     *selectStmt // nil when values is used
 	values    [][]expr
 }

@@ -195,6 +195,9 @@ func (p *parser) statement() (statement, error) {
 	case t.is("insert"):
 		p.next()
 		return p.insert()
+	case t.is("alter"):
+		p.next()
+		return p.alter() // partitions.go
 	}
 	return nil, p.fail()
 }
@@ -253,7 +256,7 @@ func (p *parser) create() (statement, error) {
 		if err := p.expect("by"); err != nil {
 			return nil, err
 		}
-		if _, err := p.columnDefs(); err != nil {
+		if st.partCols, err = p.columnDefs(); err != nil {
 			return nil, err
 		}
 	}
@@ -526,6 +529,13 @@ func (p *parser) insertTable(overwrite bool) (statement, error) {
 	var err error
 	if st.table, err = p.tableName(); err != nil {
 		return nil, err
+	}
+	if p.peek().is("partition") {
+		spec, err := p.partitionSpec()
+		if err != nil {
+			return nil, err
+		}
+		st.partition = &spec
 	}
 	if p.peek().is("select") {
 		st.query, err = p.selectStmt()

@@ -38,6 +38,9 @@ func (l *launcher) runAction(ctx context.Context, fsys hadoop.FileSystem, appID 
 			return fail(CodeNotFound, "File [%s] does not exist in the container: %v", name, err)
 		}
 	}
+	if l.spec.Type == TypeGit {
+		return l.runGit(ctx, fsys, appID) // no command: the launcher clones
+	}
 	f := newFiles(dir)
 	ok, err := writeActionTokens(l.env.Getenv(tokenFileEnv), filepath.Join(dir, actionTokensFile))
 	if err != nil {
@@ -61,6 +64,14 @@ func (l *launcher) runAction(ctx context.Context, fsys hadoop.FileSystem, appID 
 		cmd, err = hiveCommand(l.spec, l.env.Environ(), f, launched)
 	case TypeMapReduce:
 		cmd, err = mapReduceCommand(l.spec, l.env.Environ(), f, launched)
+	case TypeSpark:
+		cmd, err = sparkCommand(l.spec, l.env.Environ(), f, launched)
+	case TypeSqoop:
+		cmd, err = sqoopCommand(l.spec, l.env.Environ(), f, launched)
+	case TypeDistcp:
+		cmd, err = distcpCommand(l.spec, l.env.Environ(), f, launched)
+	case TypePig:
+		cmd, err = pigCommand(l.spec, l.env.Environ(), f, launched)
 	default:
 		err = fmt.Errorf("unknown action type %q", l.spec.Type)
 	}
@@ -80,7 +91,8 @@ func (l *launcher) runAction(ctx context.Context, fsys hadoop.FileSystem, appID 
 	// submitted job and Hive's errors.
 	sc := &outputScanner{}
 	outScan, errScan := sc.stream(false), sc.stream(true)
-	if l.spec.Type == TypeHive || l.spec.Type == TypeMapReduce {
+	if l.spec.Type == TypeHive || l.spec.Type == TypeMapReduce || l.spec.Type == TypeSpark || l.spec.Type == TypeSqoop ||
+		waitsForChildren(l.spec.Type) {
 		cmd.stdout = io.MultiWriter(cmd.stdout, outScan)
 		cmd.stderr = io.MultiWriter(cmd.stderr, errScan)
 	}
@@ -120,6 +132,15 @@ func (l *launcher) runAction(ctx context.Context, fsys hadoop.FileSystem, appID 
 		}
 		l.log.Info("submitted the MapReduce job", "job_app_id", res.NewID)
 	}
+	if l.spec.Type == TypeSpark {
+		// The Spark application spark-submit started, if any (none with a
+		// local master): the server follows it from here.
+		res.NewID = sc.newID()
+	}
+	if waitsForChildren(l.spec.Type) {
+		// DistCp and Pig waited for their jobs: the last one is the run's.
+		res.NewID = lastChild(sc)
+	}
 	if l.spec.CaptureOutput {
 		max := l.spec.MaxOutputData
 		if max == 0 {
@@ -152,6 +173,12 @@ func (l *launcher) exitError(ex exit, sc *outputScanner) (code, msg string) {
 		return hiveExitError(sc, ex.code)
 	case TypeMapReduce:
 		return CodeException, mapReduceError(sc, ex.code)
+	case TypeSpark:
+		return CodeException, sparkError(sc, ex)
+	case TypeSqoop:
+		return strconv.Itoa(ex.code), sqoopError(sc, ex.code)
+	case TypeDistcp, TypePig:
+		return CodeException, toolError(l.spec, sc, ex.code)
 	}
 	if ex.code == 1 {
 		if m, ok := javaFailure(ex.stderrTail); ok {

@@ -20,6 +20,9 @@
 //	         java:  java [opts] -Doozie.action.*=… -cp … main args
 //	         hive:  beeline -u URL -n user -p … --hiveconf k=v… --hivevar p… args -f script
 //	         map-reduce: mapred job -submit action.xml (returns once submitted)
+//	         spark: spark-submit --master … --name … [--class …] --conf … app args
+//	         git:   no command: the launcher clones (go-git) and copies the tree
+//	                into the destination as the job's user (git.go)
 //	    ─► result.json into the action dir ─► unregister SUCCEEDED|FAILED
 //	    ─► callback ─► exit 0
 //
@@ -65,6 +68,11 @@
 // the server then follows instead of the launcher (Oozie's id swap); a
 // failed statement's "Error: … (state=…,code=N)" line gives Hive's error
 // code N.
+// A spark action runs the cluster's spark-submit the same way: the Spark
+// application it submitted ("Submitted application …") becomes
+// Result.NewID once spark-submit exits 0, and the server follows it; a
+// failed spark-submit's error is its last "Error: …" or "Exception in
+// thread "main" …" line.
 //
 // Errors follow Oozie (oozie-semantics §3.3): a failed shell command has
 // error code "1"; a java main class's exit code N is error code "N"; an

@@ -17,6 +17,10 @@ var (
 		regexp.MustCompile(`Submitted application (application_[0-9]+_[0-9]+)`),
 		regexp.MustCompile(`Running with YARN Application = (application_[0-9]+_[0-9]+)`),
 		regexp.MustCompile(`Ended Job = job_([0-9]+_[0-9]+)`),
+		// Pig's job summary and DistCp's end line (PigMain's and
+		// DistcpMain's patterns).
+		regexp.MustCompile(`HadoopJobId: job_([0-9]+_[0-9]+)`),
+		regexp.MustCompile(`Job job_([0-9]+_[0-9]+) completed successfully`),
 	}
 	createdJobPattern = regexp.MustCompile(`Created job job_([0-9]+_[0-9]+)`)
 	// beelineError is the line Beeline prints for a failed statement:

@@ -114,6 +114,17 @@ type Spec struct {
 	// configuration is Conf, which the launcher hands to the cluster's
 	// `mapred job -submit` as the job file.
 	MapReduce *MapReduceSpec `json:"mapReduce,omitempty"`
+	// Spark describes a spark action (Type TypeSpark).
+	Spark *SparkSpec `json:"spark,omitempty"`
+	// Distcp describes a distcp action (Type TypeDistcp).
+	Distcp *DistcpSpec `json:"distcp,omitempty"`
+	// Pig describes a pig action (Type TypePig).
+	Pig *PigSpec `json:"pig,omitempty"`
+	// Sqoop describes a sqoop action (Type TypeSqoop).
+	Sqoop *SqoopSpec `json:"sqoop,omitempty"`
+	// Git describes a git action (Type TypeGit), which the launcher runs
+	// itself.
+	Git *GitSpec `json:"git,omitempty"`
 }
 
 // Prepare is the <prepare> block of an action: full URIs or paths on the
@@ -290,6 +301,22 @@ func (s *Spec) Validate() error {
 	case TypeMapReduce:
 		if s.MapReduce == nil {
 			return bad("a map-reduce action needs mapReduce")
+		}
+	case TypeSpark:
+		if s.Spark == nil || len(s.Spark.Args) == 0 {
+			return bad("a spark action needs spark.args")
+		}
+	case TypeSqoop:
+		if s.Sqoop == nil || len(s.Sqoop.Args) == 0 {
+			return bad("a sqoop action needs sqoop.args")
+		}
+	case TypeDistcp:
+		return s.validateDistcp()
+	case TypePig:
+		return s.validatePig()
+	case TypeGit:
+		if err := s.Git.validate(); err != nil {
+			return bad("%v", err)
 		}
 	default:
 		return bad("unknown action type %q", s.Type)

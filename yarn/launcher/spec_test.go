@@ -21,7 +21,7 @@ func TestParseSpec(t *testing.T) {
 		{"unknown fields are ignored", `{"version":1,"type":"java",` + dir + `,"future":{"x":1},"java":{"mainClass":"a.B"}}`, ""},
 		{"not JSON", `{"version":`, "invalid launch spec"},
 		{"wrong version", `{"version":2,"type":"shell",` + dir + `,"shell":{"exec":"x"}}`, "version 2"},
-		{"unknown type", `{"version":1,"type":"pig",` + dir + `}`, `unknown action type "pig"`},
+		{"unknown type", `{"version":1,"type":"flume",` + dir + `}`, `unknown action type "flume"`},
 		{"shell without exec", `{"version":1,"type":"shell",` + dir + `,"shell":{"exec":"  "}}`, "shell.exec"},
 		{"shell without body", `{"version":1,"type":"shell",` + dir + `}`, "shell.exec"},
 		{"java without main", `{"version":1,"type":"java",` + dir + `,"java":{}}`, "mainClass"},
