@@ -75,8 +75,10 @@ var Commands = map[string]string{
 		"(the server generates it): -config job.properties [-D name=value]",
 	"hive": "submit and start a Hive script without a workflow app: -file script.q (or -e 'statements') -config job.properties " +
 		"[-D name=value] [-P name=value] [-X hive options]",
-	"pig":   "submit a Pig script without a workflow app (gozie's server refuses it: it has no pig action)",
-	"sqoop": "submit a Sqoop command without a workflow app (gozie's server refuses it: it has no sqoop action)",
+	"pig": "submit and start a Pig script without a workflow app: -file script.pig -config job.properties " +
+		"[-D name=value] [-P name=value] [-X pig options]",
+	"sqoop": "submit and start a Sqoop command without a workflow app: -command 'import ...' -config job.properties " +
+		"[-D name=value] [-X -Dname=value]",
 }
 
 // Run runs the client verb args[0] with its flags and returns the exit code.

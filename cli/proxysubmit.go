@@ -88,8 +88,9 @@ func runHive(ctx context.Context, args []string, env Env) error {
 	return runScript(ctx, args, env, client.ProxyHive)
 }
 
-// runPig is `gozie pig`, the form of `hive` for Pig scripts. gozie has no pig action, so
-// the server refuses the submission and the command prints its error.
+// runPig is `gozie pig -file script.pig -config job.properties [-D k=v] [-P k=v] [-X
+// options]`, the form of `hive` for Pig scripts: the server runs the script in a generated
+// pig action.
 func runPig(ctx context.Context, args []string, env Env) error {
 	return runScript(ctx, args, env, client.ProxyPig)
 }
@@ -144,8 +145,8 @@ func runScript(ctx context.Context, args []string, env Env, jobType string) erro
 
 // runSqoop is `gozie sqoop -command 'import ...' -config job.properties [-D k=v] [-X
 // -Dname=value...]`: the arguments after -command, up to the next option, are the sqoop
-// command. gozie has no sqoop action, so the server refuses the submission and the
-// command prints its error.
+// command, sent one argument per line (oozie.sqoop.command); the server runs it in a
+// generated sqoop action, the -D options of -X going to its configuration.
 func runSqoop(ctx context.Context, args []string, env Env) error {
 	fs := newFlagSet(client.ProxySqoop, env)
 	var f proxyFlags

@@ -119,26 +119,57 @@ func TestProxyHive(t *testing.T) {
 	}
 }
 
-// TestProxyRefused checks the pig and sqoop verbs print the server's refusal.
-func TestProxyRefused(t *testing.T) {
+// TestProxyPig checks `gozie pig` sends what Oozie's CLI sends: the script's text, its -P
+// parameters and the -X options; the server writes the script as dummy.pig beside a
+// generated pig action, in Oozie's form.
+func TestProxyPig(t *testing.T) {
 	t.Parallel()
 	f := newProxyCLIFixture(t)
-	script := f.writeFile(t, "script.pig", "A = load '$INPUT';\ndump A;\n")
-	var got strings.Builder
-	for _, args := range [][]string{
-		{"pig", "-file", script, "-config", f.props(t), "-P", "INPUT=/in", "-X", "-param_file", "p.properties"},
-		{"sqoop", "-command", "import", "--connect", "jdbc:mysql://db/oozie", "--table", "WF_JOBS", "-config", f.props(t),
-			"-X", "-Dmapred.job.queue.name=default"},
-	} {
-		out, errOut, code := f.run(t, args...)
-		if code != 255 || out != "" {
-			t.Errorf("%s: exit %d, stdout %q", args[0], code, out)
-		}
-		got.WriteString("$ gozie " + args[0] + "\n" + errOut)
+	script := f.writeFile(t, "script.pig", "A = LOAD '$INPUT';\r\nSTORE A INTO '$OUTPUT';")
+	out := f.mustRun(t, "pig", "-file", script, "-config", f.props(t), "-P", "INPUT=/user/joe/in", "-POUTPUT=/user/joe/out",
+		"-X", "-Dpig.tmpfilecompression=false", "-param_file", "p.properties")
+	job := f.submitted(t, out)
+	if job.Status != store.WorkflowRunning || job.AppName != "oozie-pig" || job.User != "joe" {
+		t.Errorf("job %s %s %s", job.Status, job.AppName, job.User)
 	}
-	golden(t, "proxy_refused", got.String(), nil)
-	if n := f.countJobs(t); n != 0 {
-		t.Errorf("%d jobs stored", n)
+	def := f.mustRun(t, "job", "-definition", job.ID)
+	golden(t, "proxy_pig_definition", def, map[string]string{f.dfs.URI(): "${NAMENODE}"})
+	written, err := os.ReadFile(filepath.Join(f.local(job.AppPath), "dummy.pig"))
+	if want := "A = LOAD '$INPUT';\nSTORE A INTO '$OUTPUT';"; err != nil || string(written) != want {
+		t.Errorf("script %q (%v), want %q", written, err, want)
+	}
+	stored, err := conf.ReadConfigurationXML(strings.NewReader(job.Conf), "conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{"oozie.pig.options.size": "3", "oozie.pig.options.1": "-param_file",
+		"oozie.pig.options.2": "p.properties", "oozie.pig.script.params.size": "2", "oozie.proxysubmission": "true"} {
+		if got := stored.Value(k); got != want {
+			t.Errorf("stored %s = %q, want %q", k, got, want)
+		}
+	}
+}
+
+// TestProxySqoop checks `gozie sqoop` sends the command one argument per line and the -X
+// options, and the server turns them into a sqoop action's <arg>s and <configuration>.
+func TestProxySqoop(t *testing.T) {
+	t.Parallel()
+	f := newProxyCLIFixture(t)
+	out := f.mustRun(t, "sqoop", "-command", "import", "--connect", "jdbc:postgresql://db/shop", "--table", "orders",
+		"--target-dir", "/user/joe/orders", "-config", f.props(t), "-X", "-Dmapreduce.job.queuename=etl")
+	job := f.submitted(t, out)
+	if job.Status != store.WorkflowRunning || job.AppName != "oozie-sqoop" {
+		t.Errorf("job %s %s", job.Status, job.AppName)
+	}
+	def := f.mustRun(t, "job", "-definition", job.ID)
+	golden(t, "proxy_sqoop_definition", def, map[string]string{f.dfs.URI(): "${NAMENODE}"})
+	stored, err := conf.ReadConfigurationXML(strings.NewReader(job.Conf), "conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Oozie's client ends every argument with a newline; the server trims the value.
+	if got, want := stored.Value("oozie.sqoop.command"), "import\n--connect\njdbc:postgresql://db/shop\n--table\norders\n--target-dir\n/user/joe/orders"; got != want {
+		t.Errorf("oozie.sqoop.command %q, want %q", got, want)
 	}
 }
 

@@ -205,25 +205,7 @@ func TestKillPigWorkflowKillsItsJob(t *testing.T) {
 	t.Parallel()
 	e := localServer(t)
 	id := e.run(t, e.pigApp(t, "hanging-pig", "A = LOAD '$IN';\nB = STREAM A THROUGH `sleep 600`;\nSTORE B INTO 'pig-out';\n"))
-	e.waitYARN(t, func(apps []yarn.AppReport) bool {
-		return slices.ContainsFunc(apps, func(r yarn.AppReport) bool {
-			return r.ApplicationType == "MAPREDUCE" && r.State == yarn.StateRunning
-		})
-	})
-	if out, err := e.cli(t, "job", "-kill", id); err != nil {
-		t.Fatalf("-kill: %v %s", err, out)
-	}
-	e.waitYARN(t, func(apps []yarn.AppReport) bool {
-		for _, r := range apps {
-			if r.ApplicationType == "MAPREDUCE" && r.State != yarn.StateKilled {
-				return false
-			}
-		}
-		return true
-	})
-	if status, info := e.waitJob(t, id, time.Minute); status != "KILLED" {
-		t.Fatalf("job ended %s:\n%s", status, info)
-	}
+	e.killWhileJobRuns(t, id)
 }
 
 // bobsDistcpApp copies bob's file into alice's home, which bob may not
@@ -300,6 +282,14 @@ func TestKillDistcpWorkflowKillsItsJob(t *testing.T) {
 	e := localServer(t)
 	e.putData(t, "user/"+e.user+"/slow-in/f.txt", "slow\n")
 	id := e.run(t, e.writeApp(t, "slow-copy", slowDistcpApp))
+	e.killWhileJobRuns(t, id)
+}
+
+// killWhileJobRuns kills the workflow id once a MapReduce job of its runs,
+// and waits until every MapReduce job is KILLED (found by the action's
+// child tag) and the workflow too.
+func (e *env) killWhileJobRuns(t *testing.T, id string) {
+	t.Helper()
 	e.waitYARN(t, func(apps []yarn.AppReport) bool {
 		return slices.ContainsFunc(apps, func(r yarn.AppReport) bool {
 			return r.ApplicationType == "MAPREDUCE" && r.State == yarn.StateRunning

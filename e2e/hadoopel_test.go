@@ -150,18 +150,23 @@ func readJobProperties(t *testing.T, path string) map[string]string {
 	return p.Map()
 }
 
-// TestCustomMainExampleIsRefused runs the custom-main example (gozie's own,
-// and Oozie's when testapps.OozieEnv names it): its map-reduce action names
-// a launcher main class of its own, which only Oozie's JVM launcher can
-// run, so the action ends in ERROR (MR_UNSUPPORTED) naming the class and
-// the workflow is KILLED through the error transition.
+// TestCustomMainExampleIsRefused runs the custom-main form gozie refuses
+// (gozie's workflow-launcher-main.xml, and Oozie's custom-main example when
+// testapps.OozieEnv names it): its map-reduce action names a launcher main
+// class of its own, which only Oozie's JVM launcher can run, so the action
+// ends in ERROR (MR_UNSUPPORTED) naming the class and the workflow is
+// KILLED through the error transition.
 func TestCustomMainExampleIsRefused(t *testing.T) {
 	t.Parallel()
 	testapps.Each(t, func(t *testing.T, apps string) {
 		t.Parallel()
 		e := localServer(t)
 		src := filepath.Join(apps, "custom-main")
-		wf := exampleWorkflow(t, src, "workflow.xml")
+		wfFile, props := "workflow.xml", "job.properties"
+		if testapps.Source(apps) == testapps.Gozie {
+			wfFile, props = "workflow-launcher-main.xml", "job-launcher-main.properties"
+		}
+		wf := exampleWorkflow(t, src, wfFile)
 		var node *workflow.Node
 		for _, n := range wf.Nodes {
 			if n.Kind == workflow.KindAction && n.Action.Type == "map-reduce" {
@@ -177,7 +182,7 @@ func TestCustomMainExampleIsRefused(t *testing.T) {
 			t.Fatalf("the %s action names no launcher main class", node.Name)
 		}
 		app := e.copyApp(t, src, "custom-main")
-		id := e.run(t, filepath.Join(app, "job.properties"))
+		id := e.run(t, filepath.Join(app, props))
 		if status, info := e.waitJob(t, id, time.Minute); status != "KILLED" {
 			t.Fatalf("ended %s:\n%s", status, info)
 		}

@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -144,23 +143,5 @@ func TestKillSqoopWorkflowKillsItsJob(t *testing.T) {
 	app := e.copyApp(t, src, "sqoop-freeform")
 	id := e.run(t, filepath.Join(app, "job.properties"),
 		append(props, "query=select I, pg_sleep(120) from TT where $CONDITIONS")...)
-	e.waitYARN(t, func(apps []yarn.AppReport) bool {
-		return slices.ContainsFunc(apps, func(r yarn.AppReport) bool {
-			return r.ApplicationType == "MAPREDUCE" && r.State == yarn.StateRunning
-		})
-	})
-	if out, err := e.cli(t, "job", "-kill", id); err != nil {
-		t.Fatalf("-kill: %v %s", err, out)
-	}
-	e.waitYARN(t, func(apps []yarn.AppReport) bool {
-		for _, r := range apps {
-			if r.ApplicationType == "MAPREDUCE" && r.State != yarn.StateKilled {
-				return false
-			}
-		}
-		return true
-	})
-	if status, info := e.waitJob(t, id, time.Minute); status != "KILLED" {
-		t.Fatalf("job ended %s:\n%s", status, info)
-	}
+	e.killWhileJobRuns(t, id)
 }

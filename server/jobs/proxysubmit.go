@@ -63,15 +63,12 @@ const ProxyDir = "/user/{user}/gozie-sys/proxy"
 // proxyAppFile is the generated definition's name in its application directory.
 const proxyAppFile = "workflow.xml"
 
-// codeUnsupportedAction is Oozie's "Unsupported action type, node [{0}] type [{1}]".
-const codeUnsupportedAction = "E0723"
-
-// submitProxy serves POST jobs?jobtype=: Oozie's proxy submission of a bare MapReduce or
-// Hive job. It generates the one-action workflow Oozie would (generateProxyApp), writes it
-// (and a hive job's script) into a new application directory below ProxyDir, and submits
-// and starts that workflow like any other; the answer is 201 {"id":"<job id>"}. Pig and
-// Sqoop jobs are refused (400 E0723): gozie has no pig or sqoop action. action=dryrun only
-// checks the submission and answers {"id":"OK"}.
+// submitProxy serves POST jobs?jobtype=: Oozie's proxy submission of a bare MapReduce,
+// Hive, Pig or Sqoop job. It generates the one-action workflow Oozie would
+// (generateProxyApp), writes it (and a hive or pig job's script) into a new application
+// directory below ProxyDir, and submits and starts that workflow like any other; the
+// answer is 201 {"id":"<job id>"}. action=dryrun only checks the submission and answers
+// {"id":"OK"}.
 //
 // Nothing is left behind by a refused submission: everything that can be checked is
 // checked before the directory is written, and the directory is removed again when the
@@ -82,11 +79,7 @@ func (a *api) submitProxy(w http.ResponseWriter, r *http.Request, jobType string
 		return err
 	}
 	switch jobType {
-	case ProxyMapReduce, ProxyHive:
-	case ProxyPig, ProxySqoop:
-		return server.NewError(http.StatusBadRequest, codeUnsupportedAction,
-			"Unsupported action type, node [%s1] type [%s] (gozie runs no %s actions, so jobtype=%s submissions are refused)",
-			jobType, jobType, jobType, jobType)
+	case ProxyMapReduce, ProxyHive, ProxyPig, ProxySqoop:
 	default:
 		return server.ErrInvalidParamValue(paramJobType, jobType)
 	}
@@ -142,8 +135,8 @@ type proxySubmission struct {
 // order: user.name (E0401); no coordinator or bundle app path (E0401 for the missing
 // workflow app path); the application path Oozie would use, the workflow app path or else
 // the first oozie.libpath entry, must be given (E0405) and exist (E0504); then the
-// resource manager, the name node and the library path (E0401), and a hive job's script
-// (E0401). ${name} references are resolved first, as for any submission.
+// resource manager, the name node and the library path (E0401), and a hive or pig job's
+// script or a sqoop job's command (E0401, proxyRequired). ${name} references are resolved first, as for any submission.
 func (a *api) checkProxy(ctx context.Context, jobType string, props *conf.Properties) (proxySubmission, error) {
 	missing := func(what string) error {
 		return server.NewError(http.StatusBadRequest, codeMissingProp, "Missing configuration property [%s]", what)
@@ -213,8 +206,8 @@ func (a *api) checkProxy(ctx context.Context, jobType string, props *conf.Proper
 	if lib == "" {
 		return proxySubmission{}, missing(PropLibPath)
 	}
-	if jobType == ProxyHive && strings.TrimSpace(props.Value(PropHiveScript)) == "" {
-		return proxySubmission{}, missing(PropHiveScript)
+	if req := proxyRequired[jobType]; req != "" && strings.TrimSpace(props.Value(req)) == "" {
+		return proxySubmission{}, missing(req)
 	}
 	return proxySubmission{props: props, user: user, rm: rm, nn: nn}, nil
 }
@@ -250,7 +243,7 @@ func (a *api) writeProxyApp(ctx context.Context, dir string, app proxyApp) error
 		files = append(files, struct {
 			name string
 			data []byte
-		}{ProxyHiveScript, []byte(app.Script)})
+		}{app.ScriptName, []byte(app.Script)})
 	}
 	if err := a.FS.MkdirAll(ctx, dir, 0o755); err != nil {
 		a.removeProxyApp(ctx, dir)

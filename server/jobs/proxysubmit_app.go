@@ -39,13 +39,17 @@ var proxySkipped = map[string]bool{
 type proxyApp struct {
 	// Definition is the workflow.xml.
 	Definition []byte
-	// Script is a hive job's script text, written as ProxyHiveScript
-	// beside the workflow.xml; empty for map-reduce.
+	// Script is a hive or pig job's script text, written as ScriptName
+	// beside the workflow.xml; empty for map-reduce and sqoop.
 	Script string
+	// ScriptName is the script's file name: ProxyHiveScript or
+	// ProxyPigScript.
+	ScriptName string
 }
 
 // generateProxyApp writes the one-action workflow Oozie generates for a proxy
-// submission of jobType (ProxyMapReduce or ProxyHive) from its configuration:
+// submission of jobType (ProxyMapReduce, ProxyHive, ProxyPig or ProxySqoop)
+// from its configuration:
 //
 //	<workflow-app name="oozie-<type>">  start → <type>1 → end, error → kill "fail"
 //
@@ -60,7 +64,7 @@ type proxyApp struct {
 func generateProxyApp(jobType string, props *conf.Properties, rm, nn string) (proxyApp, error) {
 	node := jobType + "1"
 	var body *xmlNode
-	var script string
+	var script, scriptName string
 	switch jobType {
 	case ProxyMapReduce:
 		body = proxyMapReduce(props, rm, nn)
@@ -69,7 +73,18 @@ func generateProxyApp(jobType string, props *conf.Properties, rm, nn string) (pr
 		if body, err = proxyHive(props, rm, nn); err != nil {
 			return proxyApp{}, err
 		}
-		script = props.Value(PropHiveScript)
+		script, scriptName = props.Value(PropHiveScript), ProxyHiveScript
+	case ProxyPig:
+		var err error
+		if body, err = proxyPig(props, rm, nn); err != nil {
+			return proxyApp{}, err
+		}
+		script, scriptName = props.Value(PropPigScript), ProxyPigScript
+	case ProxySqoop:
+		var err error
+		if body, err = proxySqoop(props, rm, nn); err != nil {
+			return proxyApp{}, err
+		}
 	default:
 		return proxyApp{}, server.ErrInvalidParamValue(paramJobType, jobType)
 	}
@@ -81,7 +96,7 @@ func generateProxyApp(jobType string, props *conf.Properties, rm, nn string) (pr
 	root.add(elem("kill", attr("name", "fail")).add(
 		textElem("message", jobType+" failed, error message[${wf:errorMessage(wf:lastErrorNode())}]")))
 	root.add(elem("end", attr("name", "end")))
-	return proxyApp{Definition: root.document(), Script: script}, nil
+	return proxyApp{Definition: root.document(), Script: script, ScriptName: scriptName}, nil
 }
 
 // proxyMapReduce is the map-reduce action body.
@@ -103,16 +118,48 @@ func proxyMapReduce(props *conf.Properties, rm, nn string) *xmlNode {
 
 // proxyHive is the hive action body.
 func proxyHive(props *conf.Properties, rm, nn string) (*xmlNode, error) {
-	opts, err := proxyList(props, PropHiveOptions)
+	return proxyScriptAction(elem("hive", attr("xmlns", proxyHiveNS)), ProxyHiveScript,
+		PropHiveOptions, PropHiveScriptParams, props, rm, nn)
+}
+
+// proxyScriptAction fills the body of a script action (hive or pig), Oozie's
+// form for both: <job-tracker>, <name-node>, a <configuration> of the -D
+// options of the optsKey list, <script>script</script>, a <param> per entry
+// of the paramsKey list, an <argument> per other option, then the files and
+// archives.
+func proxyScriptAction(body *xmlNode, script, optsKey, paramsKey string, props *conf.Properties, rm, nn string) (*xmlNode, error) {
+	opts, err := proxyList(props, optsKey)
 	if err != nil {
 		return nil, err
 	}
-	params, err := proxyList(props, PropHiveScriptParams)
+	params, err := proxyList(props, paramsKey)
 	if err != nil {
 		return nil, err
 	}
-	hive := elem("hive", attr("xmlns", proxyHiveNS))
-	hive.add(textElem("job-tracker", rm), textElem("name-node", nn))
+	body.add(textElem("job-tracker", rm), textElem("name-node", nn))
+	cfg, args, err := proxyDefines(optsKey, opts)
+	if err != nil {
+		return nil, err
+	}
+	if cfg != nil {
+		body.add(cfg)
+	}
+	body.add(textElem("script", script))
+	for _, p := range params {
+		body.add(textElem("param", p))
+	}
+	for _, a := range args {
+		body.add(textElem("argument", a))
+	}
+	addProxyFiles(body, props)
+	return body, nil
+}
+
+// proxyDefines splits the options of the list key: -Dname=value ones become
+// the properties of a <configuration> (nil when there are none), the others
+// are returned in order. An option "-D" or "-D=value", which names no
+// property, is 400 E0303.
+func proxyDefines(key string, opts []string) (*xmlNode, []string, error) {
 	cfg := elem("configuration")
 	var args []string
 	for i, o := range opts {
@@ -123,22 +170,14 @@ func proxyHive(props *conf.Properties, rm, nn string) (*xmlNode, error) {
 		}
 		name, value, _ := strings.Cut(d, "=")
 		if strings.TrimSpace(name) == "" {
-			return nil, server.ErrInvalidParamValue(PropHiveOptions+"."+strconv.Itoa(i), o)
+			return nil, nil, server.ErrInvalidParamValue(key+"."+strconv.Itoa(i), o)
 		}
 		cfg.add(property(name, value))
 	}
-	if len(cfg.kids) > 0 {
-		hive.add(cfg)
+	if len(cfg.kids) == 0 {
+		return nil, args, nil
 	}
-	hive.add(textElem("script", ProxyHiveScript))
-	for _, p := range params {
-		hive.add(textElem("param", p))
-	}
-	for _, a := range args {
-		hive.add(textElem("argument", a))
-	}
-	addProxyFiles(hive, props)
-	return hive, nil
+	return cfg, args, nil
 }
 
 // proxyList reads the list key.size, key.0, key.1, ... as Oozie's clients

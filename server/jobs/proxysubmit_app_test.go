@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gozie/gozie/conf"
@@ -90,6 +91,52 @@ func TestGenerateProxyApp(t *testing.T) {
 				}
 			},
 		},
+		{
+			name: "pig", jobType: ProxyPig,
+			props: conf.NewProperties("user.name", "joe", "fs.default.name", "hdfs://nn:8020", "yarn.resourcemanager.address", "rm:8032",
+				"oozie.libpath", "hdfs://nn:8020/user/joe/lib",
+				"oozie.pig.script", "A = LOAD '$INPUT';\nSTORE A INTO '$OUTPUT';\n",
+				"oozie.pig.options.size", "3", "oozie.pig.options.0", "-Dpig.tmpfilecompression=false",
+				"oozie.pig.options.1", "-verbose", "oozie.pig.options.2", "-Dflag",
+				"oozie.pig.script.params.size", "1", "oozie.pig.script.params.0", "INPUT=/user/joe/in",
+				"oozie.archives", "/user/joe/udf.jar"),
+			script: "A = LOAD '$INPUT';\nSTORE A INTO '$OUTPUT';\n",
+			check: func(t *testing.T, body workflow.Body) {
+				p, ok := body.(*workflow.Pig)
+				if !ok {
+					t.Fatalf("body %T, want a pig action", body)
+				}
+				if p.Script != ProxyPigScript || !slices.Equal(p.Params, []string{"INPUT=/user/joe/in"}) ||
+					!slices.Equal(p.Arguments, []string{"-verbose"}) || !slices.Equal(p.Archives, []string{"/user/joe/udf.jar#udf.jar"}) {
+					t.Errorf("script %q, params %v, arguments %v, archives %v", p.Script, p.Params, p.Arguments, p.Archives)
+				}
+				if len(p.Configuration) != 2 || p.Configuration[0].Name != "pig.tmpfilecompression" ||
+					p.Configuration[0].Value != "false" || p.Configuration[1].Name != "flag" || p.Configuration[1].Value != "" {
+					t.Errorf("configuration %v", p.Configuration)
+				}
+			},
+		},
+		{
+			name: "sqoop", jobType: ProxySqoop,
+			props: conf.NewProperties("user.name", "joe", "fs.default.name", "hdfs://nn:8020", "mapred.job.tracker", "jt:8021",
+				"oozie.libpath", "hdfs://nn:8020/user/joe/lib",
+				"oozie.sqoop.command", "import\n--connect\njdbc:postgresql://db/shop\n--query\nSELECT * FROM t WHERE $CONDITIONS",
+				"oozie.sqoop.options.size", "2", "oozie.sqoop.options.0", "-verbose", "oozie.sqoop.options.1", "-Dmapreduce.job.queuename=etl",
+				"oozie.files", "/user/joe/driver.jar"),
+			check: func(t *testing.T, body workflow.Body) {
+				s, ok := body.(*workflow.Sqoop)
+				if !ok {
+					t.Fatalf("body %T, want a sqoop action", body)
+				}
+				want := []string{"import", "--connect", "jdbc:postgresql://db/shop", "--query", "SELECT * FROM t WHERE $CONDITIONS"}
+				if s.HasCommand || !slices.Equal(s.Args, want) || !slices.Equal(s.Files, []string{"/user/joe/driver.jar#driver.jar"}) {
+					t.Errorf("command %v, args %v, files %v; want args %v", s.HasCommand, s.Args, s.Files, want)
+				}
+				if len(s.Configuration) != 1 || s.Configuration[0].Name != "mapreduce.job.queuename" || s.Configuration[0].Value != "etl" {
+					t.Errorf("configuration %v", s.Configuration)
+				}
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,10 +191,20 @@ func TestGenerateProxyAppErrors(t *testing.T) {
 			"E0401: Missing configuration property [oozie.hive.script.params.0]"},
 		{"-D without a name", conf.NewProperties("oozie.hive.options.size", "2", "oozie.hive.options.0", "-v", "oozie.hive.options.1", "-D=x"),
 			"E0303: Invalid parameter value, [oozie.hive.options.1] = [-D=x]"},
+		{"pig -D without a name", conf.NewProperties("oozie.pig.options.size", "1", "oozie.pig.options.0", "-D"),
+			"E0303: Invalid parameter value, [oozie.pig.options.0] = [-D]"},
+		{"sqoop options missing", conf.NewProperties("oozie.sqoop.command", "import", "oozie.sqoop.options.size", "1"),
+			"E0401: Missing configuration property [oozie.sqoop.options.0]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := generateProxyApp(ProxyHive, tt.props, "rm:8032", "hdfs://nn:8020")
+			jobType := ProxyHive
+			for _, jt := range []string{ProxyPig, ProxySqoop} {
+				if strings.HasPrefix(tt.name, jt) {
+					jobType = jt
+				}
+			}
+			_, err := generateProxyApp(jobType, tt.props, "rm:8032", "hdfs://nn:8020")
 			var se *server.Error
 			if !errors.As(err, &se) || se.Status != http.StatusBadRequest || se.Msg != tt.msg {
 				t.Errorf("error %v, want 400 %q", err, tt.msg)

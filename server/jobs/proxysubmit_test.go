@@ -51,6 +51,28 @@ func (f *proxyFixture) hiveConf(t *testing.T, pairs ...string) string {
 	return f.edit(t, p, pairs)
 }
 
+// pigConf is a proxy pig configuration as Oozie's CLI sends it, edited like mrConf.
+func (f *proxyFixture) pigConf(t *testing.T, pairs ...string) string {
+	t.Helper()
+	p := conf.NewProperties("user.name", "joe", "fs.default.name", f.dfs.URI(), "yarn.resourcemanager.address", "127.0.0.1:8032",
+		"oozie.libpath", f.dfs.URI()+"/user/joe/lib", "oozie.proxysubmission", "true",
+		"oozie.pig.script", "A = LOAD '$INPUT';\nSTORE A INTO '$OUTPUT';\n",
+		"oozie.pig.script.params.size", "2", "oozie.pig.script.params.0", "INPUT=/user/joe/in",
+		"oozie.pig.script.params.1", "OUTPUT=/user/joe/out",
+		"oozie.pig.options.size", "2", "oozie.pig.options.0", "-Dpig.tmpfilecompression=false", "oozie.pig.options.1", "-verbose")
+	return f.edit(t, p, pairs)
+}
+
+// sqoopConf is a proxy sqoop configuration as Oozie's CLI sends it, edited like mrConf.
+func (f *proxyFixture) sqoopConf(t *testing.T, pairs ...string) string {
+	t.Helper()
+	p := conf.NewProperties("user.name", "joe", "fs.default.name", f.dfs.URI(), "yarn.resourcemanager.address", "127.0.0.1:8032",
+		"oozie.libpath", f.dfs.URI()+"/user/joe/lib", "oozie.proxysubmission", "true",
+		"oozie.sqoop.command", "import\n--connect\njdbc:postgresql://db/shop\n--table\nT\n",
+		"oozie.sqoop.options.size", "2", "oozie.sqoop.options.0", "-Dmapreduce.job.queuename=default", "oozie.sqoop.options.1", "-verbose")
+	return f.edit(t, p, pairs)
+}
+
 func (f *proxyFixture) edit(t *testing.T, p *conf.Properties, pairs []string) string {
 	t.Helper()
 	for i := 0; i+1 < len(pairs); i += 2 {
@@ -109,7 +131,8 @@ func TestProxySubmit(t *testing.T) {
 		user             string
 		appName, node    string
 		wantDef          []string // parts of the definition
-		script           string   // the dummy.hive written, for hive
+		noDef            []string // parts the definition must not have
+		script           string   // the dummy.hive or dummy.pig written, for hive and pig
 	}{
 		{name: "mapreduce", path: "/oozie/v1/jobs?jobtype=mapreduce", body: f.mrConf(t), user: "joe",
 			appName: "oozie-mapreduce", node: "mapreduce1",
@@ -128,6 +151,18 @@ func TestProxySubmit(t *testing.T) {
 		{name: "the request's user wins", path: "/oozie/v1/jobs?jobtype=hive&user.name=bob", body: f.hiveConf(t), user: "bob",
 			appName: "oozie-hive", node: "hive1", wantDef: []string{`<script>dummy.hive</script>`},
 			script: "INSERT OVERWRITE DIRECTORY '${OUTPUT}' SELECT * FROM test;"}, // values are trimmed, as Oozie trims them
+		{name: "pig", path: "/oozie/v1/jobs?jobtype=pig", body: f.pigConf(t), user: "joe",
+			appName: "oozie-pig", node: "pig1",
+			wantDef: []string{"<pig>\n      <job-tracker>127.0.0.1:8032</job-tracker>", `<script>dummy.pig</script>`,
+				"<name>pig.tmpfilecompression</name>\n          <value>false</value>",
+				"<param>INPUT=/user/joe/in</param>\n      <param>OUTPUT=/user/joe/out</param>\n      <argument>-verbose</argument>"},
+			script: "A = LOAD '$INPUT';\nSTORE A INTO '$OUTPUT';"},
+		{name: "sqoop", path: "/oozie/v2/jobs?jobtype=sqoop&action=start", body: f.sqoopConf(t), user: "joe",
+			appName: "oozie-sqoop", node: "sqoop1",
+			wantDef: []string{`<sqoop xmlns="uri:oozie:sqoop-action:0.4">`, "<name>mapreduce.job.queuename</name>",
+				"<arg>import</arg>\n      <arg>--connect</arg>\n      <arg>jdbc:postgresql://db/shop</arg>\n" +
+					"      <arg>--table</arg>\n      <arg>T</arg>\n    </sqoop>"},
+			noDef: []string{"-verbose", "<arg/>"}}, // options that are not -D go nowhere, as in Oozie
 		{name: "variables resolved", path: "/oozie/v1/jobs?jobtype=mapreduce",
 			body: f.mrConf(t, "nameNode", f.dfs.URI(), "fs.default.name", "${nameNode}", "mapred.output.dir", "${nameNode}/user/joe/out"),
 			user: "joe", appName: "oozie-mapreduce", node: "mapreduce1",
@@ -169,9 +204,20 @@ func TestProxySubmit(t *testing.T) {
 					t.Errorf("definition lacks %q:\n%s", part, written)
 				}
 			}
-			script, err := os.ReadFile(filepath.Join(local, "dummy.hive"))
-			if tt.script == "" && !errors.Is(err, fs.ErrNotExist) || tt.script != "" && string(script) != tt.script {
-				t.Errorf("dummy.hive %q (%v), want %q", script, err, tt.script)
+			for _, part := range tt.noDef {
+				if strings.Contains(string(written), part) {
+					t.Errorf("definition has %q:\n%s", part, written)
+				}
+			}
+			for _, lang := range []string{"hive", "pig"} {
+				want := ""
+				if tt.node == lang+"1" {
+					want = tt.script
+				}
+				script, err := os.ReadFile(filepath.Join(local, "dummy."+lang))
+				if want == "" && !errors.Is(err, fs.ErrNotExist) || want != "" && string(script) != want {
+					t.Errorf("dummy.%s %q (%v), want %q", lang, script, err, want)
+				}
 			}
 			err = f.Store.Tx(context.Background(), func(x store.Tx) error {
 				a, err := x.GetWorkflowAction(context.Background(), job.ID+"@"+tt.node)
@@ -198,10 +244,18 @@ func TestProxySubmitRefused(t *testing.T) {
 		status           int
 		code, msg        string
 	}{
-		{"pig", "/oozie/v1/jobs?jobtype=pig", f.mrConf(t, "oozie.pig.script", "A = load 'x';"), 400, "E0723",
-			"E0723: Unsupported action type, node [pig1] type [pig] (gozie runs no pig actions, so jobtype=pig submissions are refused)"},
-		{"sqoop", "/oozie/v2/jobs?jobtype=sqoop&action=start", f.mrConf(t, "oozie.sqoop.command", "import\n--table\nT\n"), 400, "E0723",
-			"E0723: Unsupported action type, node [sqoop1] type [sqoop] (gozie runs no sqoop actions, so jobtype=sqoop submissions are refused)"},
+		{"no pig script", "/oozie/v1/jobs?jobtype=pig", f.pigConf(t, "oozie.pig.script", " "), 400, "E0401",
+			"E0401: Missing configuration property [oozie.pig.script]"},
+		{"pig option naming nothing", "/oozie/v1/jobs?jobtype=pig", f.pigConf(t, "oozie.pig.options.1", "-D=x"), 400, "E0303",
+			"E0303: Invalid parameter value, [oozie.pig.options.1] = [-D=x]"},
+		{"missing pig parameter", "/oozie/v1/jobs?jobtype=pig", f.pigConf(t, "oozie.pig.script.params.size", "3"), 400, "E0401",
+			"E0401: Missing configuration property [oozie.pig.script.params.2]"},
+		{"no sqoop command", "/oozie/v2/jobs?jobtype=sqoop&action=start", f.sqoopConf(t, "oozie.sqoop.command", ""), 400, "E0401",
+			"E0401: Missing configuration property [oozie.sqoop.command]"},
+		{"bad sqoop option count", "/oozie/v1/jobs?jobtype=sqoop", f.sqoopConf(t, "oozie.sqoop.options.size", "-1"), 400, "E0303",
+			"E0303: Invalid parameter value, [oozie.sqoop.options.size] = [-1]"},
+		{"sqoop without libpath", "/oozie/v1/jobs?jobtype=sqoop", f.sqoopConf(t, "oozie.libpath", ""), 400, "E0405",
+			"E0405: Submission request does not have any application or lib path"},
 		{"unknown job type", "/oozie/v1/jobs?jobtype=spark", f.mrConf(t), 400, "E0303", "E0303: Invalid parameter value, [jobtype] = [spark]"},
 		{"empty job type", "/oozie/v1/jobs?jobtype=", f.mrConf(t), 400, "E0303", "E0303: Invalid parameter value, [jobtype] = []"},
 		{"not XML", "/oozie/v1/jobs?jobtype=mapreduce", "", 400, "E0300", "E0300: Invalid content-type [text/plain]"},
@@ -256,11 +310,7 @@ func TestProxySubmitRefused(t *testing.T) {
 func TestProxySubmitDryRun(t *testing.T) {
 	t.Parallel()
 	f := setupProxy(t)
-	for _, body := range []string{f.mrConf(t), f.hiveConf(t)} {
-		jobType := "mapreduce"
-		if strings.Contains(body, "oozie.hive.script") {
-			jobType = "hive"
-		}
+	for jobType, body := range map[string]string{"mapreduce": f.mrConf(t), "hive": f.hiveConf(t), "pig": f.pigConf(t), "sqoop": f.sqoopConf(t)} {
 		r := f.call(t, http.MethodPost, "/oozie/v1/jobs?action=dryrun&jobtype="+jobType, "application/xml", body)
 		if r.status != http.StatusCreated || strings.TrimSpace(r.body) != `{"id":"OK"}` {
 			t.Errorf("dry run of %s: %d %s %s", jobType, r.status, r.header.Get(server.HeaderErrorMessage), r.body)
