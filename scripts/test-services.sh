@@ -99,6 +99,8 @@ case "${1:-}" in
       || { log "installing a JDK (java action tests compile their main class)"; apt_install default-jdk-headless; }
     command -v git-upload-pack >/dev/null \
       || { log "installing git (the git action's SSH test serves a repository with git-upload-pack)"; apt_install git; }
+    command -v python3 >/dev/null \
+      || { log "installing python3 (the spark-submit stand-in runs pyspark-form applications)"; apt_install python3; }
     stop_postgres
     start_postgres
     ;;
