@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -34,21 +33,13 @@ func TestParseDistcp(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			app, err := Parse([]byte(tt.def))
-			if tt.errMsg != "" {
-				we := wantCode(t, err, CodeSchema)
-				if !strings.Contains(we.Msg, tt.errMsg) {
-					t.Fatalf("error %v, want one naming %q", err, tt.errMsg)
-				}
+			_, a := parseActionCase(t, tt.def, tt.errMsg, "cp", "distcp")
+			if a == nil {
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			n := app.Node("cp")
-			d, ok := n.Action.Body.(*Distcp)
-			if !ok || n.Action.Type != "distcp" {
-				t.Fatalf("body %T type %s, want *Distcp", n.Action.Body, n.Action.Type)
+			d, ok := a.Body.(*Distcp)
+			if !ok {
+				t.Fatalf("body %T, want *Distcp", a.Body)
 			}
 			if d.JobTracker != tt.rm || d.JobTrackerTag != tt.tag {
 				t.Errorf("resource manager %q (%s), want %q (%s)", d.JobTracker, d.JobTrackerTag, tt.rm, tt.tag)

@@ -251,3 +251,27 @@ func readExample(t testing.TB, apps, app string) string {
 	}
 	return string(b)
 }
+
+// parseActionCase parses def, a workflow with one action named node. When
+// errMsg is set, the parse must fail with E0701 naming it, and it returns
+// a nil action; otherwise it returns the app and the node's action, whose
+// type must be typ.
+func parseActionCase(t *testing.T, def, errMsg, node, typ string) (*App, *Action) {
+	t.Helper()
+	app, err := Parse([]byte(def))
+	if errMsg != "" {
+		we := wantCode(t, err, CodeSchema)
+		if !strings.Contains(we.Msg, errMsg) {
+			t.Fatalf("error %v, want one naming %q", err, errMsg)
+		}
+		return nil, nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := app.Node(node)
+	if n == nil || n.Action == nil || n.Action.Type != typ {
+		t.Fatalf("node %s: %+v, want a %s action", node, n, typ)
+	}
+	return app, n.Action
+}

@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -42,21 +41,13 @@ func TestParseSpark(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			parsed, err := Parse([]byte(tt.def))
-			if tt.errMsg != "" {
-				we := wantCode(t, err, CodeSchema)
-				if !strings.Contains(we.Msg, tt.errMsg) {
-					t.Fatalf("error %v, want one naming %q", err, tt.errMsg)
-				}
+			parsed, a := parseActionCase(t, tt.def, tt.errMsg, "s", "spark")
+			if a == nil {
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			n := parsed.Node("s")
-			s, ok := n.Action.Body.(*Spark)
-			if !ok || n.Action.Type != "spark" {
-				t.Fatalf("body %T type %s, want *Spark", n.Action.Body, n.Action.Type)
+			s, ok := a.Body.(*Spark)
+			if !ok {
+				t.Fatalf("body %T, want *Spark", a.Body)
 			}
 			if s.JobTracker != tt.rm || s.JobTrackerTag != tt.tag {
 				t.Errorf("resource manager %q (%s), want %q (%s)", s.JobTracker, s.JobTrackerTag, tt.rm, tt.tag)

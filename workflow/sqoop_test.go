@@ -40,21 +40,13 @@ func TestParseSqoop(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			app, err := Parse([]byte(tt.def))
-			if tt.errMsg != "" {
-				we := wantCode(t, err, CodeSchema)
-				if !strings.Contains(we.Msg, tt.errMsg) {
-					t.Fatalf("error %v, want one naming %q", err, tt.errMsg)
-				}
+			app, a := parseActionCase(t, tt.def, tt.errMsg, "s", "sqoop")
+			if a == nil {
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			n := app.Node("s")
-			s, ok := n.Action.Body.(*Sqoop)
-			if !ok || n.Action.Type != "sqoop" {
-				t.Fatalf("body %T type %s, want *Sqoop", n.Action.Body, n.Action.Type)
+			s, ok := a.Body.(*Sqoop)
+			if !ok {
+				t.Fatalf("body %T, want *Sqoop", a.Body)
 			}
 			if s.Command != tt.command || s.HasCommand != (tt.command != "") || !slices.Equal(s.Args, tt.args) || len(s.JobXMLs) != tt.jobXMLs {
 				t.Errorf("command %q (%v), args %q, job-xmls %q", s.Command, s.HasCommand, s.Args, s.JobXMLs)
