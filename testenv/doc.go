@@ -398,5 +398,9 @@
 // (minidfs: ACLs, snapshots, quotas, encryption zones; permissions of the
 // DataNode's block tokens; minissh: switching to the login user, since
 // commands run as the OS user running the tests, shells, terminals,
-// subsystems and port forwarding).
+// subsystems and port forwarding; clustertools' mapred: a job naming Java
+// mapper or reducer classes runs them as identity, where a cluster runs the
+// classes from the job's jar or fails the task with ClassNotFoundException
+// (mapred MapTask.runNewMapper, JobConf.getMapperClass), so a Java job's
+// output is not checked against its classes).
 package testenv
