@@ -12,6 +12,7 @@
 package kdc
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -23,6 +24,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/internal/testreq"
+	"github.com/gozie/gozie/testenv/internal/portpick"
 	"github.com/jcmturner/gokrb5/v8/config"
 )
 
@@ -190,9 +192,11 @@ func waitListening(addr string, exited <-chan error) error {
 	}
 }
 
-// freePort returns a TCP port of 127.0.0.1 that was free a moment ago.
+// freePort returns a TCP port of 127.0.0.1 that was free a moment ago,
+// below the ephemeral range (see portpick), so that a restarted KDC can
+// take it again.
 func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	l, err := portpick.Listen(context.Background(), "127.0.0.1:0")
 	if err != nil {
 		return 0, fmt.Errorf("finding a free port: %w", err)
 	}

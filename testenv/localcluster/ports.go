@@ -1,6 +1,7 @@
 package localcluster
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/testenv/internal/portpick"
 )
 
 // PortsFile, below Options.Dir, records the addresses the cluster listened
@@ -73,8 +75,10 @@ func planPorts(dir string, base int) (ports, error) {
 	}
 	// The others are left to each server to choose when it binds: picking
 	// them all here would leave each free, for any other process to take,
-	// until its server starts. (The ports MiniYARN closes and reopens it
-	// picks below the ephemeral range itself.)
+	// until its server starts. Each server picks below the kernel's
+	// ephemeral range (portpick.Listen): after a stop, a port of that range
+	// may be the local end of any outgoing connection, and the restart that
+	// takes the recorded port again would find it in use.
 	return p, nil
 }
 
@@ -126,7 +130,7 @@ func listen(addr string) (net.Listener, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	l, err := net.Listen("tcp", addr)
+	l, err := portpick.Listen(context.Background(), addr)
 	if err != nil {
 		return nil, fmt.Errorf("listening on %s: %w", addr, err)
 	}

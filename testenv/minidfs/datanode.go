@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/gozie/gozie/hadoop/hadooppb/hdfspb"
+	"github.com/gozie/gozie/testenv/internal/portpick"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 )
@@ -53,7 +54,7 @@ func startDatanode(ctx context.Context, root *os.Root, addr string, log *slog.Lo
 	if addr == "" {
 		addr = loopback
 	}
-	l, err := net.Listen("tcp", addr)
+	l, err := portpick.Listen(ctx, addr)
 	if err != nil {
 		return nil, fmt.Errorf("minidfs: starting the DataNode: listening on %s: %w", addr, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/hadoop/ipc"
+	"github.com/gozie/gozie/testenv/internal/portpick"
 	"github.com/gozie/gozie/testenv/internal/ugi"
 )
 
@@ -241,14 +242,19 @@ func (m *MiniDFS) startNameNodes(ctx context.Context, so ipc.ServerOptions) erro
 		if i < len(m.opts.NameNodeAddrs) && m.opts.NameNodeAddrs[i] != "" {
 			listen = m.opts.NameNodeAddrs[i]
 		}
-		so.Addr = listen
+		name := "NameNode"
+		if id != "" {
+			name += " " + id
+		}
+		l, err := portpick.Listen(ctx, listen)
+		if err != nil {
+			return fmt.Errorf("minidfs: starting %s: %w", name, err)
+		}
+		so.Addr, so.Listener = listen, l
 		srv := ipc.NewServer(so)
 		m.nn.register(srv, m.ha, i, id)
 		if err := srv.Start(ctx); err != nil {
-			name := "NameNode"
-			if id != "" {
-				name += " " + id
-			}
+			l.Close()
 			return fmt.Errorf("minidfs: starting %s: %w", name, err)
 		}
 		m.nns = append(m.nns, nameNode{id: id, srv: srv, addr: advertised(listen, srv.Addr())})

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/apache/thrift/lib/go/thrift"
+	"github.com/gozie/gozie/testenv/internal/portpick"
 	"github.com/gozie/gozie/testenv/internal/ugi"
 )
 
@@ -113,8 +114,7 @@ func StartMetastore(ctx context.Context, opts MetastoreOptions) (*Metastore, err
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", addr)
+	ln, err := portpick.Listen(ctx, addr)
 	if err != nil {
 		return nil, fmt.Errorf("minihs2: metastore listening: %w", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/beltran/gohive/hiveserver"
+	"github.com/gozie/gozie/testenv/internal/portpick"
 	"github.com/gozie/gozie/testenv/internal/ugi"
 )
 
@@ -108,8 +109,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", addr)
+	ln, err := portpick.Listen(ctx, addr)
 	if err != nil {
 		s.cancel()
 		if s.yarn != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/testenv/internal/portpick"
 	"github.com/gozie/gozie/testenv/internal/ugi"
 )
 
@@ -80,7 +81,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := portpick.Listen(ctx, addr)
 	if err != nil {
 		return nil, fmt.Errorf("minijhs: listening on %s: %w", addr, err)
 	}

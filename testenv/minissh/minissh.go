@@ -37,6 +37,7 @@
 package minissh
 
 import (
+	"context"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/pem"
@@ -51,6 +52,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/gozie/gozie/testenv/internal/portpick"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 )
@@ -119,7 +121,7 @@ func Start(opts Options) (*Server, error) {
 		authorized: map[string][]gossh.PublicKey{}, conns: map[net.Conn]bool{}, procs: map[int]bool{}}
 	s.cfg = &gossh.ServerConfig{PublicKeyCallback: s.checkKey, ServerVersion: "SSH-2.0-OpenSSH_9.2p1 minissh"}
 	s.cfg.AddHostKey(hostKey)
-	ln, err := net.Listen("tcp", opts.Addr)
+	ln, err := portpick.Listen(context.Background(), opts.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("minissh: listening on %s: %w", opts.Addr, err)
 	}

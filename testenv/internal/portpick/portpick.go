@@ -7,6 +7,7 @@
 package portpick
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -62,4 +63,32 @@ func Bind(host string, bind func(addr string) error) (string, error) {
 		return "", fmt.Errorf("binding a port on %s: %w", host, err)
 	}
 	return addr, nil
+}
+
+// Listen listens on addr ("" is 127.0.0.1:0). An address of port 0 gets a
+// port below the ephemeral range, taken by the listen itself (see Bind):
+// a server that records its port and listens on it again after a restart
+// must not have picked it from the range the kernel hands to outgoing
+// connections, which may hold it by then.
+func Listen(ctx context.Context, addr string) (net.Listener, error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen address %q: %w", addr, err)
+	}
+	var lc net.ListenConfig
+	if port != "0" {
+		return lc.Listen(ctx, "tcp", addr)
+	}
+	var l net.Listener
+	if _, err := Bind(host, func(a string) error {
+		var err error
+		l, err = lc.Listen(ctx, "tcp", a)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	return l, nil
 }
