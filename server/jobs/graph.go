@@ -33,9 +33,14 @@ var graphFormats = map[string]struct {
 }
 
 // getGraph serves GET job/<workflow id>?show=graph[&format=png|svg|dot][&show-kill=true|false]:
-// the workflow's graph with the nodes coloured by the statuses of the job's actions (see
-// package workflow/graph). Only workflow jobs have a graph: other ids are 400 E0302, an
-// unknown format or a show-kill other than true or false 400 E0303.
+// the workflow's graph with the nodes coloured by the statuses of the job's actions and the
+// transitions the run took drawn thick and dark (see package workflow/graph). Kill nodes follow
+// show-kill: true draws every kill node and every transition into one, false (Oozie's default,
+// kept when a client asks for it) none; without the parameter the graph draws the kill nodes the
+// run reached and the transitions into them it took, so a failed run shows where it ended. The
+// SVG is self-contained, for pages that embed it inline: see graph.SVG for its markup. Only
+// workflow jobs have a graph: other ids are 400 E0302, an unknown format or a show-kill other
+// than true or false 400 E0303.
 func (a *api) getGraph(w http.ResponseWriter, r *http.Request, id string) error {
 	q := r.URL.Query()
 	format := strings.ToLower(q.Get(paramFormat))
@@ -46,11 +51,13 @@ func (a *api) getGraph(w http.ResponseWriter, r *http.Request, id string) error 
 	if !ok {
 		return server.ErrInvalidParamValue(paramFormat, q.Get(paramFormat))
 	}
-	showKill := false
+	kill := graph.KillReached
 	switch v := q.Get(paramShowKill); strings.ToLower(v) {
-	case "", "false":
+	case "":
+	case "false":
+		kill = graph.KillNone
 	case "true":
-		showKill = true
+		kill = graph.KillAll
 	default:
 		return server.ErrInvalidParamValue(paramShowKill, v)
 	}
@@ -88,7 +95,7 @@ func (a *api) getGraph(w http.ResponseWriter, r *http.Request, id string) error 
 	if err != nil {
 		return fmt.Errorf("reading the definition of workflow job %s: %w", id, err)
 	}
-	g, err := graph.Layout(app, acts, graph.Options{ShowKill: showKill,
+	g, err := graph.Layout(app, acts, graph.Options{Kill: kill,
 		Title: fmt.Sprintf("%s  %s  %s", job.AppName, job.ID, job.Status)})
 	if err != nil {
 		return fmt.Errorf("drawing workflow job %s: %w", id, err)

@@ -11,7 +11,7 @@ func BenchmarkLayout(b *testing.B) {
 	app := load(b, chainApp(400))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Layout(app, nil, Options{ShowKill: true}); err != nil {
+		if _, err := Layout(app, nil, Options{Kill: KillAll}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -19,7 +19,7 @@ func BenchmarkLayout(b *testing.B) {
 
 // BenchmarkRender draws a 40-action workflow in each format.
 func BenchmarkRender(b *testing.B) {
-	g := layout(b, load(b, chainApp(40)), nil, Options{ShowKill: true})
+	g := layout(b, load(b, chainApp(40)), nil, Options{Kill: KillAll})
 	for name, render := range map[string]func(io.Writer, *Graph) error{"svg": SVG, "png": PNG, "dot": DOT} {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()

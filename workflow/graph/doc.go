@@ -7,20 +7,36 @@
 // edge with a polyline route, a title and a legend. The renderers only draw
 // what Layout decided:
 //
-//   - SVG writes a hand-made SVG document;
-//   - PNG rasterizes the same drawing with the standard library alone
-//     (anti-aliased polygons, and text in a small bitmap font of our own);
+//   - SVG writes a self-contained SVG document, made to be embedded inline
+//     in a page: a viewBox, width and height, and per node a
+//     <g class="node" data-name data-kind data-type data-status data-state>
+//     with a <title> tooltip, per edge a
+//     <g class="edge" data-from data-to data-kind data-taken> (see SVG);
+//   - PNG rasterizes the same drawing with golang.org/x/image: shapes and
+//     lines filled by x/image/vector (exact anti-aliasing), text drawn in
+//     the Go fonts (gofont/goregular and gobold) by font.Drawer;
 //   - DOT writes Graphviz text, leaving the layout to Graphviz.
+//
+// Text is measured for the layout with the same Go fonts' advance widths
+// and kerning (text.go), so boxes fit their labels in the PNG; the SVG asks
+// for the family "Go, DejaVu Sans, sans-serif" and pins every text's
+// textLength to the measured width, so they fit there too whatever font
+// the viewer has.
 //
 // # Layout
 //
 // The layout is a classic layered (Sugiyama-style) drawing, top to bottom:
 //
 //  1. Edges: start → its target, ok and error transitions of actions,
-//     decision cases and default, fork paths and join → next. With
-//     Options.ShowKill false (Oozie's default) kill nodes, and so the error
-//     transitions into them, are left out. Transitions to nodes the app does
-//     not have are dropped.
+//     decision cases and default, fork paths and join → next. Kill nodes
+//     follow Options.Kill: KillAll (show-kill=true) draws every kill node
+//     and every transition into one; KillNone (show-kill=false, which
+//     Oozie assumes when the parameter is absent) none of either; KillReached,
+//     gozie's default when the client does not pass show-kill, draws the
+//     kill nodes the run reached (they have a row, which the engine writes
+//     when the job ends through one) and, into them, only the transitions
+//     the run took, so that a failed run shows where it ended. Transitions
+//     to nodes the app does not have are dropped.
 //  2. Layers: the longest path from start (a node sits one layer below the
 //     lowest of its predecessors). Validated workflows have no cycles; for a
 //     definition that was only parsed, edges closing a cycle are found by a
@@ -45,7 +61,13 @@
 // waiting on a retry or a person (USER_RETRY, START_MANUAL, END_MANUAL), red
 // for ERROR/FAILED/KILLED and for a kill node the run reached, grey for
 // nodes the run never reached. Transitions the run took (the rows'
-// Transition) are drawn dark and thick; error transitions are dashed.
+// Transition: an action's ok or error target, a decision's chosen case or
+// default, every path of a fork, a join's next node) are drawn thick and
+// dark, the others thin and light; error transitions are dashed and red
+// (dark red when taken). When an action's ok and error transitions name
+// the same node, its status tells which it took (ERROR: error). A
+// decision whose cases share a target cannot tell which case matched: all
+// of its edges to the chosen node are drawn taken.
 //
 // Workflows of hundreds of nodes lay out in linear-ish time; PNG output is
 // scaled down to stay within MaxPNGSide pixels a side and MaxPNGPixels in

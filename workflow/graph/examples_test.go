@@ -64,10 +64,10 @@ func drawExamples(t *testing.T, dir string, min int) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			for _, showKill := range []bool{false, true} {
-				opts := Options{ShowKill: showKill}
+			for _, kill := range []KillNodes{KillReached, KillNone, KillAll} {
+				opts := Options{Kill: kill}
 				g := layout(t, app, nil, opts)
-				checkLayout(t, app, g, opts)
+				checkLayout(t, app, nil, g, opts)
 				renderAll(t, g)
 			}
 		})

@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"fmt"
+
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
 )
@@ -9,7 +11,8 @@ import (
 const StartName = ":start:"
 
 // Point is a position in layout units, y growing downward. One unit is one
-// pixel of the SVG drawing before its 1.25 zoom, and of the PNG at scale 1.
+// pixel of the SVG drawing before its zoom (svgZoom), and of the PNG at
+// scale 1.
 type Point struct{ X, Y float64 }
 
 // Shape is how a node is drawn.
@@ -105,19 +108,46 @@ type Graph struct {
 
 // Options change what Layout draws.
 type Options struct {
-	// ShowKill includes kill nodes and the transitions into them; Oozie
-	// leaves them out by default (show-kill=false).
-	ShowKill bool
+	// Kill says which kill nodes, and which transitions into them, are
+	// drawn; the zero value draws those the run reached.
+	Kill KillNodes
 	// Title is drawn above the graph; empty means the app's name.
 	Title string
 }
 
-// Text metrics and spacing of the layout, in layout units. A character is
-// charW wide and glyphH tall, the size of one glyph of the PNG font; the SVG
-// uses a 10-unit monospace font, whose characters are about as wide.
+// KillNodes says which kill nodes a drawing shows. Oozie's show-kill
+// parameter is KillAll (true) or KillNone (false); without it gozie draws
+// KillReached, so that a failed run shows where it ended.
+type KillNodes int
+
+// Kill node modes.
 const (
-	charW        = 6.0
-	glyphH       = 7.0
+	// KillReached draws the kill nodes the run reached (the engine writes
+	// a row for a kill node when the job ends through it) and, into them,
+	// only the transitions the run took.
+	KillReached KillNodes = iota
+	// KillNone leaves out every kill node and every transition into one.
+	KillNone
+	// KillAll draws every kill node and every transition into one.
+	KillAll
+)
+
+// String returns the mode as the show-kill parameter would ask for it.
+func (k KillNodes) String() string {
+	switch k {
+	case KillReached:
+		return "reached"
+	case KillNone:
+		return "false"
+	case KillAll:
+		return "true"
+	}
+	return fmt.Sprintf("KillNodes(%d)", int(k))
+}
+
+// Spacing of the layout, in layout units. Text is measured in the Go fonts
+// (text.go).
+const (
 	maxLabelLen  = 32    // longer names are shortened with "..."
 	margin       = 16.0  // around the drawing
 	titleH       = 22.0  // the title's band
@@ -133,12 +163,12 @@ const (
 	swatchW      = 16.0
 	swatchH      = 10.0
 	legendItemSp = 14.0
+	nodeStrokeW  = 1.5 // a node's outline
 )
 
-// textWidth is the width of s in layout units.
-func textWidth(s string) float64 {
-	return float64(len([]rune(s))) * charW
-}
+// errorDash is the dash pattern of error transitions: drawn and skipped
+// lengths.
+var errorDash = []float64{5, 3}
 
 // shorten cuts labels longer than maxLabelLen characters.
 func shorten(s string) string {

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 
@@ -118,14 +117,4 @@ func chainApp(n int) string {
 		}
 	}
 	return wf("a0", b.String()+kill("fail")+end("end"))
-}
-
-// finite reports whether every value is a finite number.
-func finite(vs ...float64) bool {
-	for _, v := range vs {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
 }

@@ -41,6 +41,12 @@ func (g boxGrid) free(b box) bool {
 	return true
 }
 
+// labelBox is the size of the patch an edge label takes: its text and a
+// margin of two units around.
+func labelBox(s string) (w, h float64) {
+	return labelText.width(s) + 4, labelText.capHeight() + 4
+}
+
 // Where along the first segment of an edge its label may go, best first.
 var labelSpots = []float64{0.5, 0.3, 0.7, 0.15, 0.85}
 
@@ -59,7 +65,7 @@ func (g *Graph) placeLabels() {
 		if e.Label == "" || len(e.Points) < 2 {
 			continue
 		}
-		w, h := textWidth(e.Label)+4, glyphH+4
+		w, h := labelBox(e.Label)
 		a, b := e.Points[0], e.Points[1]
 		if e.From == e.To {
 			// A self loop: right of the loop.

@@ -21,12 +21,12 @@ func Layout(app *workflow.App, actions []store.WorkflowAction, opts Options) (*G
 		return nil, errors.New("laying out a workflow graph: no workflow app")
 	}
 	rows := rowsByName(actions)
-	nodes := buildNodes(app, rows, opts.ShowKill)
+	nodes := buildNodes(app, rows, opts.Kill)
 	index := make(map[string]int, len(nodes))
 	for i, n := range nodes {
 		index[n.Name] = i
 	}
-	edges := buildEdges(app, index, rows)
+	edges := buildEdges(app, nodes, index, rows, opts.Kill)
 	ends := make([][2]int, len(edges))
 	for i, e := range edges {
 		ends[i] = [2]int{index[e.From], index[e.To]}
@@ -64,10 +64,10 @@ func (g *Graph) arrange(lg *layered) []float64 {
 	contentW := maxX - minX
 	legendW := 0.0
 	for _, s := range States {
-		legendW += swatchW + 4 + textWidth(s.String()) + legendItemSp
+		legendW += swatchW + 4 + legendText.width(s.String()) + legendItemSp
 	}
 	legendW -= legendItemSp
-	g.Width = max(contentW, textWidth(g.Title), legendW) + 2*margin
+	g.Width = max(contentW, titleText.width(g.Title), legendW) + 2*margin
 	shift := margin + (g.Width-2*margin-contentW)/2 - minX
 
 	// Layer heights: the tallest node of each layer.
@@ -90,11 +90,11 @@ func (g *Graph) arrange(lg *layered) []float64 {
 		}
 	}
 
-	g.TitleAt = Point{X: margin, Y: margin + glyphH/2}
+	g.TitleAt = Point{X: margin, Y: margin + titleText.capHeight()/2}
 	x, ly := margin, bottom+16
 	for _, s := range States {
 		g.Legend = append(g.Legend, LegendItem{State: s, Label: s.String(), X: x, Y: ly})
-		x += swatchW + 4 + textWidth(s.String()) + legendItemSp
+		x += swatchW + 4 + legendText.width(s.String()) + legendItemSp
 	}
 	g.Height = ly + swatchH + margin
 	return layerY
@@ -110,7 +110,7 @@ func (g *Graph) route(lg *layered, ends [][2]int, layerY []float64) {
 		chain := lg.route[i]
 		if chain == nil {
 			e.Points = selfLoop(&g.Nodes[ends[i][0]])
-			e.LabelAt = Point{X: e.Points[1].X + textWidth(e.Label)/2 + 4, Y: g.Nodes[ends[i][0]].Y}
+			e.LabelAt = Point{X: e.Points[1].X + labelText.width(e.Label)/2 + 4, Y: g.Nodes[ends[i][0]].Y}
 			continue
 		}
 		pts := make([]Point, 0, len(chain))

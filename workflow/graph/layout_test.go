@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/gozie/gozie/store"
@@ -12,14 +13,22 @@ import (
 
 // checkLayout asserts the properties every layout must have: each node to
 // draw placed once, inside the drawing and apart from the others; exactly
-// the app's transitions between drawn nodes as edges, going down the layers
-// unless marked Back; routes that start and end on the nodes' borders.
-func checkLayout(t *testing.T, app *workflow.App, g *Graph, opts Options) {
+// the app's transitions between drawn nodes as edges (into kill nodes, only
+// those opts.Kill draws for the run rows), going down the layers unless
+// marked Back; routes that start and end on the nodes' borders.
+func checkLayout(t *testing.T, app *workflow.App, rows []store.WorkflowAction, g *Graph, opts Options) {
 	t.Helper()
-	// The nodes to draw, computed here from the app.
+	// What the run reached and took, computed here from the rows.
+	hasRow, goesTo, status := map[string]bool{}, map[string][]string{}, map[string]store.ActionStatus{}
+	for _, r := range rows {
+		hasRow[r.Name] = true
+		goesTo[r.Name] = strings.Split(r.Transition, ",")
+		status[r.Name] = r.Status
+	}
+	// The nodes to draw.
 	want := map[string]workflow.NodeKind{StartName: workflow.KindStart}
 	for _, n := range app.Nodes {
-		if n.Kind == workflow.KindKill && !opts.ShowKill {
+		if n.Kind == workflow.KindKill && (opts.Kill == KillNone || (opts.Kill == KillReached && !hasRow[n.Name])) {
 			continue
 		}
 		want[n.Name] = n.Kind
@@ -56,20 +65,29 @@ func checkLayout(t *testing.T, app *workflow.App, g *Graph, opts Options) {
 			}
 		}
 	}
-	// Edges: every transition between drawn nodes, once per transition.
+	// Edges: every transition between drawn nodes, once per transition;
+	// into a kill node without KillAll, only the ones taken.
 	var wantEdges, gotEdges []string
-	addWant := func(from, to string) {
+	addWant := func(from, to string, taken bool) {
 		if _, ok := byName[from]; !ok {
 			return
 		}
-		if _, ok := byName[to]; ok {
-			wantEdges = append(wantEdges, from+"->"+to)
+		n, ok := byName[to]
+		if !ok || (n.Kind == workflow.KindKill && opts.Kill != KillAll && !taken) {
+			return
 		}
+		wantEdges = append(wantEdges, from+"->"+to)
 	}
-	addWant(StartName, app.Start)
+	addWant(StartName, app.Start, slices.Contains(goesTo[StartName], app.Start))
 	for _, n := range app.Nodes {
-		for _, to := range n.Transitions() {
-			addWant(n.Name, to)
+		ts := n.Transitions()
+		for k, to := range ts {
+			taken := slices.Contains(goesTo[n.Name], to)
+			if n.Kind == workflow.KindAction && ts[0] == ts[1] && taken {
+				// ok and error to one node: the status says which.
+				taken = (k == 1) == (status[n.Name] == store.ActionError)
+			}
+			addWant(n.Name, to, taken)
 		}
 	}
 	for i := range g.Edges {
@@ -140,13 +158,13 @@ func TestLayoutProperties(t *testing.T) {
 		{"long workflow", chainApp(120)},
 	}
 	for _, tt := range valid {
-		for _, showKill := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/show-kill=%v", tt.name, showKill), func(t *testing.T) {
+		for _, kill := range []KillNodes{KillReached, KillNone, KillAll} {
+			t.Run(fmt.Sprintf("%s/kill=%v", tt.name, kill), func(t *testing.T) {
 				t.Parallel()
 				app := load(t, tt.def)
-				opts := Options{ShowKill: showKill}
+				opts := Options{Kill: kill}
 				g := layout(t, app, nil, opts)
-				checkLayout(t, app, g, opts)
+				checkLayout(t, app, nil, g, opts)
 				for _, e := range g.Edges {
 					if e.Back {
 						t.Errorf("valid workflow has a back edge %s->%s", e.From, e.To)
@@ -171,8 +189,8 @@ func TestLayoutProperties(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			app := parse(t, tt.def)
-			g := layout(t, app, nil, Options{ShowKill: true})
-			checkLayout(t, app, g, Options{ShowKill: true})
+			g := layout(t, app, nil, Options{Kill: KillAll})
+			checkLayout(t, app, nil, g, Options{Kill: KillAll})
 			back := 0
 			for _, e := range g.Edges {
 				if e.Back {
@@ -193,29 +211,101 @@ func TestLayoutNilApp(t *testing.T) {
 	}
 }
 
-func TestShowKill(t *testing.T) {
+func TestLayoutKillNodes(t *testing.T) {
 	t.Parallel()
-	app := load(t, wf("a", fsAction("a", "d", "fail")+decision("d", "end", "fail")+kill("fail")+end("end")))
-	for _, showKill := range []bool{false, true} {
-		g := layout(t, app, nil, Options{ShowKill: showKill})
-		var kills, into int
-		for _, n := range g.Nodes {
-			if n.Kind == workflow.KindKill {
-				kills++
+	// a fails to "fail"; the decision d may end in "fail2".
+	app := load(t, wf("a", fsAction("a", "d", "fail")+decision("d", "end", "fail2")+
+		kill("fail")+kill("fail2")+end("end")))
+	running := []store.WorkflowAction{row(StartName, store.ActionOK, "a"), row("a", store.ActionRunning, "")}
+	failed := []store.WorkflowAction{row(StartName, store.ActionOK, "a"), row("a", store.ActionError, "fail"),
+		row("fail", store.ActionOK, "")}
+	// The error transition recorded, but no row for the kill node.
+	noKillRow := failed[:2]
+	decided := []store.WorkflowAction{row(StartName, store.ActionOK, "a"), row("a", store.ActionOK, "d"),
+		row("d", store.ActionOK, "fail2"), row("fail2", store.ActionOK, "")}
+	all := []string{"a->fail", "d->fail2"}
+	tests := []struct {
+		name  string
+		rows  []store.WorkflowAction
+		kill  KillNodes
+		kills []string // kill nodes drawn
+		into  []string // edges into them
+		taken []string // of which taken
+	}{
+		{"running/reached", running, KillReached, nil, nil, nil},
+		{"running/none", running, KillNone, nil, nil, nil},
+		{"running/all", running, KillAll, []string{"fail", "fail2"}, all, nil},
+		{"failed/reached", failed, KillReached, []string{"fail"}, []string{"a->fail"}, []string{"a->fail"}},
+		{"failed/none", failed, KillNone, nil, nil, nil},
+		{"failed/all", failed, KillAll, []string{"fail", "fail2"}, all, []string{"a->fail"}},
+		{"no kill row/reached", noKillRow, KillReached, nil, nil, nil},
+		{"decided/reached", decided, KillReached, []string{"fail2"}, []string{"d->fail2"}, []string{"d->fail2"}},
+		{"decided/all", decided, KillAll, []string{"fail", "fail2"}, all, []string{"d->fail2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			opts := Options{Kill: tt.kill}
+			g := layout(t, app, tt.rows, opts)
+			checkLayout(t, app, tt.rows, g, opts)
+			var kills, into, taken []string
+			for _, n := range g.Nodes {
+				if n.Kind == workflow.KindKill {
+					kills = append(kills, n.Name)
+					want := StateNotReached
+					if slices.ContainsFunc(tt.rows, func(r store.WorkflowAction) bool { return r.Name == n.Name }) {
+						want = StateFailed
+					}
+					if n.State != want {
+						t.Errorf("kill node %s drawn %v, want %v", n.Name, n.State, want)
+					}
+				}
 			}
-		}
+			for _, e := range g.Edges {
+				if strings.HasPrefix(e.To, "fail") {
+					into = append(into, e.From+"->"+e.To)
+					if e.Taken {
+						taken = append(taken, e.From+"->"+e.To)
+					}
+				}
+			}
+			if !slices.Equal(kills, tt.kills) || !slices.Equal(into, tt.into) || !slices.Equal(taken, tt.taken) {
+				t.Errorf("kill nodes %v, edges into them %v, taken %v; want %v, %v, %v",
+					kills, into, taken, tt.kills, tt.into, tt.taken)
+			}
+		})
+	}
+}
+
+func TestLayoutTakenWhenOKAndErrorMeet(t *testing.T) {
+	t.Parallel()
+	// Both transitions of a go to end: the status tells which was taken.
+	app := load(t, wf("a", fsAction("a", "end", "end")+end("end")))
+	for status, want := range map[store.ActionStatus]EdgeKind{store.ActionOK: EdgeOK, store.ActionError: EdgeError} {
+		g := layout(t, app, []store.WorkflowAction{row("a", status, "end")}, Options{})
+		var taken []EdgeKind
 		for _, e := range g.Edges {
-			if e.To == "fail" {
-				into++
+			if e.From == "a" && e.Taken {
+				taken = append(taken, e.Kind)
 			}
 		}
-		wantKills, wantInto := 0, 0
-		if showKill {
-			wantKills, wantInto = 1, 2 // a's error and d's case
+		if !slices.Equal(taken, []EdgeKind{want}) {
+			t.Errorf("a %s: taken %v, want only %s", status, taken, want)
 		}
-		if kills != wantKills || into != wantInto {
-			t.Errorf("show-kill=%v: %d kill nodes and %d edges into them, want %d and %d", showKill, kills, into, wantKills, wantInto)
+	}
+	// Into a kill node the run reached, only the transition taken is drawn.
+	app = load(t, wf("a", fsAction("a", "fail", "fail")+kill("fail")+end("end")))
+	rows := []store.WorkflowAction{row(StartName, store.ActionOK, "a"), row("a", store.ActionError, "fail"), row("fail", store.ActionOK, "")}
+	g := layout(t, app, rows, Options{})
+	checkLayout(t, app, rows, g, Options{})
+	var into []string
+	for _, e := range g.Edges {
+		if e.To == "fail" {
+			into = append(into, string(e.Kind)+fmt.Sprint(e.Taken))
 		}
+	}
+	if !slices.Equal(into, []string{"errortrue"}) {
+		t.Errorf("edges into the kill node: %v, want the error edge, taken", into)
 	}
 }
 
@@ -230,7 +320,7 @@ func TestLayoutStatesAndTakenEdges(t *testing.T) {
 		row("b", store.ActionError, "fail"),
 		row("fail", store.ActionOK, ""),
 	}
-	g := layout(t, app, rows, Options{ShowKill: true})
+	g := layout(t, app, rows, Options{Kill: KillAll})
 	wantState := map[string]State{StartName: StateDone, "f": StateDone, "a": StateDone, "b": StateFailed,
 		"fail": StateFailed, "j": StateNotReached, "d": StateNotReached, "c": StateNotReached, "end": StateNotReached}
 	for _, n := range g.Nodes {
@@ -401,16 +491,16 @@ func TestIsotonic(t *testing.T) {
 func TestLargeWorkflow(t *testing.T) {
 	t.Parallel()
 	app := load(t, chainApp(400))
-	for _, showKill := range []bool{false, true} {
-		opts := Options{ShowKill: showKill}
+	for _, kill := range []KillNodes{KillReached, KillNone, KillAll} {
+		opts := Options{Kill: kill}
 		g := layout(t, app, nil, opts)
-		checkLayout(t, app, g, opts)
+		checkLayout(t, app, nil, g, opts)
 		w, h := PNGSize(g)
 		if w > MaxPNGSide || h > MaxPNGSide || w*h > MaxPNGPixels {
-			t.Errorf("show-kill=%v: PNG of %dx%d exceeds the bounds", showKill, w, h)
+			t.Errorf("kill=%v: PNG of %dx%d exceeds the bounds", kill, w, h)
 		}
 		if s := PNGScale(g); s >= DefaultPNGScale {
-			t.Errorf("show-kill=%v: %vx%v drawing not scaled down (scale %v)", showKill, g.Width, g.Height, s)
+			t.Errorf("kill=%v: %vx%v drawing not scaled down (scale %v)", kill, g.Width, g.Height, s)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package graph
 import (
 	"fmt"
 	"image"
-	"image/color"
 	"image/png"
 	"io"
 	"math"
@@ -18,8 +17,8 @@ const (
 	MaxPNGSide = 4000
 	// MaxPNGPixels bounds width × height.
 	MaxPNGPixels = 6_000_000
-	// minTextScale is the scale below which text is left out: glyph pixels
-	// would be a third of a pixel, unreadable anyway.
+	// minTextScale is the scale below which text is left out: letters
+	// would be three or four pixels tall, unreadable anyway.
 	minTextScale = 0.35
 )
 
@@ -61,12 +60,11 @@ func Raster(g *Graph) *image.RGBA {
 	for i := range g.Nodes {
 		c.node(&g.Nodes[i])
 	}
-	c.text(Point{g.TitleAt.X + textWidth(g.Title)/2, g.TitleAt.Y}, g.Title, colorText)
+	c.text(titleText, g.TitleAt.X, g.TitleAt.Y, g.Title, colorText, alignStart)
 	for _, it := range g.Legend {
 		sw := []Point{{it.X, it.Y}, {it.X + swatchW, it.Y}, {it.X + swatchW, it.Y + swatchH}, {it.X, it.Y + swatchH}}
-		c.fillPolygon(sw, it.State.Fill())
-		c.strokePolyline(append(sw, sw[0]), 1, it.State.Stroke(), nil)
-		c.text(Point{it.X + swatchW + 4 + textWidth(it.Label)/2, it.Y + swatchH/2}, it.Label, colorText)
+		c.shape(sw, it.State.Fill(), it.State.Stroke(), 1)
+		c.text(legendText, it.X+swatchW+4, it.Y+swatchH/2, it.Label, colorText, alignStart)
 	}
 	return c.img
 }
@@ -87,7 +85,7 @@ func (c *canvas) edge(e *Edge) {
 	col := edgeColor(e)
 	var dash []float64
 	if e.Kind == EdgeError {
-		dash = []float64{5, 3}
+		dash = errorDash
 	}
 	shaft, head := arrow(e.Points)
 	c.strokePolyline(shaft, edgeWidth(e), col, dash)
@@ -99,56 +97,19 @@ func (c *canvas) edge(e *Edge) {
 // label draws an edge label on a patch of background so lines do not run
 // through it.
 func (c *canvas) label(at Point, s string) {
-	w := textWidth(s)
-	c.fillPolygon([]Point{{at.X - w/2 - 2, at.Y - glyphH/2 - 2}, {at.X + w/2 + 2, at.Y - glyphH/2 - 2},
-		{at.X + w/2 + 2, at.Y + glyphH/2 + 2}, {at.X - w/2 - 2, at.Y + glyphH/2 + 2}}, colorBackground)
-	c.text(at, s, colorLabel)
+	w, h := labelBox(s)
+	c.fillPolygon([]Point{{at.X - w/2, at.Y - h/2}, {at.X + w/2, at.Y - h/2},
+		{at.X + w/2, at.Y + h/2}, {at.X - w/2, at.Y + h/2}}, colorBackground)
+	c.text(labelText, at.X, at.Y, s, colorLabel, alignMiddle)
 }
 
 // node draws a node's shape, outline and text.
 func (c *canvas) node(n *Node) {
-	o := outline(n)
-	c.fillPolygon(o, n.State.Fill())
-	c.strokePolyline(append(o, o[0]), 1.5, n.State.Stroke(), nil)
+	c.shape(outline(n), n.State.Fill(), n.State.Stroke(), nodeStrokeW)
 	if n.Type == "" {
-		c.text(Point{n.X, n.Y}, n.Label, colorText)
+		c.text(nameText, n.X, n.Y, n.Label, colorText, alignMiddle)
 		return
 	}
-	c.text(Point{n.X, n.Y + nameLineDY}, n.Label, colorText)
-	c.text(Point{n.X, n.Y + typeLineDY}, n.Type, colorLabel)
-}
-
-// text draws s in the bitmap font, centred on at. A glyph pixel is a whole
-// number of device pixels at scales of 1 and more, so text stays crisp;
-// below, it is drawn smaller and smoothed, and below minTextScale not at
-// all.
-func (c *canvas) text(at Point, s string, ink color.RGBA) {
-	if c.scale < minTextScale || s == "" {
-		return
-	}
-	px := c.scale
-	if px >= 1 {
-		px = math.Floor(px)
-	}
-	runes := []rune(s)
-	w := float64(len(runes)*glyphAdv-1) * px
-	x0 := at.X*c.scale - w/2
-	y0 := at.Y*c.scale - glyphRows*px/2
-	if px >= 1 {
-		x0, y0 = math.Round(x0), math.Round(y0)
-	}
-	for i, r := range runes {
-		g := glyphFor(r)
-		gx := x0 + float64(i*glyphAdv)*px
-		for row := range glyphRows {
-			bits := g[row]
-			for col := range glyphCols {
-				if bits&(1<<(glyphCols-1-col)) == 0 {
-					continue
-				}
-				x, y := gx+float64(col)*px, y0+float64(row)*px
-				c.fillRectDevice(x, y, x+px, y+px, ink)
-			}
-		}
-	}
+	c.text(nameText, n.X, n.Y+nameLineDY, n.Label, colorText, alignMiddle)
+	c.text(typeText, n.X, n.Y+typeLineDY, n.Type, colorLabel, alignMiddle)
 }

@@ -34,7 +34,7 @@ func sample(t *testing.T) *Graph {
 		row("load", store.ActionRunning, ""),
 		row("check", store.ActionUserRetry, ""),
 	}
-	return layout(t, app, rows, Options{ShowKill: true, Title: `test-wf <run 1> & "more"`})
+	return layout(t, app, rows, Options{Kill: KillAll, Title: `test-wf <run 1> & "more"`})
 }
 
 func TestSVGWellFormed(t *testing.T) {
@@ -160,7 +160,7 @@ func TestPNG(t *testing.T) {
 
 func TestPNGOfHugeGraphIsBounded(t *testing.T) {
 	t.Parallel()
-	g := layout(t, load(t, chainApp(150)), nil, Options{ShowKill: true})
+	g := layout(t, load(t, chainApp(150)), nil, Options{Kill: KillAll})
 	if g.Height*DefaultPNGScale <= MaxPNGSide {
 		t.Fatalf("a %vx%v drawing does not test scaling down", g.Width, g.Height)
 	}
@@ -242,7 +242,7 @@ func TestLabelsKeepApart(t *testing.T) {
 			continue
 		}
 		// Two units of room around each, so labels never touch.
-		w, h := textWidth(e.Label)+4, glyphH+4
+		w, h := labelBox(e.Label)
 		boxes = append(boxes, box{e.LabelAt.X - w/2, e.LabelAt.Y - h/2, e.LabelAt.X + w/2, e.LabelAt.Y + h/2})
 	}
 	if len(boxes) < 5 {

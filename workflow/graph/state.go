@@ -80,6 +80,8 @@ var (
 	colorText       = rgb(0x1a, 0x1a, 0x1a)
 	colorTaken      = rgb(0x3a, 0x3a, 0x3a)
 	colorNotTaken   = rgb(0xa8, 0xa8, 0xa8)
+	colorErrTaken   = rgb(0xb3, 0x26, 0x1e) // an error transition the run took
+	colorErrPending = rgb(0xe8, 0x9e, 0x97) // one it did not take
 	colorLabel      = rgb(0x55, 0x55, 0x55) // edge labels and action types
 )
 
@@ -89,6 +91,24 @@ func (s State) Fill() color.RGBA { return palette[s.known()][0] }
 // Stroke returns the colour of the outline of a node of state s.
 func (s State) Stroke() color.RGBA { return palette[s.known()][1] }
 
+// Class returns a short lower-case name of s for markup: done, running,
+// waiting, failed or not-reached.
+func (s State) Class() string {
+	switch s {
+	case StateDone:
+		return "done"
+	case StateActive:
+		return "running"
+	case StateWaiting:
+		return "waiting"
+	case StateFailed:
+		return "failed"
+	case StateNotReached:
+		return "not-reached"
+	}
+	return "unknown"
+}
+
 // known maps states outside the list to StateNotReached.
 func (s State) known() State {
 	if _, ok := palette[s]; ok {
@@ -97,18 +117,24 @@ func (s State) known() State {
 	return StateNotReached
 }
 
-// edgeColor is the colour of an edge: dark when the run took it.
+// edgeColor is the colour of an edge: red for error transitions, dark
+// when the run took it and light when not.
 func edgeColor(e *Edge) color.RGBA {
-	if e.Taken {
+	switch {
+	case e.Kind == EdgeError && e.Taken:
+		return colorErrTaken
+	case e.Kind == EdgeError:
+		return colorErrPending
+	case e.Taken:
 		return colorTaken
 	}
 	return colorNotTaken
 }
 
-// edgeWidth is the stroke width of an edge.
+// edgeWidth is the stroke width of an edge: thick when the run took it.
 func edgeWidth(e *Edge) float64 {
 	if e.Taken {
-		return 2
+		return 2.2
 	}
 	return 1.2
 }
