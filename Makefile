@@ -25,6 +25,10 @@ build: ## Build the gozie binary into bin/
 run: build ## Build and start the server with its embedded defaults and a local mini-cluster (ARGS=-ha, -kerberos, ...)
 	$(BIN) server -local -data-dir $(DATA_DIR) $(ARGS)
 
+.PHONY: examples
+examples: build ## Install the example apps into the cluster of a running `make run`, and print the commands that run them
+	$(BIN) examples install -data-dir $(DATA_DIR) $(ARGS)
+
 .PHONY: test
 test: ## Run every test on SQLite and a throwaway PostgreSQL (installs what is missing)
 	@set -e; env_file=$$(mktemp); export GOZIE_TEST_STATE=$$(mktemp -d); \

@@ -45,7 +45,7 @@ func runJob(ctx context.Context, args []string, env Env) error {
 		{"start", "start a submitted job"}, {"suspend", "suspend a job"}, {"resume", "resume a job"},
 		{"kill", "kill a job"}, {"rerun", "rerun a finished workflow job (with -config or -D)"},
 		{"info", "info of a job or action"}, {"definition", "definition of a job"},
-		{"log", "log of a job (narrow with -logfilter; a coordinator's also with -action or -date)"},
+		{"log", "log of a job (narrow with -logfilter; a coordinator's also with -action or -date); of a workflow action (<wf>@<action>), its YARN container logs"},
 		{"change", "change a coordinator or a bundle (with -value)"}, {"ignore", "ignore a coordinator, or its actions with -action"},
 		{"errorlog", "warnings and errors of a job's log (narrow as -log)"},
 		{"auditlog", "audit trail of a job: who did what to it (narrow with -logfilter)"},

@@ -219,6 +219,9 @@ func TestRoutePermissions(t *testing.T) {
 		"/oozie/v2/dataset":                           auth.PermSubmit,
 		"/oozie/v2/sla":                               auth.PermRead,
 		"/oozie/v2/sla/events":                        auth.PermRead,
+		"/oozie":                                      auth.PermRead, // the web console, to browsers only
+		"/oozie/":                                     auth.PermRead,
+		"/oozie/console/{file}":                       auth.PermRead,
 	}
 	byMethod := map[string]auth.Permission{
 		"PUT /oozie/v{version}/admin/status": auth.PermAdmin,

@@ -30,6 +30,7 @@ import (
 	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/purge"
 	"github.com/gozie/gozie/server"
+	"github.com/gozie/gozie/server/dashboard"
 	"github.com/gozie/gozie/server/jobs"
 	"github.com/gozie/gozie/sla"
 	"github.com/gozie/gozie/store"
@@ -282,7 +283,12 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	})
 	if err := jobs.Register(d.REST, jobs.Deps{Store: st, Workflows: d.Workflows, Coordinators: d.Coordinators, Bundles: d.Bundles, Clock: opts.Clock,
 		Logger: log.With("component", "jobs"), FS: d.UserFS, WorkflowOptions: wopts, SubstituteDepth: cfg.SubstituteDepth,
-		SLA: slaControl(d.SLA)}); err != nil {
+		SLA: slaControl(d.SLA), ActionLogs: actionLogClusters(cfg, hconf, rc.Kerberos, log)}); err != nil {
+		st.Close()
+		return nil, err
+	}
+	// The web console at /oozie/ (server/dashboard), whether or not the SLA service runs.
+	if err := dashboard.Register(d.REST, dashboard.Deps{Store: st, Clock: opts.Clock}); err != nil {
 		st.Close()
 		return nil, err
 	}
@@ -339,7 +345,8 @@ func (d *Daemon) Run(ctx context.Context) (err error) {
 	}()
 	defer func() { stopHeartbeat(); <-hbDone }()
 	d.log.Info("gozie server started", "address", ln.Addr().String(), "store", d.Store.Backend(),
-		"version", buildinfo.Get().Version, "engine", d.Engine.Owner())
+		"version", buildinfo.Get().Version, "engine", d.Engine.Owner(),
+		"console", "http://"+ln.Addr().String()+server.ContextPath+"/")
 	if d.opts.Ready != nil {
 		d.opts.Ready(ln.Addr())
 	}

@@ -60,17 +60,11 @@ func executors(cfg *conf.Server, hc *conf.Hadoop, fs *hadoop.Restricted, hdfs *h
 	for _, typ := range []string{launcher.TypeShell, launcher.TypeJava, launcher.TypeHive, launcher.TypeMapReduce, launcher.TypeSqoop, launcher.TypeSpark,
 		launcher.TypeGit, launcher.TypeDistcp, launcher.TypePig} {
 		reg[typ] = rmroute.NewRouter(resolve, func(web []string) (actions.Executor, error) {
-			// The server authenticates as itself (SPNEGO as its principal on
-			// a Kerberized cluster); requests made for a job carry
-			// doAs=<job user> (hadoop.AsUser), so the application is the job
-			// user's.
-			var auth yarn.Authenticator = yarn.PseudoAuth{User: cfg.UserName}
-			if krb != nil {
-				a, err := yarn.NewSPNEGOAuth(krb, hc.GetDefault("yarn.resourcemanager.webapp.spnego-principal", ""))
-				if err != nil {
-					return nil, err
-				}
-				auth = a
+			// Requests made for a job carry doAs=<job user>, so the
+			// application is the job user's.
+			auth, err := webAuth(cfg, hc, krb, rmSPNEGOPrincipal)
+			if err != nil {
+				return nil, err
 			}
 			yc, err := yarn.NewClient(yarn.Config{Addresses: web, Auth: auth, Logger: log.With("component", "yarn")})
 			if err != nil {

@@ -3,7 +3,6 @@ package daemon
 import (
 	"github.com/gozie/gozie/actions/launch"
 	"github.com/gozie/gozie/conf"
-	"github.com/gozie/gozie/yarn"
 	krbclient "github.com/jcmturner/gokrb5/v8/client"
 )
 
@@ -23,13 +22,9 @@ func jobHistory(cfg *conf.Server, hc *conf.Hadoop, krb *krbclient.Client) (*laun
 	if addr == "" {
 		return nil, nil
 	}
-	var auth yarn.Authenticator = yarn.PseudoAuth{User: cfg.UserName}
-	if krb != nil {
-		a, err := yarn.NewSPNEGOAuth(krb, hc.GetDefault("mapreduce.jobhistory.webapp.spnego-principal", ""))
-		if err != nil {
-			return nil, err
-		}
-		auth = a
+	auth, err := webAuth(cfg, hc, krb, "mapreduce.jobhistory.webapp.spnego-principal")
+	if err != nil {
+		return nil, err
 	}
 	return launch.NewJobHistory(scheme+addr, auth, nil)
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/server"
-	"github.com/gozie/gozie/server/dashboard"
 	"github.com/gozie/gozie/server/jobs"
 	"github.com/gozie/gozie/server/slaapi"
 	"github.com/gozie/gozie/sla"
@@ -52,16 +51,13 @@ func newSLA(cfg *conf.Server, st store.Store, clk clock.Clock, log *slog.Logger,
 		Notifiers: notifiers, Metrics: reg})
 }
 
-// registerSLA adds the SLA endpoint and the dashboard to the REST server.
+// registerSLA adds the SLA endpoint to the REST server.
 func registerSLA(srv *server.Server, cfg *conf.Server, st store.Store, clk clock.Clock, log *slog.Logger) error {
 	tf, err := coordinator.NewTimeFormat(cfg.ProcessingTimezone)
 	if err != nil {
 		return err
 	}
-	if err := slaapi.Register(srv, slaapi.Deps{Store: st, Clock: clk, ParseTime: tf.Parse, Logger: log}); err != nil {
-		return err
-	}
-	return dashboard.Register(srv, dashboard.Deps{Store: st, Clock: clk})
+	return slaapi.Register(srv, slaapi.Deps{Store: st, Clock: clk, ParseTime: tf.Parse, Logger: log})
 }
 
 // slaControl gives the job endpoints the SLA commands, or nothing when the

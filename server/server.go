@@ -123,11 +123,19 @@ func AllowInSafeMode() RouteOption {
 	return func(r *routeSpec) { r.allowInSafeMode = true }
 }
 
+// OnlyIf narrows a route to the requests match accepts; the others go on as if the route
+// did not exist (another route, or Oozie's not-found answer). The web console uses it to
+// answer /oozie/ to browsers only.
+func OnlyIf(match func(*http.Request) bool) RouteOption {
+	return func(r *routeSpec) { r.match = match }
+}
+
 // routeSpec is what the route wrapper needs to know about a route.
 type routeSpec struct {
 	label           string
 	perm            auth.Permission
 	allowInSafeMode bool
+	match           func(*http.Request) bool // nil: every request of the path and method
 }
 
 // New returns a server in NORMAL mode with the admin endpoints, /oozie/versions and
@@ -181,7 +189,8 @@ func New(cfg Config) *Server {
 }
 
 // Handle registers h for method on path, a gorilla/mux template relative to ContextPath
-// (for example "/v{version:[12]}/job/{id}"; handlers read variables with mux.Vars). perm
+// (for example "/v{version:[12]}/job/{id}", or "" for ContextPath itself; handlers read
+// variables with mux.Vars). perm
 // is what the caller needs, judged by Config.Authorization before h runs; a job-scoped
 // permission needs an {id} variable and SetJobLookup. Registering a route without a
 // permission panics, so that no route can be forgotten. A GET route also answers HEAD.
@@ -189,8 +198,8 @@ func New(cfg Config) *Server {
 // is given. Register routes before serving: the router is not safe for changes while it
 // serves.
 func (s *Server) Handle(method, path string, perm auth.Permission, h HandlerFunc, opts ...RouteOption) {
-	if !strings.HasPrefix(path, "/") {
-		path = "/" + path
+	if path != "" && !strings.HasPrefix(path, "/") {
+		path = "/" + path // "" stays: ContextPath itself
 	}
 	if perm == auth.PermNone {
 		panic("server: route " + method + " " + path + " declares no permission")
@@ -209,7 +218,10 @@ func (s *Server) Handle(method, path string, perm auth.Permission, h HandlerFunc
 	for _, m := range methods {
 		s.perms[m+" "+spec.label] = perm
 	}
-	s.router.Handle(ContextPath+path, s.wrap(spec, h)).Methods(methods...)
+	route := s.router.Handle(ContextPath+path, s.wrap(spec, h)).Methods(methods...)
+	if spec.match != nil {
+		route.MatcherFunc(func(r *http.Request, _ *mux.RouteMatch) bool { return spec.match(r) })
+	}
 }
 
 // Permissions returns the permission of every registered route, keyed by "METHOD label"

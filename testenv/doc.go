@@ -214,6 +214,48 @@
 //	yarn.resourcemanager.ha.enabled, cluster-id, ha.rm-ids                     client/ConfiguredRMFailoverProxyProvider.java
 //	(rm1..rmN) and the scheduler and webapp address of
 //	each rm-id
+//	NodeManager container log web services (Hadoop 3):     miniyarn            nodemanager/webapp/NMWebServices.java getContainerLogsInfo,
+//	GET /ws/v1/node/containers/<c>/logs lists the files                        getContainerLogFile, getLogs; logaggregation/LogToolUtils.java
+//	({"containerLogsInfo":[{containerLogInfo[fileName,                         outputContainerLogThroughZeroCopy; webapp/dao/ContainerLogsInfo,
+//	fileSize (a string), lastModifiedTime],                                    ContainerLogFileInfo
+//	logAggregationType LOCAL, containerId, nodeId}]});
+//	.../logs/<file> and /containerlogs/<c>/<file> send
+//	one file framed "Container: <c> on <node>",
+//	LogAggregationType, LogType, LogLastModifiedTime,
+//	LogLength (whole file), LogContents, then "End of
+//	LogType:<file>." ("This log file belongs to a running
+//	container ..." while it runs); size>0 first bytes,
+//	size<0 last bytes; format other than text or
+//	octet-stream: 400; authentication as the RM's
+//	a container the NodeManager does not have (unknown,    miniyarn            NMWebServices.createRedirectResponse, ContainerLogsUtils
+//	not yet running, or its application's logs                                 getApplicationForContainer, checkState, getContainerLogFile
+//	aggregated): 307 to yarn.log.server.web-service.url
+//	+ /containers/<c>/logs[/<file>] with the query minus
+//	nm.id plus redirected_from_node=true; without a log
+//	server 404 (NotFoundException JSON for the listing,
+//	the message as text for a file); malformed id 400
+//	with yarn.acl.enable only the owner, yarn.admin.acl    miniyarn            ContainerLogsUtils.checkAccess, security/
+//	(default *) and the application's VIEW_APP ACL read                        ApplicationACLsManager.checkAccess
+//	its logs: "User [<u>] is not authorized to view the
+//	logs for application <app>" (500 text for a file;
+//	the listing redirects or 404s); off, everyone
+//	log aggregation (yarn.log-aggregation-enable): once    miniyarn            nodemanager/containermanager/logaggregation/
+//	the application has ended and its containers are                           AppLogAggregatorImpl, LogAggregationService
+//	gone, their logs move to <remote-app-log-dir>/<user>/
+//	logs/<app>/ (kept on local disk) and the NodeManager
+//	forgets the application; the local cluster turns it
+//	on with the JobHistory server as log server
+//	RM web UI: /cluster/apps and /cluster/app/<app>        miniyarn            resourcemanager/webapp/RmController, AppBlock, AppsBlock
+//	(user, name, type, tags, queue, state, final status,
+//	times, tracking URL, diagnostics, attempts with
+//	their NodeManager log links); with yarn.acl.enable a
+//	caller who may not view it gets "You (User <u>) are
+//	not authorized to view application <app>" (403; the
+//	RM renders it in a 200 page); unknown app 404
+//	the web proxy /proxy/<app>/ (the report's tracking     miniyarn            webproxy/WebAppProxyServlet.java methodAction,
+//	URL, an action's Console URL) redirects (302) to the                       getTrackingUri
+//	RM's /cluster/app/<app> when the AM gave no tracking
+//	URL, to the AM's URL once the application ended
 //	an AM fails over round robin along the rm-ids on a     (launcher)          yarn/client/RMProxy.java createRetryPolicy,
 //	failed connection or a StandbyException (a SASL or                         io/retry/RetryPolicies.java
 //	InvalidToken refusal fails at once), pausing                               FailoverOnNetworkExceptionRetry,
@@ -349,6 +391,12 @@
 //	and groups of its mapreduce.job.acl-view-job see it
 //	(401); anonymous callers are dr.who; doAs needs the                        http/lib/StaticUserWebFilter, security/authentication/
 //	proxy-user rules (403 AuthorizationException)                              server/ProxyUserAuthenticationFilter
+//	the log server: GET /ws/v1/history/containers/<c>/logs minijhs             v2/hs/webapp/HsWebServices.getContainerLogs,
+//	(logAggregationType AGGREGATED), .../logs/<file> and                       getContainerLogFile, getLogs; webapp/LogServlet
+//	/containerlogs/<c>/<file>, framed as the NodeManager
+//	frames them, from the aggregated logs; none: 404
+//	NotFoundException; with yarn.acl.enable only the
+//	owner, yarn.admin.acl and VIEW_APP read them (403)
 //	spark-submit refuses what SparkSubmit refuses, "Error: clustertools        spark deploy/SparkSubmitArguments.scala
 //	<msg>" and exit 1: an unknown option ("Unrecognized                        handleUnknown, validateSubmitArguments,
 //	option '<o>'."), no primary resource, a deploy mode                        deploy/SparkSubmit.scala prepareSubmitEnvironment
@@ -393,10 +441,48 @@
 //	outputs (6000, 6); its job is map-only and tagged
 //	mapreduce.job.tags; a failing STREAM command fails
 //	the task (ERROR 2055) and the job (pig exits 2)
+//	WebHDFS (/webhdfs/v1 on each NameNode's dfs.namenode.  minidfs (web)       hdfs/server/namenode/web/resources/
+//	http-address): OPEN and CREATE answer 307 to the                           NamenodeWebHdfsMethods (redirectURI, chooseDatanode:
+//	DataNode's HTTP address with namenoderpcaddress and                        "Offset=... out of the range"), datanode/web/webhdfs/
+//	the caller (noredirect=true: 200 {"Location"}); OPEN                       WebHdfsHandler (onOpen, onCreate), hdfs/web/JsonUtil
+//	checks the file and offset first; the DataNode streams                     (FileStatus, FileStatuses, boolean)
+//	(offset, length) and writes (201, Location
+//	hdfs://<nn><path>; overwrite, permission,
+//	createparent); FileStatus JSON, {"boolean"} answers
+//	WebHDFS runs the NameNode's own ClientProtocol         minidfs (web)       NamenodeWebHdfsMethods (np.getFileInfo, getListing,
+//	handlers as the caller: the same permission checks,                        mkdirs, delete, rename), WebHdfsHandler.newDfsClient,
+//	HA state (a standby: 403 StandbyException), homes,                         ExceptionHandler (StandbyException is an IOException)
+//	leases and namespace as RPC
+//	WebHDFS errors: {"RemoteException":{exception,         minidfs (web)       hdfs/web/resources/ExceptionHandler.toResponse,
+//	javaClassName, message}}; 404 FileNotFoundException;                       JsonUtil.toJsonString(Exception), ParamFilter,
+//	400 IllegalArgumentException ("Invalid value for                           web/resources/EnumParam, BooleanParam, UserParam,
+//	webhdfs parameter ...": a bad boolean, number, user                        DestinationParam; datanode/web/webhdfs/ParameterParser
+//	name, relative destination, an op not of the method's                      ("namenoderpcaddress is not specified.")
+//	enum) and UnsupportedOperationException ("op=X is not
+//	supported"); 403 for every other IOException
+//	(AccessControlException, FileAlreadyExistsException,
+//	PathIsNotEmptyDirectoryException) and SecurityException
+//	WebHDFS identity under simple authentication:          minidfs (web)       hdfs/web/AuthFilter (anonymous allowed unless set),
+//	user.name, none the static user dr.who                                     PseudoAuthenticationHandler.authenticate,
+//	(hadoop.http.staticuser.user) unless dfs.web.                              server/common/JspHelper.getUGI, web/resources/
+//	authentication.simple.anonymous.allowed=false (401                         UserProvider ("Failed to obtain user group
+//	PseudoAuth); doas only under the proxy-user rules of                       information: ..."), ProxyUsers.authorize
+//	the RPC server (403 SecurityException "Failed to
+//	obtain user group information: ...Authorization-
+//	Exception: User: <u> is not allowed to impersonate
+//	<d>")
+//	a Kerberized NameNode's WebHDFS takes SPNEGO only (401 minidfs (web)       hdfs/web/AuthFilter, KerberosAuthenticationHandler,
+//	"WWW-Authenticate: Negotiate" to user.name; a ticket                       NamenodeWebHdfsMethods.redirectURI, generateDelegation-
+//	that does not verify: 403), or its own delegation                          Token (kind WEBHDFS delegation), WebHdfsHandler
+//	token; its redirects carry a delegation token issued                       (a secure DataNode's UGI comes from the token),
+//	to the caller, and its DataNode takes nothing else                         JspHelper.getUGI ("Security enabled but user not
+//	(403 SecurityException)                                                    authenticated by filter")
 //
 // What the stand-ins leave out is listed in each package's documentation
 // (minidfs: ACLs, snapshots, quotas, encryption zones; permissions of the
-// DataNode's block tokens; minissh: switching to the login user, since
+// DataNode's block tokens; WebHDFS operations besides LISTSTATUS,
+// GETFILESTATUS, GETHOMEDIRECTORY, OPEN, CREATE, MKDIRS, DELETE and RENAME,
+// answered UnsupportedOperationException; minissh: switching to the login user, since
 // commands run as the OS user running the tests, shells, terminals,
 // subsystems and port forwarding; clustertools' mapred: a job naming Java
 // mapper or reducer classes runs them as identity, where a cluster runs the

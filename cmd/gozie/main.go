@@ -10,6 +10,7 @@
 //	gozie admin -oozie URL -status | -version | -systemmode MODE
 //	gozie version
 //	gozie launcher [-spec FILE]   (inside a YARN container, started by the server)
+//	gozie examples install [-data-dir DIR] [-user NAME] [-oozie URL]   (the example apps, into the local cluster)
 //	gozie tool beeline|mapred|hadoop|hdfs args...   (the local cluster's stand-ins of the cluster tools)
 package main
 
@@ -22,6 +23,7 @@ import (
 	"syscall"
 
 	"github.com/gozie/gozie/cli"
+	"github.com/gozie/gozie/examples"
 	"github.com/gozie/gozie/testenv/clustertools"
 	"github.com/gozie/gozie/yarn/launcher"
 )
@@ -49,6 +51,8 @@ func run(args []string) int {
 		return runMiniCluster(ctx, args[1:])
 	case "tool":
 		return clustertools.Main(ctx, args[1:], clustertools.OSEnv())
+	case "examples":
+		return examples.Main(ctx, args[1:], examplesEnv())
 	default:
 		if _, ok := cli.Commands[args[0]]; ok {
 			return cli.Run(ctx, args, cli.OSEnv())
@@ -65,6 +69,7 @@ func usage() {
 	fmt.Fprintf(os.Stderr, "  %-11s %s\n", "server", "run the gozie server (REST API, engine); -local adds a local cluster")
 	fmt.Fprintf(os.Stderr, "  %-11s %s\n", "minicluster", "run a local Hadoop cluster (MiniDFS, MiniYARN) for development")
 	fmt.Fprintf(os.Stderr, "  %-11s %s\n", "launcher", "run an action as a YARN ApplicationMaster (started by the server)")
+	fmt.Fprintf(os.Stderr, "  %-11s %s\n", "examples", "install: copy gozie's example apps into the running local cluster and print how to run them")
 	fmt.Fprintf(os.Stderr, "  %-11s %s\n", "tool", "the local cluster's beeline, mapred, hadoop and hdfs (used in its containers)")
 	names := make([]string, 0, len(cli.Commands))
 	for n := range cli.Commands {

@@ -75,6 +75,7 @@ func runServer(ctx context.Context, args []string) int {
 	}
 	log := newLogger(cfg.Log)
 	slog.SetDefault(log)
+	var ready func(net.Addr)
 	if *local {
 		// The server acts for the jobs' users through the cluster's
 		// proxy-user rules, which let its own user do so.
@@ -107,8 +108,9 @@ func runServer(ctx context.Context, args []string) int {
 		if *cf.kerberos {
 			useLocalRealm(cfg, p)
 		}
+		ready = func(addr net.Addr) { localBanner(log, addr, cfg.DataDir, p) }
 	}
-	d, err := daemon.Open(ctx, daemon.Options{Config: cfg, Logger: log})
+	d, err := daemon.Open(ctx, daemon.Options{Config: cfg, Logger: log, Ready: ready})
 	if err != nil {
 		log.Error("gozie server failed to start", "err", err)
 		return 1

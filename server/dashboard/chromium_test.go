@@ -3,112 +3,145 @@ package dashboard_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/gozie/gozie/internal/testreq"
 )
 
-// chromium finds Debian's headless browser (testreq: required under CI, where
-// make test installs it).
-func chromium(t *testing.T) string {
-	t.Helper()
-	return testreq.Program(t, "chromium", "chromium", "chromium-browser", "google-chrome")
+// Viewport of every browser test and screenshot: a common laptop screen.
+const viewW, viewH = 1280, 800
+
+// browser is one headless Chromium tab on the console.
+type browser struct {
+	t    *testing.T
+	ctx  context.Context
+	base string // the server's /oozie URL
+	page int    // counts full page loads, to make each URL new
 }
 
-// browse runs headless Chromium on url with the extra flags and returns its
-// standard output. JavaScript runs until the page's network and timers are
-// idle or the virtual time budget is spent.
-func browse(t *testing.T, bin, url string, flags ...string) string {
+// newBrowser starts Debian's Chromium (testreq: required under CI, where
+// make test installs it) through chromedp, at 1280x800.
+func newBrowser(t *testing.T, base string) *browser {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	bin := testreq.Program(t, "chromium", "chromium", "chromium-browser", "google-chrome")
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.Headless,
+		chromedp.DisableGPU, chromedp.Flag("disable-dev-shm-usage", true), chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(viewW, viewH))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	b := &browser{t: t, ctx: ctx, base: base}
+	// The first run starts the browser: it takes no deadline, which would
+	// end the browser with it.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(viewW, viewH)); err != nil {
+		t.Fatalf("starting %s: %v", bin, err)
+	}
+	return b
+}
+
+// do runs steps with a deadline and fails the test on an error.
+func (b *browser) do(steps ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
 	defer cancel()
-	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-		"--no-first-run", "--user-data-dir=" + t.TempDir(), "--virtual-time-budget=5000",
-		"--window-size=1400,900"}, flags...)
-	cmd := exec.CommandContext(ctx, bin, append(args, url)...)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium %s: %v\n%s", url, err, errOut.String())
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		b.t.Fatalf("browser: %v\npage: %s", err, b.snippet())
 	}
-	return out.String()
 }
 
-// TestDashboardInChromium renders the dashboard in a real headless browser:
-// the jobs view shows the bundle and its coordinator with its miss, the
-// coordinator's timeline draws the late action in red, and the misses view
-// lists the miss and honours its filters. A screenshot of the misses view is
-// kept under testdata/screenshots.
-func TestDashboardInChromium(t *testing.T) {
-	t.Parallel()
-	bin := chromium(t)
-	base := serve(t) + "/dashboard/"
+// run runs one action that returns a value.
+func run[T any](b *browser, a chromedp.Action[T]) T {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		b.t.Fatalf("browser: %v\npage: %s", err, b.snippet())
+	}
+	return v
+}
 
-	dom := browse(t, bin, base+"?view=jobs", "--dump-dom")
-	for _, want := range []string{`data-loaded="true"`, `class="card bundle" data-id="` + bundleID + `"`, "nightly",
-		`href="?view=coordinator&amp;id=` + coordID + `"`, "aggregator", `class="badge miss"`, "1 SLA miss", otherID} {
-		if !strings.Contains(dom, want) {
-			t.Errorf("jobs view lacks %q", want)
-		}
+// snippet is the start of the console's view, for failure messages.
+func (b *browser) snippet() string {
+	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById("message")||{}).outerHTML + (document.getElementById("view")||document.body).outerHTML`))
+	if err != nil {
+		return err.Error()
 	}
+	return s[:min(len(s), 3000)]
+}
 
-	dom = browse(t, bin, base+"?view=coordinator&id="+coordID, "--dump-dom")
-	for _, want := range []string{`<svg`, `class="action met" data-id="` + coordID + `@1"`,
-		`class="action miss" data-id="` + coordID + `@2"`, `fill="#c62828"`, "+15 min",
-		`<tr class="miss" data-id="` + coordID + `@2"`, `href="` + yarnURL + `"`} {
-		if !strings.Contains(dom, want) {
-			t.Errorf("coordinator view lacks %q", want)
-		}
-	}
+// open loads the console page at path (below /oozie, "/" for the console
+// itself, "/dashboard/..." for an old link) and waits for sel.
+func (b *browser) open(path, sel string) {
+	b.t.Helper()
+	b.page++
+	u := b.base + path
+	b.do(chromedp.Navigate(u), chromedp.WaitVisible(chromedp.CSS(sel)))
+}
 
-	dom = browse(t, bin, base+"?view=misses&app=aggregator&event=END_MISS", "--dump-dom")
-	if !strings.Contains(dom, `<tr class="miss" data-id="`+coordID+`@2"`) || !strings.Contains(dom, "+15 min") ||
-		!strings.Contains(dom, `href="/oozie/v2/job/`+coordID+`@2"`) {
-		t.Errorf("the misses view does not show the END_MISS of aggregator:\n%s", excerpt(dom, "misses"))
-	}
-	if strings.Contains(dom, `data-id="`+otherID+`"`) || strings.Contains(dom, `data-id="`+coordID+`@1"`) {
-		t.Errorf("the misses view ignores its filter:\n%s", excerpt(dom, "misses"))
-	}
+// view opens the console view of a fragment (#/workflows …) by a full load.
+func (b *browser) view(fragment, sel string) {
+	b.t.Helper()
+	b.page++
+	b.do(chromedp.Navigate(fmt.Sprintf("%s/?load=%d%s", b.base, b.page, fragment)), chromedp.WaitVisible(chromedp.CSS(sel)))
+}
 
-	dom = browse(t, bin, base+"?view=misses&app=other", "--dump-dom")
-	if !strings.Contains(dom, `data-id="`+otherID+`"`) || strings.Contains(dom, `data-id="`+coordID+`@2"`) {
-		t.Errorf("filtering by app other:\n%s", excerpt(dom, "misses"))
-	}
-	dom = browse(t, bin, base+"?view=misses&app=aggregator&event=DURATION_MISS", "--dump-dom")
-	if !strings.Contains(dom, `id="misses-empty"`) || strings.Contains(dom, `id="misses-empty" hidden`) {
-		t.Errorf("no DURATION_MISS should show the empty note:\n%s", excerpt(dom, "misses"))
-	}
+// text returns the visible text of the first element matching sel.
+func (b *browser) text(sel string) string {
+	b.t.Helper()
+	return run(b, chromedp.Text(chromedp.CSS(sel)))
+}
 
+// click clicks sel and waits for then.
+func (b *browser) click(sel, then string) {
+	b.t.Helper()
+	b.do(chromedp.Click(chromedp.CSS(sel)), chromedp.WaitVisible(chromedp.CSS(then)))
+}
+
+// screenshot keeps the viewport as testdata/screenshots/name.png.
+func (b *browser) screenshot(name string) {
+	b.t.Helper()
+	png := run(b, chromedp.CaptureScreenshot())
+	if len(png) < 1000 || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		b.t.Fatalf("screenshot %s: %d bytes, not a PNG", name, len(png))
+	}
 	dir, err := filepath.Abs(filepath.Join("testdata", "screenshots"))
 	if err != nil {
-		t.Fatal(err)
+		b.t.Fatal(err)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
+		b.t.Fatal(err)
 	}
-	shot := filepath.Join(dir, "misses.png")
-	os.Remove(shot)
-	browse(t, bin, base+"?view=misses", "--screenshot="+shot)
-	png, err := os.ReadFile(shot)
-	if err != nil || len(png) < 1000 || !bytes.HasPrefix(png, []byte("\x89PNG")) {
-		t.Fatalf("no screenshot at %s (%d bytes, %v)", shot, len(png), err)
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		b.t.Fatal(err)
 	}
-	coordShot := filepath.Join(dir, "coordinator.png")
-	browse(t, bin, base+"?view=coordinator&id="+coordID, "--screenshot="+coordShot)
-	t.Logf("screenshots: %s, %s", shot, coordShot)
 }
 
-// excerpt returns the part of a DOM dump around a marker, for messages.
-func excerpt(dom, marker string) string {
-	i := strings.Index(dom, `id="`+marker+`"`)
-	if i < 0 {
-		return dom
-	}
-	end := min(len(dom), i+3000)
-	return dom[i:end]
+// setUser types name into the console's user field.
+func (b *browser) setUser(name string) {
+	b.t.Helper()
+	b.do(chromedp.SetValue(chromedp.CSS("#user-name"), name), chromedp.Click(chromedp.CSS("#user-set")),
+		chromedp.Poll[chromedp.Void](`document.getElementById("message").textContent.includes(`+jsString("Acting as "+name)+`) &&
+			document.body.dataset.loaded === "true"`))
+}
+
+// fitsWidth reports whether the page has no horizontal overflow.
+func (b *browser) fitsWidth() (scrollWidth, innerWidth int) {
+	b.t.Helper()
+	v := run(b, chromedp.Evaluate[[]int](`[document.scrollingElement.scrollWidth, window.innerWidth]`))
+	return v[0], v[1]
+}
+
+func jsString(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+	return `"` + r.Replace(s) + `"`
 }

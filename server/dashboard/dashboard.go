@@ -1,17 +1,23 @@
-// Package dashboard serves gozie's SLA dashboard: a web UI embedded in the
-// binary (plain HTML, CSS and JavaScript, no CDN, so it works with no
-// internet) under /oozie/dashboard/, and the small read API it needs beyond
-// Oozie's:
+// Package dashboard serves gozie's web console: a single-page UI embedded in
+// the binary (plain HTML, CSS and JavaScript, no CDN and no build step, so it
+// works with no internet) that reads and drives jobs through Oozie's own REST
+// API, plus the small read API it needs beyond Oozie's:
 //
-//	GET /oozie/dashboard/                     the page (views: jobs, coordinator timeline, SLA misses)
+//	GET /oozie, /oozie/                       the console, to a browser (Accept names text/html); other clients keep Oozie's answers
+//	GET /oozie/console/{file}                 its assets (console.js, console.css)
+//	GET /oozie/dashboard/…                    the old SLA dashboard's pages: redirected to the console's views
 //	GET /oozie/dashboard/api/overview         bundles → coordinators (with action counts), other coordinators, recent workflows
 //	GET /oozie/dashboard/api/coordinator/{id} a coordinator's actions with their workflows and SLA summaries
 //	GET /oozie/dashboard/api/sla?filter=...   GET /v2/sla's summaries plus each job's info and YARN tracking URLs
 //
-// The page reads its view and filters from the query string (?view=misses&
-// app=...&event=END_MISS&from=...&to=..., ?view=coordinator&id=...), so that
-// a link (or a headless browser) opens it filtered, and refreshes itself
-// every few seconds.
+// The console routes in the URL's fragment (/oozie/#/workflow/<id>,
+// /oozie/#/sla?app=…), so that no console page can be mistaken for a REST
+// path and every view is a link a person or a headless browser can open.
+// It sends every request with the caller's identity as the CLI does: under
+// simple authentication the user.name parameter (a field the page keeps in
+// localStorage; cookies are left out so that the field, not an old
+// hadoop.auth cookie, names the user), under Kerberos the browser's SPNEGO
+// and the hadoop.auth cookie it earns.
 package dashboard
 
 import (
@@ -20,6 +26,7 @@ import (
 	"io/fs"
 	"mime"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 
@@ -34,9 +41,9 @@ import (
 //go:embed assets
 var assets embed.FS
 
-// Deps is what the dashboard needs.
+// Deps is what the console needs.
 type Deps struct {
-	// Store is read for jobs and SLA summaries. Required.
+	// Store is read for the overview, coordinator timelines and SLA summaries. Required.
 	Store store.Store
 	// Clock gives "now" for delays; default the real clock.
 	Clock clock.Clock
@@ -49,15 +56,18 @@ type ui struct {
 
 // Route templates, relative to server.ContextPath.
 const (
-	rootPath   = "/dashboard"
-	filePath   = "/dashboard/{file}"
+	consoleDir = "/console"
+	consoleAt  = consoleDir + "/{file}"
+	legacyRoot = "/dashboard"
+	legacyFile = legacyRoot + "/{file}"
 	apiPrefix  = "/dashboard/api"
 	overview   = apiPrefix + "/overview"
 	coordPath  = apiPrefix + "/coordinator/{id}"
 	slaAPIPath = apiPrefix + "/sla"
 )
 
-// Register adds the dashboard to srv.
+// Register adds the console, its assets, the old dashboard's redirects and
+// the console's read API to srv.
 func Register(srv *server.Server, d Deps) error {
 	if d.Store == nil {
 		return errors.New("dashboard: Deps.Store is required")
@@ -73,30 +83,47 @@ func Register(srv *server.Server, d Deps) error {
 	srv.Handle(http.MethodGet, overview, auth.PermRead, u.overview)
 	srv.Handle(http.MethodGet, coordPath, auth.PermReadJob, u.coordinator)
 	srv.Handle(http.MethodGet, slaAPIPath, auth.PermRead, u.sla)
-	srv.Handle(http.MethodGet, rootPath, auth.PermRead, u.redirect)
-	srv.Handle(http.MethodGet, rootPath+"/", auth.PermRead, u.file)
-	srv.Handle(http.MethodGet, filePath, auth.PermRead, u.file)
+	browser := server.OnlyIf(WantsHTML)
+	srv.Handle(http.MethodGet, "", auth.PermRead, u.index, browser)
+	srv.Handle(http.MethodGet, "/", auth.PermRead, u.index, browser)
+	srv.Handle(http.MethodGet, consoleAt, auth.PermRead, u.file)
+	srv.Handle(http.MethodGet, legacyRoot, auth.PermRead, u.legacy)
+	srv.Handle(http.MethodGet, legacyRoot+"/", auth.PermRead, u.legacy)
+	srv.Handle(http.MethodGet, legacyFile, auth.PermRead, u.legacy)
 	return nil
 }
 
-// redirect sends /dashboard to /dashboard/ so that relative asset paths
-// resolve.
-func (u *ui) redirect(w http.ResponseWriter, r *http.Request) error {
-	target := server.ContextPath + rootPath + "/"
-	if r.URL.RawQuery != "" {
-		target += "?" + r.URL.RawQuery
+// WantsHTML reports whether r asks for an HTML page: its Accept header names
+// text/html (with a non-zero quality), as a browser's navigation does and
+// API clients (Accept */*, application/json, none) do not.
+func WantsHTML(r *http.Request) bool {
+	for _, accept := range r.Header.Values("Accept") {
+		for part := range strings.SplitSeq(accept, ",") {
+			media, params, _ := strings.Cut(part, ";")
+			if !strings.EqualFold(strings.TrimSpace(media), "text/html") {
+				continue
+			}
+			if q, ok := strings.CutPrefix(strings.ReplaceAll(params, " ", ""), "q="); ok && strings.Trim(q, "0.") == "" {
+				continue // text/html;q=0 refuses HTML
+			}
+			return true
+		}
 	}
-	http.Redirect(w, r, target, http.StatusFound)
-	return nil
+	return false
 }
 
-// file serves one embedded asset; the directory means index.html.
+// index serves the console's page.
+func (u *ui) index(w http.ResponseWriter, r *http.Request) error {
+	return u.serveFile(w, r, "index.html")
+}
+
+// file serves one embedded asset under /oozie/console/.
 func (u *ui) file(w http.ResponseWriter, r *http.Request) error {
-	name := mux.Vars(r)["file"]
-	if name == "" {
-		name = "index.html"
-	}
-	if strings.Contains(name, "..") || strings.Contains(name, "/") {
+	return u.serveFile(w, r, mux.Vars(r)["file"])
+}
+
+func (u *ui) serveFile(w http.ResponseWriter, r *http.Request, name string) error {
+	if name == "" || strings.Contains(name, "..") || strings.Contains(name, "/") {
 		return server.ErrInvalidResource(name)
 	}
 	b, err := fs.ReadFile(u.files, name)
@@ -115,4 +142,36 @@ func (u *ui) file(w http.ResponseWriter, r *http.Request) error {
 	}
 	_, err = w.Write(b)
 	return err
+}
+
+// legacy redirects the old dashboard's pages (/oozie/dashboard/?view=…) to
+// the console view that replaced each.
+func (u *ui) legacy(w http.ResponseWriter, r *http.Request) error {
+	http.Redirect(w, r, LegacyTarget(r.URL.Query()), http.StatusFound)
+	return nil
+}
+
+// LegacyTarget is the console URL for the old dashboard's query: view=jobs
+// (the default) → #/overview, view=coordinator&id=X → #/coordinator/X,
+// view=misses&app=…&event=…&from=…&to=… → #/sla with the same filters.
+func LegacyTarget(q url.Values) string {
+	root := server.ContextPath + "/#/"
+	switch q.Get("view") {
+	case "coordinator":
+		if id := q.Get("id"); id != "" {
+			return root + "coordinator/" + url.PathEscape(id)
+		}
+	case "misses":
+		keep := url.Values{}
+		for _, k := range []string{"app", "event", "from", "to"} {
+			if v := q.Get(k); v != "" {
+				keep.Set(k, v)
+			}
+		}
+		if len(keep) == 0 {
+			return root + "sla"
+		}
+		return root + "sla?" + keep.Encode()
+	}
+	return root + "overview"
 }

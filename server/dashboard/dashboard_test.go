@@ -28,6 +28,13 @@ const (
 	yarnURL  = "http://rm.example:8088/proxy/application_1_0002/"
 )
 
+// aggregatorXML is the seeded coordinator's definition.
+const aggregatorXML = `<coordinator-app xmlns="uri:oozie:coordinator:0.4" name="aggregator" frequency="60" freq_timeunit="MINUTE" end_of_duration="NONE"
+    start="2026-03-01T10:00Z" end="2026-03-02T10:00Z" timezone="UTC">
+  <action><workflow><app-path>hdfs://localhost:8020/apps/one-op-wf</app-path></workflow></action>
+</coordinator-app>
+`
+
 // seed stores a bundle "nightly" with the coordinator "aggregator" of three
 // hourly actions: #1 met its SLA, #2 ended 15 minutes after should-end
 // (END_MISS), #3 runs. A workflow of app "other" never started (START_MISS).
@@ -40,14 +47,15 @@ func seed(t *testing.T, st store.Store) {
 			return err
 		}
 		if err := x.InsertCoordJob(ctx, &store.CoordJob{ID: coordID, AppName: "aggregator", BundleID: bundleID,
-			Status: store.JobRunning, ExecutionOrder: "FIFO", CreatedTime: t0}); err != nil {
+			Status: store.JobRunning, ExecutionOrder: "FIFO", CreatedTime: t0, Definition: aggregatorXML, OrigDefinition: aggregatorXML,
+			Frequency: "60", TimeUnit: "MINUTE", TimeZone: "UTC", StartTime: t0, EndTime: t0.Add(24 * h)}); err != nil {
 			return err
 		}
 		statuses := []store.CoordActionStatus{store.CoordActionSucceeded, store.CoordActionSucceeded, store.CoordActionRunning}
 		for i, s := range statuses {
 			n := i + 1
 			nt := t0.Add(time.Duration(i) * h)
-			wfID := strings.Replace(coordID, "-C", "-W", 1) + string(rune('0'+n))
+			wfID := "000001" + string(rune('0'+n)) + "-260301100000000-gozie-test-W"
 			a := store.CoordAction{ID: coordID + "@" + string(rune('0'+n)), JobID: coordID, ActionNumber: n, Status: s,
 				NominalTime: nt, ExternalID: wfID, CreatedTime: nt}
 			if err := x.InsertCoordAction(ctx, &a); err != nil {
@@ -154,13 +162,13 @@ func TestAPI(t *testing.T) {
 	if len(l.SLASummaryList) != 1 || l.SLASummaryList[0].ConsoleURL != yarnURL || l.SLASummaryList[0].ID != coordID+"@2" {
 		t.Fatalf("sla rows: %+v", l)
 	}
-	resp, err := http.Get(base + "/dashboard/app.js")
+	resp, err := http.Get(base + "/console/console.js")
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
 	if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), "javascript") {
-		t.Fatalf("app.js: %s %s", resp.Status, resp.Header.Get("Content-Type"))
+		t.Fatalf("console.js: %s %s", resp.Status, resp.Header.Get("Content-Type"))
 	}
 	resp, err = http.Get(base + "/dashboard/api/coordinator/nope-C")
 	if err != nil {

@@ -16,8 +16,11 @@ import (
 // getLog serves show=log of a workflow, coordinator or bundle job: its log
 // (see jobLog) narrowed by the logfilter parameter (see logFilter), for a
 // coordinator also to the actions of type=action|date&scope=..., times in
-// loc.
+// loc; of a workflow action, its container logs (getActionLog).
 func (a *api) getLog(w http.ResponseWriter, r *http.Request, id string, loc *time.Location) error {
+	if kindOfID(id) == idWorkflowAction {
+		return a.getActionLog(w, r, id)
+	}
 	return a.serveLog(w, r, id, loc, showLog, nil)
 }
 

@@ -235,7 +235,7 @@ func TestLogShowErrors(t *testing.T) {
 		{rows.bundle + "?show=errorlog&scope=1", 400, "E0302",
 			"E0302: Invalid parameter, [type] and [scope] narrow the log of a coordinator job only"},
 		{rows.coord + "?show=log&type=action", 400, "E0305", "E0305: Missing parameter [scope]"},
-		{rows.wf + "@load?show=log", 400, "E0303", "E0303: Invalid parameter value, [show] = [log]"},
+		{rows.wf + "@load?show=errorlog", 400, "E0303", "E0303: Invalid parameter value, [show] = [errorlog]"},
 		{rows.coord + "@1?show=errorlog", 400, "E0303", "E0303: Invalid parameter value, [show] = [errorlog]"},
 		{ghost + "?show=errorlog", 404, "E0604", "E0604: Job does not exist [" + ghost + "]"},
 		{ghost + "?show=log&logfilter=limit%3D1", 404, "E0604", "E0604: Job does not exist [" + ghost + "]"},

@@ -44,6 +44,10 @@ type Deps struct {
 	SLA SLAControl
 	// SubstituteDepth bounds ${x} substitution in dry runs; zero means Oozie's default.
 	SubstituteDepth int
+	// ActionLogs reaches the YARN cluster of an action for its container logs
+	// (show=log of a workflow action, actionlog.go); without it that answer says
+	// the logs are not available.
+	ActionLogs ActionLogClusters
 }
 
 // api holds the registered endpoints' dependencies.

@@ -27,7 +27,8 @@ func (c *Cluster) mapredConf() map[string]string {
 
 // startJobHistory starts the JobHistory server on addr (a free port when
 // empty), reading MiniDFS as the superuser with the cluster's proxy-user
-// rules. A Kerberized cluster gets none: the stand-in speaks no SPNEGO,
+// rules, and serving MiniYARN's aggregated logs as the cluster's log
+// server. A Kerberized cluster gets none: the stand-in speaks no SPNEGO,
 // and without a server named, map-reduce actions end without counters.
 func (c *Cluster) startJobHistory(ctx context.Context, addr string, log *slog.Logger) error {
 	if c.realm != nil {
@@ -35,10 +36,13 @@ func (c *Cluster) startJobHistory(ctx context.Context, addr string, log *slog.Lo
 	}
 	conf := maps.Clone(c.core)
 	conf[minijhs.ACLsEnabledKey] = "true"
-	s, err := minijhs.Start(ctx, minijhs.Options{Addr: addr, FS: c.FS, DefaultFS: c.DFS.URI(), Conf: conf, Logger: log})
+	s, err := minijhs.Start(ctx, minijhs.Options{Addr: addr, FS: c.FS, DefaultFS: c.DFS.URI(), Conf: conf, Logger: log,
+		Logs: c.YARN.AggregatedLogs()})
 	if err != nil {
 		return fmt.Errorf("starting the JobHistory server: %w", err)
 	}
 	c.JobHistory = s
+	// It is also the log server of the aggregated container logs.
+	c.YARN.SetLogServerURL(s.LogServerURL())
 	return nil
 }

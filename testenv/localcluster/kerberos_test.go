@@ -12,6 +12,7 @@ import (
 	"github.com/gozie/gozie/testenv/kdc"
 	"github.com/gozie/gozie/testenv/localcluster"
 	"github.com/gozie/gozie/yarn"
+	"github.com/jcmturner/gokrb5/v8/spnego"
 )
 
 // TestKerberizedCluster: a -kerberos cluster refuses SIMPLE clients at
@@ -51,6 +52,29 @@ func TestKerberizedCluster(t *testing.T) {
 	var se *yarn.RemoteError
 	if _, err := yc.Apps(ctx, yarn.AppsFilter{}); !errors.As(err, &se) || se.StatusCode != http.StatusUnauthorized {
 		t.Errorf("the RM answered a SIMPLE client with %v, want 401", err)
+	}
+
+	// WebHDFS takes SPNEGO only: user.name is refused with the challenge,
+	// the user's ticket is served.
+	if resp, err := http.Get(p["webhdfs"] + "/?op=LISTSTATUS&user.name=alice"); err != nil {
+		t.Error(err)
+	} else {
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") != "Negotiate" {
+			t.Errorf("WebHDFS answered user.name on a Kerberized cluster with %d %v, want 401 Negotiate", resp.StatusCode, resp.Header)
+		}
+	}
+	if krb, err := krblogin.Login(krblogin.Config{Principal: p["userPrincipal"], Keytab: p["userKeytab"], Krb5Conf: p["krb5Config"]}); err != nil {
+		t.Error(err)
+	} else {
+		resp, err := spnego.NewClient(krb, nil, "HTTP/localhost").Get(p["webhdfs"] + "/user?op=LISTSTATUS")
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Errorf("WebHDFS with SPNEGO: %v %v", resp, err)
+		}
+		if resp != nil {
+			resp.Body.Close()
+		}
+		krb.Destroy()
 	}
 
 	login := func() {

@@ -5,6 +5,11 @@
 // there with cp; YARN's containers localize their resources from MiniDFS
 // through the real HDFS client.
 //
+// The NameNode serves WebHDFS (/webhdfs/v1) on its HTTP address, named in
+// hdfs-site.xml (dfs.namenode.http-address) and local-cluster.properties
+// (webhdfs), for Hue and Python clients; a Kerberized cluster's takes
+// SPNEGO (HTTPPrincipal).
+//
 // Users are as on a secured-by-permissions cluster: MiniDFS checks HDFS
 // permissions, gives each user a home (/user/<u>, owned by <u>) at their
 // first call, as a cluster's administrator would when adding the user
@@ -221,9 +226,11 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	}
 	nnNames := []string{"namenode.nn1", "namenode.nn2"}[:n]
 	dfsOpts := minidfs.Options{Root: dfsRoot, Conf: core, CreateHomes: true, Logger: opts.Logger,
-		HA: opts.HA, Nameservice: HAName, NameNodeAddrs: pp.pick(nnNames...), DataNodeAddr: pp["datanode"]}
+		HA: opts.HA, Nameservice: HAName, NameNodeAddrs: pp.pick(nnNames...), DataNodeAddr: pp["datanode"],
+		NameNodeHTTPAddrs: pp.pick([]string{"namenode.http.nn1", "namenode.http.nn2"}[:n]...), DataNodeHTTPAddr: pp["datanode.http"]}
 	if c.realm != nil {
 		dfsOpts.Kerberos = &ipc.KerberosOptions{Keytab: c.realm.services, Service: "nn", Host: "localhost"}
+		dfsOpts.WebKerberos = &minidfs.WebKerberosOptions{Keytab: c.realm.services, Principal: kdc.Principal(HTTPPrincipal)}
 		dfsOpts.TokenRenewInterval = opts.TokenRenewInterval
 	}
 	c.DFS, err = minidfs.Start(ctx, dfsOpts)
@@ -239,6 +246,8 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	for k, v := range c.DFS.ClientConf() {
 		client[k] = v
 	}
+	// Where WebHDFS clients (Hue, Python's) find the NameNodes.
+	maps.Copy(client, c.DFS.HTTPConf())
 	if opts.TokenRenewInterval > 0 {
 		client[hadoop.TokenRenewIntervalKey] = strconv.FormatInt(opts.TokenRenewInterval.Milliseconds(), 10)
 	}
@@ -277,7 +286,7 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 			TokenRenewInterval: opts.TokenRenewInterval}
 	}
 	c.YARN, err = miniyarn.Start(ctx, miniyarn.Options{WorkDir: yarnDir, Storage: c.storage, Env: env,
-		AnonymousAllowed: c.realm == nil, Kerberos: yarnKerberos,
+		AnonymousAllowed: c.realm == nil, Kerberos: yarnKerberos, LogAggregation: c.realm == nil, // served by JobHistory
 		Conf: core, HDFSConf: c.DFS.ClientConf(), Standbys: n - 1, ClusterID: HAName,
 		Addrs: miniyarn.Addrs{
 			Web:         pp.pick([]string{"resourcemanager.webapp.rm1", "resourcemanager.webapp.rm2"}[:n]...),
@@ -345,7 +354,7 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 
 // ports are the addresses the running cluster listens on.
 func (c *Cluster) ports() ports {
-	p := ports{"datanode": c.DFS.DataNodeAddr(), "nodemanager.webapp": c.YARN.NodeManagerAddr(),
+	p := ports{"datanode": c.DFS.DataNodeAddr(), "datanode.http": c.DFS.DataNodeHTTPAddr(), "nodemanager.webapp": c.YARN.NodeManagerAddr(),
 		"hiveserver2": c.HS2.Addr(), "admin": c.admin.addr}
 	if c.realm != nil {
 		p["kdc"] = c.realm.kdc.Addr
@@ -361,6 +370,9 @@ func (c *Cluster) ports() ports {
 	}
 	for i, a := range c.DFS.NameNodeAddrs() {
 		p[fmt.Sprintf("namenode.nn%d", i+1)] = a
+	}
+	for i, a := range c.DFS.HTTPAddrs() {
+		p[fmt.Sprintf("namenode.http.nn%d", i+1)] = a
 	}
 	for i, a := range c.YARN.WebAddrs() {
 		p[fmt.Sprintf("resourcemanager.webapp.rm%d", i+1)] = a
@@ -416,7 +428,8 @@ func (c *Cluster) writeHadoopConf(client map[string]string) error {
 // name it), resourceManagerWebapp (its REST URL), hive2JdbcUrl (MiniHS2),
 // hcatMetastoreUri (the metastore of a Kerberized cluster), sshPort,
 // sshKeyFile, sshKnownHosts and sshHome (the SSH host of ssh actions), and
-// for tools run by hand dfsRoot and hadoopConfDir.
+// for tools run by hand dfsRoot, hadoopConfDir and webhdfs (the WebHDFS URL
+// of the NameNode active at start, http://<dfs.namenode.http-address>/webhdfs/v1).
 func (c *Cluster) Properties() map[string]string {
 	// Without HA the ResourceManager is named by its web address, which
 	// gozie's router takes as such; with HA by its cluster id, which the
@@ -433,6 +446,7 @@ func (c *Cluster) Properties() map[string]string {
 		"dfsRoot":               c.DFS.Root(),
 		"hive2JdbcUrl":          c.HS2.JDBCURL("default"),
 		"hadoopConfDir":         c.ConfDir,
+		"webhdfs":               "http://" + c.DFS.HTTPAddr() + minidfs.WebHDFSPrefix,
 	}
 	if c.realm != nil {
 		for k, v := range c.realm.properties() {

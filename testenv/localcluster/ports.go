@@ -29,6 +29,7 @@ var portNames = [...]string{
 	"resourcemanager.scheduler.rm1", "resourcemanager.scheduler.rm2",
 	"nodemanager.webapp", "hiveserver2", "admin", "kdc", "metastore",
 	"jobhistory.webapp", "ssh",
+	"namenode.http.nn1", "namenode.http.nn2", "datanode.http",
 }
 
 // PortCount is how many ports Options.BasePort pins.

@@ -40,6 +40,9 @@ type datanode struct {
 	log    *slog.Logger
 	l      net.Listener
 	blocks *blockTable
+	// infoPort is the DataNode's HTTP port (WebHDFS), given to clients in
+	// its DatanodeInfo.
+	infoPort int
 
 	ctx    context.Context
 	cancel context.CancelFunc

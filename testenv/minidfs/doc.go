@@ -44,6 +44,20 @@
 // allocated, and data carries real CRC32C checksums in both directions.
 // There is one DataNode and replication is 1.
 //
+// WebHDFS: each NameNode serves /webhdfs/v1 on its HTTP address
+// (Options.NameNodeHTTPAddrs, HTTPConf's dfs.namenode.http-address) and
+// the DataNode on its own (Options.DataNodeHTTPAddr, its info port):
+// LISTSTATUS, GETFILESTATUS, GETHOMEDIRECTORY, MKDIRS, DELETE and RENAME
+// on the NameNode, OPEN and CREATE redirected (307) to the DataNode, which
+// streams and writes the data, as NamenodeWebHdfsMethods and the
+// DataNode's WebHdfsHandler do. Both run the NameNode's own ClientProtocol
+// handlers as the caller (user.name, doas under the proxy-user rules; on
+// a Kerberized MiniDFS SPNEGO with Options.WebKerberos and the delegation
+// tokens of the redirects), so the permission checks, HA state, leases and
+// namespace are RPC's. Errors are Hadoop's RemoteException JSON with
+// ExceptionHandler's statuses. Hadoop's other operations are answered
+// UnsupportedOperationException.
+//
 // Not modelled: snapshots, extended attributes, ACLs, encryption zones,
 // ownership kept across a restart (owners live in memory),
 // erasure coding, quotas, a lease that moves with a renamed file, and

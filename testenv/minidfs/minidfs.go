@@ -82,6 +82,10 @@ type Options struct {
 	// with a delegation token (TOKEN, DIGEST-MD5, offered first), and
 	// getDelegationToken issues HDFS_DELEGATION_TOKENs to Kerberos callers.
 	Kerberos *ipc.KerberosOptions
+	// WebKerberos, with Kerberos, lets WebHDFS take SPNEGO (and the
+	// delegation tokens of its redirects); without it a Kerberized
+	// MiniDFS's WebHDFS refuses every request with the 401 challenge.
+	WebKerberos *WebKerberosOptions
 	// TokenRenewInterval is how long a delegation token lives unless
 	// renewed (dfs.namenode.delegation.token.renew-interval); default
 	// DefaultTokenRenewInterval.
@@ -108,6 +112,14 @@ type Options struct {
 	// DataNodeAddr is the DataNode's data-transfer listen address
 	// (host:port); empty means a random 127.0.0.1 port.
 	DataNodeAddr string
+	// NameNodeHTTPAddrs are the NameNodes' HTTP listen addresses
+	// (dfs.namenode.http-address), where WebHDFS is served, one per
+	// NameNode like NameNodeAddrs; empty means random 127.0.0.1 ports.
+	NameNodeHTTPAddrs []string
+	// DataNodeHTTPAddr is the DataNode's HTTP listen address (its info
+	// port, where WebHDFS redirects reads and writes); empty means a
+	// random 127.0.0.1 port.
+	DataNodeHTTPAddr string
 	// Now returns the current time for lease bookkeeping; default time.Now.
 	Now func() time.Time
 	// Logger receives diagnostics; default a logger that discards.
@@ -137,6 +149,10 @@ type MiniDFS struct {
 	nns  []nameNode // nn1 (and nn2 with HA)
 	ha   *haState
 	dn   *datanode
+	// proxies are the hadoop.proxyuser rules, for IPC and web callers.
+	proxies *ugi.ProxyUsers
+	nnWeb   []*webServer // each NameNode's HTTP server (WebHDFS)
+	dnWeb   *webServer   // the DataNode's HTTP server
 
 	closeOnce sync.Once
 }
@@ -211,9 +227,9 @@ func Start(ctx context.Context, opts Options) (*MiniDFS, error) {
 	m.nn = newNamenode(opts, root, m.dn, hex.EncodeToString(uuid))
 	m.dn.blocks = m.nn.blocks
 
-	proxies := ugi.NewProxyUsers(opts.Conf, m.nn.groups)
+	m.proxies = ugi.NewProxyUsers(opts.Conf, m.nn.groups)
 	so := ipc.ServerOptions{Logger: opts.Logger, Protection: protection, Proxy: func(real, user string, remote net.Addr) error {
-		return proxies.Authorize(real, user, ugi.HostOf(remote.String()))
+		return m.proxies.Authorize(real, user, ugi.HostOf(remote.String()))
 	}}
 	if opts.Kerberos != nil {
 		// A secure NameNode offers TOKEN, then KERBEROS
@@ -223,6 +239,10 @@ func Start(ctx context.Context, opts Options) (*MiniDFS, error) {
 		so.Simple = true
 	}
 	if err := m.startNameNodes(ctx, so); err != nil {
+		m.Close()
+		return nil, err
+	}
+	if err := m.startWeb(ctx); err != nil {
 		m.Close()
 		return nil, err
 	}
@@ -309,6 +329,10 @@ func (m *MiniDFS) Close() error {
 		for _, n := range m.nns {
 			n.srv.Close()
 		}
+		for _, s := range m.nnWeb {
+			s.close()
+		}
+		m.dnWeb.close()
 		m.dn.close()
 		m.root.Close()
 	})

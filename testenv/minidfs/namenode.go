@@ -77,22 +77,14 @@ func newNamenode(opts Options, root *os.Root, dn *datanode, dnUUID string) *name
 // getDataEncryptionKey checks nothing.
 func (nn *namenode) register(s *ipc.Server, ha *haState, idx int, id string) {
 	h := func(method string, cat opCategory, fn ipc.Handler) {
-		if nn.opts.CreateHomes {
-			inner := fn
-			fn = func(ctx context.Context, call *ipc.Call, req []byte) (proto.Message, error) {
-				nn.ensureHome(call.User)
-				return inner(ctx, call, req)
-			}
-		}
-		serve := fn
 		s.Handle(ipc.ClientProtocol, method, func(ctx context.Context, call *ipc.Call, req []byte) (proto.Message, error) {
-			release, err := ha.enter(idx, cat)
+			release, err := nn.admit(ha, idx, cat, call.User)
 			if err != nil {
 				nn.opts.Logger.Debug("minidfs: a standby NameNode refused a call", "namenode", id, "method", method, "user", call.User)
 				return nil, err
 			}
 			defer release()
-			return serve(ctx, call, req)
+			return fn(ctx, call, req)
 		})
 	}
 	h("getFileInfo", opRead, ipc.Typed(nn.getFileInfo))
@@ -119,6 +111,21 @@ func (nn *namenode) register(s *ipc.Server, ha *haState, idx int, id string) {
 	h("getDelegationToken", opWrite, ipc.Typed(nn.getDelegationToken))
 	h("renewDelegationToken", opWrite, ipc.Typed(nn.renewDelegationToken))
 	h("cancelDelegationToken", opWrite, ipc.Typed(nn.cancelDelegationToken))
+}
+
+// admit lets a call of category cat by user into NameNode idx, RPC and
+// WebHDFS alike: the HA state must allow it (held until release is
+// called), and with Options.CreateHomes the user gets a home at first
+// sight.
+func (nn *namenode) admit(ha *haState, idx int, cat opCategory, user string) (release func(), err error) {
+	release, err = ha.enter(idx, cat)
+	if err != nil {
+		return nil, err
+	}
+	if nn.opts.CreateHomes {
+		nn.ensureHome(user)
+	}
+	return release, nil
 }
 
 // ensureHome gives a user a home at the first call (Options.CreateHomes).

@@ -22,7 +22,7 @@ func (nn *namenode) datanodeInfo() *hdfspb.DatanodeInfoProto {
 			HostName:     proto.String(nn.dn.ip()),
 			DatanodeUuid: proto.String(nn.dnUUID),
 			XferPort:     proto.Uint32(uint32(nn.dn.port())),
-			InfoPort:     proto.Uint32(0),
+			InfoPort:     proto.Uint32(uint32(nn.dn.infoPort)),
 			IpcPort:      proto.Uint32(0),
 		},
 		Capacity:  proto.Uint64(capacity),

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/testenv/internal/nmlogs"
 	"github.com/gozie/gozie/testenv/internal/portpick"
 	"github.com/gozie/gozie/testenv/internal/ugi"
 )
@@ -38,6 +39,10 @@ type Options struct {
 	Conf map[string]string
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
+	// Logs is the cluster's aggregated container logs, which the server
+	// serves as the log server (yarn.log.server.web-service.url is
+	// [Server.LogServerURL]); nil serves none.
+	Logs *nmlogs.Store
 }
 
 // Server is a running JobHistory server stand-in.
@@ -124,9 +129,12 @@ var countersPath = regexp.MustCompile(`^/ws/v1/history/mapreduce/jobs/([^/]+)/co
 // jobIDPattern is a well-formed MapReduce job id (MRApps.toJobID).
 var jobIDPattern = regexp.MustCompile(`^job_\d+_\d+$`)
 
-// ServeHTTP serves the REST API: the job counters resource; any other
-// path is 404.
+// ServeHTTP serves the REST API: the job counters resource and the
+// container log resources (containerlogs.go); any other path is 404.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.serveContainerLogs(w, r) {
+		return
+	}
 	m := countersPath.FindStringSubmatch(r.URL.Path)
 	if m == nil {
 		http.NotFound(w, r)

@@ -87,6 +87,15 @@
 //     resources only with an HDFS_DELEGATION_TOKEN of the submission, which
 //     [HDFSStorage] then authenticates with (TOKEN).
 //   - Forgetting finished applications ([RM.Forget]) so that reports answer 404.
+//   - Container logs as Hadoop 3 serves them (nmws.go): the NodeManager's
+//     web services /ws/v1/node/containers/{id}/logs[/{file}] (size, the
+//     LogToolUtils framing, the VIEW_APP check of yarn.acl.enable, 307 to
+//     [Options.LogServerURL] for containers it no longer has), and log
+//     aggregation ([Options.LogAggregation], [RM.AggregatedLogs]) into a
+//     store that a log server (minijhs) serves.
+//   - The RM web UI's /cluster/apps and /cluster/app/{id} pages (rmui.go),
+//     to which the web proxy (an application's tracking URL) redirects
+//     when the AM gave no tracking URL.
 //
 // Application state inside the RM:
 //

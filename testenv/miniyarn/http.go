@@ -100,6 +100,7 @@ func (rm *RM) webHandler(ep *endpoint) http.Handler {
 	mux.HandleFunc("DELETE /ws/v1/cluster/delegation-token", rm.handleDelegationTokenOther)
 	mux.HandleFunc("POST /ws/v1/cluster/delegation-token/expiration", rm.handleDelegationTokenOther)
 	mux.HandleFunc("GET /proxy/{appid}/", rm.handleProxy)
+	rm.webUI(mux)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rm.mu.Lock()
 		active := rm.activeEndpointLocked()
@@ -305,6 +306,16 @@ func (rm *RM) handleProxy(w http.ResponseWriter, r *http.Request) {
 	}
 	st, tracking := a.state, a.amTracking
 	rm.mu.Unlock()
+	// WebAppProxyServlet: without a tracking URL from the AM, the RM's
+	// application page; for an ended application, the AM's URL itself.
+	if tracking == "" || tracking == "N/A" {
+		http.Redirect(w, r, "/cluster/app/"+a.id.String(), http.StatusFound)
+		return
+	}
+	if st.Final() {
+		http.Redirect(w, r, tracking, http.StatusFound)
+		return
+	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	fmt.Fprintf(w, "application %s is %s\ntracking URL given by the AM: %s\n", a.id, st, tracking)
 }

@@ -4,7 +4,6 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha1"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,8 +18,6 @@ import (
 	"github.com/gozie/gozie/testenv/internal/ugi"
 	"github.com/gozie/gozie/yarn"
 	"github.com/jcmturner/gokrb5/v8/keytab"
-	krbservice "github.com/jcmturner/gokrb5/v8/service"
-	krbtypes "github.com/jcmturner/gokrb5/v8/types"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -37,10 +34,6 @@ const (
 	DefaultTokenRenewInterval = 24 * time.Hour
 	DefaultTokenMaxLifetime   = 7 * 24 * time.Hour
 )
-
-// negotiateAccepted is the SPNEGO answer "accept-completed, mechanism
-// Kerberos" a server sends with the response of a negotiated request.
-const negotiateAccepted = "Negotiate oRQwEqADCgEAoQsGCSqGSIb3EgECAg=="
 
 // KerberosOptions turns on the security of a Kerberized RM's web
 // endpoints (hadoop.http.authentication.type=kerberos behind
@@ -82,56 +75,11 @@ func (k *KerberosOptions) check() error {
 // "WWW-Authenticate: Negotiate" challenge, a token that does not verify
 // 403. It returns the client's short name and principal.
 func (rm *RM) negotiate(w http.ResponseWriter, r *http.Request) (user, principal string, ok bool) {
-	scheme, b64, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !strings.EqualFold(scheme, "Negotiate") {
-		w.Header().Set("WWW-Authenticate", "Negotiate")
-		http.Error(w, "Authentication required", http.StatusUnauthorized)
+	principal, ok = krbaccept.Negotiate(w, r, rm.opts.Kerberos.Keytab, rm.opts.Kerberos.Principal, rm.log)
+	if !ok {
 		return "", "", false
 	}
-	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(b64))
-	if err == nil {
-		principal, err = rm.acceptAPReq(raw, r.RemoteAddr)
-	}
-	if err != nil {
-		rm.log.Debug("miniyarn SPNEGO refused", "err", err)
-		http.Error(w, "org.apache.hadoop.security.authentication.client.AuthenticationException: "+err.Error(), http.StatusForbidden)
-		return "", "", false
-	}
-	_, realm, _ := strings.Cut(rm.opts.Kerberos.Principal, "@")
-	if _, prealm, _ := strings.Cut(principal, "@"); prealm != realm {
-		http.Error(w, "org.apache.hadoop.security.authentication.util.KerberosName$NoMatchingRule: No rules applied to "+principal, http.StatusForbidden)
-		return "", "", false
-	}
-	w.Header().Set("WWW-Authenticate", negotiateAccepted)
 	return ugi.ShortName(principal), principal, true
-}
-
-// acceptAPReq verifies a SPNEGO NegTokenInit (or a bare Kerberos token)
-// with the RM's key and returns the client principal (user@REALM).
-func (rm *RM) acceptAPReq(raw []byte, remoteAddr string) (principal string, err error) {
-	defer func() {
-		// The ASN.1 decoders are fed by the client.
-		if p := recover(); p != nil {
-			principal, err = "", fmt.Errorf("malformed Negotiate token: %v", p)
-		}
-	}()
-	apReq, err := krbaccept.APReq(raw)
-	if err != nil {
-		return "", err
-	}
-	name, _, _ := strings.Cut(rm.opts.Kerberos.Principal, "@")
-	settings := []func(*krbservice.Settings){krbservice.DecodePAC(false), krbservice.KeytabPrincipal(name)}
-	if h, err := krbtypes.GetHostAddress(remoteAddr); err == nil {
-		settings = append(settings, krbservice.ClientAddress(h))
-	}
-	ok, creds, err := krbservice.VerifyAPREQ(apReq, krbservice.NewSettings(rm.opts.Kerberos.Keytab, settings...))
-	if err != nil {
-		return "", fmt.Errorf("GSSException: checking the Kerberos ticket: %w", err)
-	}
-	if !ok || creds == nil {
-		return "", errors.New("GSSException: the Kerberos ticket is not valid")
-	}
-	return creds.UserName() + "@" + creds.Domain(), nil
 }
 
 // rmTokens is the RM's delegation token secret manager

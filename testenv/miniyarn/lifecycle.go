@@ -201,6 +201,7 @@ func groupAlive(pgid int) bool {
 // AM rule, retries, kill. While the RM is down the NodeManager keeps the
 // container's status and reports it when the RM is back (RM.StartAgain).
 func (rm *RM) attemptDone(a *app, at *attempt, code int, containerDiag string) {
+	defer rm.aggregateIfDone(a)
 	rm.mu.Lock()
 	defer rm.flushTransitions()
 	defer rm.mu.Unlock()

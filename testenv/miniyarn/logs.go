@@ -16,13 +16,15 @@ import (
 // nmHandler serves the NodeManager's container log pages:
 // /node/containerlogs/<container>/<user> lists the log files, and
 // /node/containerlogs/<container>/<user>/<file>[?start=N] returns one file
-// (a negative start counts from the end, as on the NM).
+// (a negative start counts from the end, as on the NM); and the container
+// log web services of nmws.go.
 func (rm *RM) nmHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /node/containerlogs/{container}/{user}", rm.handleLogList)
 	mux.HandleFunc("GET /node/containerlogs/{container}/{user}/{$}", rm.handleLogList)
 	mux.HandleFunc("GET /node/containerlogs/{container}/{user}/{file}", rm.handleLogFile)
 	mux.HandleFunc("GET /node/containerlogs/{container}/{user}/{file}/", rm.handleLogFile)
+	rm.nmWebServices(mux)
 	return mux
 }
 

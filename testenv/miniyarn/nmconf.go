@@ -74,6 +74,7 @@ func (rm *RM) YarnSite() map[string]string {
 		"yarn.resourcemanager.connect.retry-interval.ms": clientRetryInterval,
 		"yarn.resourcemanager.connect.max-wait.ms":       clientMaxWait,
 	}
+	rm.logSite(site)
 	if len(rm.scheds) == 1 {
 		site["yarn.resourcemanager.scheduler.address"] = rm.scheds[0].addr
 		site["yarn.resourcemanager.webapp.address"] = rm.webs[0].addr

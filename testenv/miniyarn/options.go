@@ -104,6 +104,17 @@ type Options struct {
 	OnTransition func(id yarn.ApplicationID, state yarn.AppState)
 	// Logger receives the fake RM's log lines; nil discards them.
 	Logger *slog.Logger
+	// LogAggregation is yarn.log-aggregation-enable: when an application
+	// has ended and its containers are gone, the NodeManager moves their
+	// logs to the aggregated store ([RM.AggregatedLogs]) and forgets the
+	// application, so that its web services redirect to LogServerURL (or
+	// answer 404 without one). Off, the NodeManager keeps serving the
+	// local logs of ended containers.
+	LogAggregation bool
+	// LogServerURL is yarn.log.server.web-service.url, where the
+	// NodeManager redirects requests for the logs of containers it no
+	// longer has; [RM.SetLogServerURL] sets it after start.
+	LogServerURL string
 }
 
 // Addrs are fixed listen addresses (host:port) of the RMs and the

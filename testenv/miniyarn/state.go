@@ -33,6 +33,10 @@ type app struct {
 	finishing bool
 	tokens    []submittedToken
 	secrets   map[string][]byte
+	// aggregating and aggregated follow log aggregation (aggregate.go):
+	// once aggregated, the NodeManager has forgotten the application.
+	aggregating bool
+	aggregated  bool
 }
 
 // attempt is one AM attempt with its container. Guarded by RM.mu.

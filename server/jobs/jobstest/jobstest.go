@@ -62,6 +62,12 @@ type Env struct {
 // the test ends.
 func New(t testing.TB) *Env {
 	t.Helper()
+	return NewWith(t, nil)
+}
+
+// NewWith is New with the endpoints' dependencies adjusted by adjust (nil: none).
+func NewWith(t testing.TB, adjust func(*jobs.Deps)) *Env {
+	t.Helper()
 	dir := t.TempDir()
 	st, err := sqlite.Open(context.Background(), filepath.Join(dir, "gozie.db"))
 	if err != nil {
@@ -113,9 +119,13 @@ func New(t testing.TB) *Env {
 		t.Fatal(err)
 	}
 	srv := server.New(server.Config{Logger: log, Registry: prometheus.NewRegistry(), Build: server.BuildInfo{Version: "test"}})
-	if err := jobs.Register(srv, jobs.Deps{Store: st, Workflows: run, Coordinators: coords, Bundles: bundles, Clock: fake,
+	deps := jobs.Deps{Store: st, Workflows: run, Coordinators: coords, Bundles: bundles, Clock: fake,
 		Logger: log, FS: fsys,
-		SLA: slaSvc}); err != nil {
+		SLA: slaSvc}
+	if adjust != nil {
+		adjust(&deps)
+	}
+	if err := jobs.Register(srv, deps); err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(srv.Handler())

@@ -1,0 +1,221 @@
+package dashboard_test
+
+import (
+	"context"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/gozie/gozie/bundle/bundlerun"
+	"github.com/gozie/gozie/clock"
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/coordinator/coordrun"
+	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/server"
+	"github.com/gozie/gozie/server/auth"
+	"github.com/gozie/gozie/server/dashboard"
+	"github.com/gozie/gozie/server/jobs"
+	"github.com/gozie/gozie/server/slaapi"
+	"github.com/gozie/gozie/sla"
+	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/store/sqlite"
+	"github.com/gozie/gozie/workflow/runner"
+)
+
+// The console's world: alice's workflow "nightly-etl" runs (extract OK,
+// transform RUNNING on YARN), her "broken-etl" FAILED in transform with an
+// error and a retry, and the seeded bundle, coordinator and SLA records of
+// dashboard_test.go; authorization is on and authentication simple.
+const (
+	owner     = "alice"
+	stranger  = "mallory"
+	rmAppURL  = "http://rm.example:8088/proxy/application_1_0007/"
+	brokenID  = "0000100-260301100000000-gozie-test-W"
+	nightlyWF = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="nightly-etl">
+  <start to="extract"/>
+  <action name="extract"><shell xmlns="uri:oozie:shell-action:1.0"><resource-manager>${rm}</resource-manager><name-node>${nn}</name-node>
+    <exec>extract.sh</exec></shell><ok to="transform"/><error to="fail"/></action>
+  <action name="transform"><shell xmlns="uri:oozie:shell-action:1.0"><resource-manager>${rm}</resource-manager><name-node>${nn}</name-node>
+    <exec>transform.sh</exec></shell><ok to="load"/><error to="fail"/></action>
+  <action name="load"><shell xmlns="uri:oozie:shell-action:1.0"><resource-manager>${rm}</resource-manager><name-node>${nn}</name-node>
+    <exec>load.sh</exec></shell><ok to="end"/><error to="fail"/></action>
+  <kill name="fail"><message>nightly failed at ${wf:lastErrorNode()}</message></kill>
+  <end name="end"/>
+</workflow-app>
+`
+)
+
+// consoleEnv is a running server with the console.
+type consoleEnv struct {
+	URL       string // the server's /oozie URL
+	Store     store.Store
+	NightlyID string
+}
+
+// newConsoleEnv starts the REST server (jobs, SLA, console) on a random
+// loopback port with the world above, under simple authentication.
+func newConsoleEnv(t *testing.T) *consoleEnv {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "gozie.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	seed(t, st)
+	res, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: "file:///"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { res.Close() })
+	policy, err := hadoop.NewSchemePolicy([]string{"hdfs", "file"}, res.DefaultFS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := policy.Restrict(res)
+	clk := clock.NewFake(t0.Add(3 * time.Hour))
+	log := slog.New(slog.DiscardHandler)
+	gen := ids.NewGenerator("gozie-test", t0)
+	var coords *coordrun.Runner
+	run, err := runner.New(runner.Config{Store: st, Clock: clk, Logger: log, FS: fsys, IDs: gen,
+		CallbackBaseURL: "http://127.0.0.1:1/oozie/callback",
+		OnJobChange: func(ctx context.Context, x store.Tx, job store.WorkflowJob) error {
+			return coords.OnWorkflowChange(ctx, x, job)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if coords, err = coordrun.New(coordrun.Config{Store: st, Clock: clk, Logger: log, FS: fsys, IDs: gen, Workflows: run,
+		Settings: coordinator.DefaultSettings()}); err != nil {
+		t.Fatal(err)
+	}
+	bundles, err := bundlerun.New(bundlerun.Config{Store: st, Clock: clk, Logger: log, FS: fsys, IDs: gen, Coordinators: coords})
+	if err != nil {
+		t.Fatal(err)
+	}
+	authn, err := auth.New(auth.Config{Type: auth.TypeSimple, Secret: []byte("console test secret"),
+		Groups: func(string) ([]string, error) { return nil, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{Logger: log, Registry: prometheus.NewRegistry(), Build: server.BuildInfo{Version: "test"},
+		Authenticator: authn,
+		Authorization: &auth.Policy{AdminUsers: []string{"admin"}, Groups: func(string) ([]string, error) { return nil, nil }}})
+	slaSvc, err := sla.New(sla.Config{Store: st, Clock: clk, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := jobs.Register(srv, jobs.Deps{Store: st, Workflows: run, Coordinators: coords, Bundles: bundles, Clock: clk,
+		Logger: log, FS: fsys, SLA: slaSvc}); err != nil {
+		t.Fatal(err)
+	}
+	if err := slaapi.Register(srv, slaapi.Deps{Store: st, Clock: clk}); err != nil {
+		t.Fatal(err)
+	}
+	if err := dashboard.Register(srv, dashboard.Deps{Store: st, Clock: clk}); err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+
+	app := filepath.Join(dir, "apps", "nightly-etl")
+	if err := os.MkdirAll(app, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(app, "workflow.xml"), []byte(nightlyWF), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	props := conf.NewProperties("user.name", owner, "oozie.wf.application.path", "file://"+app,
+		"rm", "localhost:8032", "nn", "hdfs://localhost:8020")
+	id, err := run.Submit(ctx, props, runner.SubmitOptions{Start: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runActions(t, st, id)
+	insertBroken(t, st, "file://"+app)
+	return &consoleEnv{URL: hs.URL + server.ContextPath, Store: st, NightlyID: id}
+}
+
+// runActions gives the started nightly-etl the state of a run in progress:
+// extract ended OK, transform runs on YARN.
+func runActions(t *testing.T, st store.Store, wfID string) {
+	t.Helper()
+	ctx := context.Background()
+	err := st.Tx(ctx, func(x store.Tx) error {
+		acts, err := x.ListWorkflowActions(ctx, wfID)
+		if err != nil {
+			return err
+		}
+		have := map[string]store.WorkflowAction{}
+		for _, a := range acts {
+			have[a.Name] = a
+		}
+		want := []store.WorkflowAction{
+			{Name: "extract", Status: store.ActionOK, ExternalID: "application_1_0006", ExternalStatus: "SUCCEEDED",
+				ConsoleURL: "http://rm.example:8088/proxy/application_1_0006/", Transition: "transform",
+				StartTime: t0, EndTime: t0.Add(time.Minute)},
+			{Name: "transform", Status: store.ActionRunning, ExternalID: "application_1_0007", ExternalStatus: "RUNNING",
+				ConsoleURL: rmAppURL, StartTime: t0.Add(time.Minute)},
+		}
+		for _, w := range want {
+			w.ID, w.JobID, w.Type, w.CreatedTime = wfID+"@"+w.Name, wfID, "shell", t0
+			if old, ok := have[w.Name]; ok {
+				w.Version = old.Version
+				if err := x.UpdateWorkflowAction(ctx, &w); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := x.InsertWorkflowAction(ctx, &w); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// insertBroken stores alice's FAILED broken-etl (of the app at appPath):
+// transform failed with an error after one retry.
+func insertBroken(t *testing.T, st store.Store, appPath string) {
+	t.Helper()
+	ctx := context.Background()
+	err := st.Tx(ctx, func(x store.Tx) error {
+		jobConf := "<configuration>" + confProperty("user.name", owner) + confProperty("oozie.wf.application.path", appPath) +
+			confProperty("rm", "localhost:8032") + confProperty("nn", "hdfs://localhost:8020") + "</configuration>"
+		if err := x.InsertWorkflowJob(ctx, &store.WorkflowJob{ID: brokenID, AppName: "broken-etl", AppPath: appPath, User: owner,
+			Status: store.WorkflowFailed, Definition: nightlyWF, Conf: jobConf,
+			CreatedTime: t0, StartTime: t0, EndTime: t0.Add(5 * time.Minute)}); err != nil {
+			return err
+		}
+		for _, a := range []store.WorkflowAction{
+			{Name: "extract", Status: store.ActionOK, Transition: "transform", StartTime: t0, EndTime: t0.Add(time.Minute)},
+			{Name: "transform", Status: store.ActionError, Transition: "fail", ErrorCode: "JA018",
+				ErrorMessage: "Main class [ShellMain], exit code [1]", Retries: 1, ExternalID: "application_1_0009",
+				ConsoleURL: "http://rm.example:8088/proxy/application_1_0009/", StartTime: t0.Add(time.Minute), EndTime: t0.Add(4 * time.Minute)},
+		} {
+			a.ID, a.JobID, a.Type, a.CreatedTime = brokenID+"@"+a.Name, brokenID, "shell", t0
+			if err := x.InsertWorkflowAction(ctx, &a); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func confProperty(name, value string) string {
+	return "<property><name>" + name + "</name><value>" + value + "</value></property>"
+}
