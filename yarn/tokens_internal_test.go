@@ -3,43 +3,11 @@ package yarn
 import (
 	"bytes"
 	"encoding/base64"
-	"math"
 	"strings"
 	"testing"
 
 	"github.com/gozie/gozie/hadoop"
 )
-
-func TestVLongMatchesHadoop(t *testing.T) {
-	t.Parallel()
-	// Encodings as WritableUtils.writeVLong produces them.
-	tests := []struct {
-		v    int64
-		want []byte
-	}{
-		{0, []byte{0x00}},
-		{127, []byte{0x7f}},
-		{-112, []byte{0x90}},
-		{128, []byte{0x8f, 0x80}},
-		{255, []byte{0x8f, 0xff}},
-		{256, []byte{0x8e, 0x01, 0x00}},
-		{-113, []byte{0x87, 0x70}},
-		{-1000, []byte{0x86, 0x03, 0xe7}},
-		{math.MaxInt64, []byte{0x88, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}},
-		{math.MinInt64, []byte{0x80, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}},
-	}
-	for _, tc := range tests {
-		var b bytes.Buffer
-		writeVLong(&b, tc.v)
-		if !bytes.Equal(b.Bytes(), tc.want) {
-			t.Errorf("writeVLong(%d) = % x, want % x", tc.v, b.Bytes(), tc.want)
-		}
-		got, err := readVLong(bytes.NewReader(tc.want))
-		if err != nil || got != tc.v {
-			t.Errorf("readVLong(% x) = %d, %v; want %d", tc.want, got, err, tc.v)
-		}
-	}
-}
 
 func TestTokenURLString(t *testing.T) {
 	t.Parallel()

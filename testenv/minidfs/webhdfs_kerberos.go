@@ -5,11 +5,10 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/hadoop/delegation"
 	"github.com/gozie/gozie/hadoop/ipc"
 	"github.com/gozie/gozie/testenv/internal/krbaccept"
 	"github.com/gozie/gozie/testenv/internal/ugi"
-	"github.com/gozie/gozie/yarn"
 	"github.com/jcmturner/gokrb5/v8/keytab"
 )
 
@@ -68,7 +67,7 @@ func (m *MiniDFS) secureCaller(w http.ResponseWriter, r *http.Request, p webPara
 // NameNode's (its own redirects' or an HDFS delegation token) whose
 // password matches; the call is its owner's.
 func (m *MiniDFS) tokenCaller(s string, r *http.Request) (*ipc.Call, error) {
-	tok, err := yarn.DecodeTokenURLString(s)
+	tok, err := delegation.DecodeURLString(s)
 	if err != nil {
 		return nil, err
 	}
@@ -92,6 +91,6 @@ func (m *MiniDFS) redirectToken(call *ipc.Call, p webParams, idx int) string {
 		return tok
 	}
 	t := m.nn.tokens.issue(call.User, call.RealUser, ugi.ShortName(call.User))
-	return yarn.EncodeTokenURLString(hadoop.Token{Identifier: t.Identifier, Password: t.Password,
+	return delegation.EncodeURLString(delegation.TokenFields{Identifier: t.Identifier, Password: t.Password,
 		Kind: KindWebHDFSDelegationToken, Service: m.nns[idx].addr})
 }
