@@ -177,13 +177,18 @@ func (c *common) register(fs *flag.FlagSet) {
 	c.auth.register(fs)
 }
 
-// url resolves the server URL as Oozie's CLI does, with GOZIE_URL first.
-func (c *common) url(env Env) string {
-	if c.oozie != "" {
-		return c.oozie
+// url resolves the server URL of the -oozie flag and the environment.
+func (c *common) url(env Env) string { return ServerURL(c.oozie, env.Getenv) }
+
+// ServerURL resolves the server's URL as Oozie's CLI does, with GOZIE_URL
+// first: the -oozie flag's value, else $GOZIE_URL, else $OOZIE_URL, else
+// DefaultURL.
+func ServerURL(flag string, getenv func(string) string) string {
+	if flag != "" {
+		return flag
 	}
 	for _, v := range []string{"GOZIE_URL", "OOZIE_URL"} {
-		if u := env.Getenv(v); u != "" {
+		if u := getenv(v); u != "" {
 			return u
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gozie/gozie"
+	"github.com/gozie/gozie/cli"
 	"github.com/gozie/gozie/examples"
 	"github.com/gozie/gozie/internal/testreq"
 	"github.com/gozie/gozie/testenv/kdc"
@@ -91,7 +92,7 @@ func TestInstall(t *testing.T) {
 		if code := examples.Main(ctx, []string{"install", "-data-dir", dir, "-user", "alice"}, env); code != 0 {
 			t.Fatalf("install %d: exit %d\n%s", i, code, errs.String())
 		}
-		want := "bin/gozie job -oozie " + examples.DefaultOozieURL + " -config " +
+		want := "bin/gozie job -oozie " + cli.DefaultURL + " -config " +
 			filepath.Join("dfs", "user", "alice", "examples", "apps", "nightly-hive", "job.properties") +
 			" -D nameNode=" + p["nameNode"] + " -D resourceManager=" + p["resourceManager"] + " -D jdbcURL=" + p["hive2JdbcUrl"] + " -run\n"
 		if !strings.Contains(out.String(), want) {

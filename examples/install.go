@@ -15,9 +15,6 @@ import (
 	"github.com/gozie/gozie/testenv/localcluster"
 )
 
-// DefaultOozieURL is where `make run` serves the REST API.
-const DefaultOozieURL = "http://localhost:11000/oozie"
-
 // Cluster is what the commands of an app are written for: the running
 // local cluster's properties (local-cluster.properties), the server's URL,
 // the user and the program running them.
@@ -25,7 +22,7 @@ type Cluster struct {
 	// Props are the local cluster's properties (nameNode, resourceManager,
 	// hive2JdbcUrl, dfsRoot, hadoopConfDir, ...).
 	Props map[string]string
-	// OozieURL is the server's REST URL; default DefaultOozieURL.
+	// OozieURL is the server's REST URL; default cli.DefaultURL, where `make run` serves it.
 	OozieURL string
 	// User owns the installed apps and runs them.
 	User string

@@ -9,6 +9,7 @@ import (
 	"os/user"
 
 	"github.com/gozie/gozie"
+	"github.com/gozie/gozie/cli"
 )
 
 // Env is what the command needs from its process.
@@ -34,7 +35,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	fs.SetOutput(env.Stderr)
 	dataDir := fs.String("data-dir", "gozie-data", "the data directory of the running `gozie server -local` (make run)")
 	who := fs.String("user", "", "the user to install the apps for and run them as (default $USER, else the OS user)")
-	oozie := fs.String("oozie", "", "the server's URL in the printed commands (default $OOZIE_URL, else "+DefaultOozieURL+")")
+	oozie := fs.String("oozie", "", "the server's URL in the printed commands (default $GOZIE_URL, then $OOZIE_URL, then "+cli.DefaultURL+")")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -47,11 +48,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "gozie examples install: %v\n", err)
 		return 1
 	}
-	url := *oozie
-	if url == "" {
-		url = env.Getenv("OOZIE_URL")
-	}
-	if err := install(ctx, *dataDir, u, url, env); err != nil {
+	if err := install(ctx, *dataDir, u, cli.ServerURL(*oozie, env.Getenv), env); err != nil {
 		fmt.Fprintf(env.Stderr, "gozie examples install: %v\n", err)
 		return 1
 	}
@@ -109,7 +106,7 @@ func install(ctx context.Context, dataDir, u, oozie string, env Env) error {
 
 func (c Cluster) oozieURL() string {
 	if c.OozieURL == "" {
-		return DefaultOozieURL
+		return cli.DefaultURL
 	}
 	return c.OozieURL
 }

@@ -80,8 +80,10 @@ function jobLink(id, text) {
   return text || id;
 }
 
+// Only http(s) URLs become links: Oozie writes "-" for actions with no
+// console, and a tracking URL is whatever an application registered.
 function extLink(url, text) {
-  if (!url) return text || "-";
+  if (!url || !/^https?:\/\//i.test(url)) return text || "-";
   return el("a", { href: url, target: "_blank", rel: "noopener", class: "console-link" }, text || url);
 }
 
