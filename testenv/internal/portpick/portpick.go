@@ -3,7 +3,9 @@
 // again later (a standby ResourceManager's scheduler, a cluster restarted on
 // its recorded ports) must not have it taken meanwhile: a port of the
 // ephemeral range is handed to the next outgoing connection of any process,
-// while one below it is taken only by an explicit bind.
+// while one below it is taken only by an explicit bind; and every port a
+// process picked stays reserved to it until it exits (see reserve), so that
+// the explicit binds of other processes picking at random skip it too.
 package portpick
 
 import (
@@ -13,8 +15,10 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -49,7 +53,11 @@ func ephemeralLow() int {
 func Bind(host string, bind func(addr string) error) (string, error) {
 	high := ephemeralLow()
 	for attempt := 0; high > lowest && attempt < attempts; attempt++ {
-		addr := net.JoinHostPort(host, strconv.Itoa(lowest+rand.IntN(high-lowest)))
+		port := lowest + rand.IntN(high-lowest)
+		if !reserve(port) {
+			continue
+		}
+		addr := net.JoinHostPort(host, strconv.Itoa(port))
 		err := bind(addr)
 		if err == nil {
 			return addr, nil
@@ -91,4 +99,57 @@ func Listen(ctx context.Context, addr string) (net.Listener, error) {
 		return nil, err
 	}
 	return l, nil
+}
+
+// Ports a process picked stay its own until it exits, even once the server
+// on one has closed: a cluster that restarts takes its recorded ports again,
+// and another process picking at random in the meantime (test processes run
+// side by side, each starting clusters) must not take one. A pick takes an
+// exclusive flock on a file named after the port in a directory shared by
+// the processes of the user, and keeps it open; a port whose file another
+// process holds is skipped. The kernel releases the locks when the process
+// exits, so a crash leaves nothing held.
+var reserved struct {
+	sync.Mutex
+	dir   string
+	files map[int]*os.File
+}
+
+// reserve takes port for this process; false when another process (or an
+// earlier pick of this one) holds it. Where locks cannot be taken at all
+// (no writable temporary directory), every port counts as free and the
+// bind alone decides.
+func reserve(port int) bool {
+	reserved.Lock()
+	defer reserved.Unlock()
+	if _, ok := reserved.files[port]; ok {
+		return false
+	}
+	dir := lockDirLocked()
+	if dir == "" {
+		return true
+	}
+	f, err := os.OpenFile(filepath.Join(dir, strconv.Itoa(port)), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return true
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return false
+	}
+	reserved.files[port] = f
+	return true
+}
+
+// lockDirLocked returns the directory of the port locks, made on first
+// use; "" when it cannot be made. reserved's lock is held.
+func lockDirLocked() string {
+	if reserved.files == nil {
+		reserved.files = map[int]*os.File{}
+		reserved.dir = filepath.Join(os.TempDir(), fmt.Sprintf("gozie-ports-%d", os.Getuid()))
+		if err := os.MkdirAll(reserved.dir, 0o700); err != nil {
+			reserved.dir = ""
+		}
+	}
+	return reserved.dir
 }

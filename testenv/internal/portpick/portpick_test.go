@@ -3,7 +3,10 @@ package portpick
 import (
 	"context"
 	"net"
+	"os"
+	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
 )
 
@@ -43,5 +46,41 @@ func TestListenPicksBelowTheEphemeralRange(t *testing.T) {
 	_, port, _ := net.SplitHostPort(taken)
 	if n, _ := strconv.Atoi(port); n == 0 {
 		t.Errorf("listener address %s", taken)
+	}
+}
+
+// TestReserveSkipsPortsHeldElsewhere: a port whose lock another process
+// holds is not picked, and a port this process picked is not picked again,
+// even once its server has closed (a restart takes it back by number).
+func TestReserveSkipsPortsHeldElsewhere(t *testing.T) {
+	// Ports below lowest are never picked by Bind, so no other test
+	// reserves this one meanwhile.
+	reserved.Lock()
+	dir, port := lockDirLocked(), 1
+	for reserved.files[port] != nil {
+		port++ // an earlier run of this test (-count) took it
+	}
+	reserved.Unlock()
+	if dir == "" {
+		t.Skip("no writable temporary directory for the port locks: ports are not reserved across processes here")
+	}
+	// A lock on its own open file stands for another process's (flock
+	// locks belong to the open file).
+	other, err := os.OpenFile(filepath.Join(dir, strconv.Itoa(port)), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(other.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	if reserve(port) {
+		t.Fatal("a port another process holds was reserved")
+	}
+	other.Close() // the other process exits
+	if !reserve(port) {
+		t.Fatal("a port nobody holds was not reserved")
+	}
+	if reserve(port) {
+		t.Error("a port this process picked was reserved again")
 	}
 }
