@@ -5,6 +5,8 @@ go 1.26.0
 require (
 	github.com/apache/thrift v0.22.0
 	github.com/beltran/gohive v1.8.1
+	// chromedp: the web console's headless-Chromium tests click through it (tests only).
+	github.com/chromedp/chromedp v0.23.0
 	github.com/colinmarc/hdfs/v2 v2.4.0
 	// go-git: the git action's clone in the launcher, in pure Go (a NodeManager need not have git).
 	github.com/go-git/go-git/v5 v5.19.3
@@ -16,6 +18,8 @@ require (
 	github.com/robfig/cron/v3 v3.0.1
 	// x/crypto/ssh: the ssh action's client (key auth, known_hosts) and the test SSH server.
 	golang.org/x/crypto v0.57.0
+	// x/image: workflow graph pictures with real fonts (the Go fonts) and an anti-aliased vector rasterizer.
+	golang.org/x/image v0.48.0
 	golang.org/x/sys v0.50.0
 	google.golang.org/protobuf v1.36.12
 	modernc.org/sqlite v1.61.1
@@ -30,7 +34,6 @@ require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/chromedp/cdproto v0.159.0 // indirect
-	github.com/chromedp/chromedp v0.23.0 // indirect
 	github.com/cloudflare/circl v1.6.3 // indirect
 	github.com/cyphar/filepath-securejoin v0.6.1 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
@@ -60,7 +63,6 @@ require (
 	github.com/sergi/go-diff v1.3.2-0.20230802210424-5b0b94c5c0d3 // indirect
 	github.com/skeema/knownhosts v1.3.1 // indirect
 	github.com/xanzy/ssh-agent v0.3.3 // indirect
-	golang.org/x/image v0.48.0 // indirect
 	golang.org/x/net v0.59.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
