@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
@@ -14,35 +15,8 @@ import (
 // a command that does not apply to the current status is not an error: the engine logs it
 // and changes nothing.
 
-// SuspendStatus is the status a suspend moves a bundle to: PREP and PREPPAUSED become
-// PREPSUSPENDED, RUNNING and PAUSED SUSPENDED, their *WITHERROR twins SUSPENDEDWITHERROR.
-// ok is false for a bundle that is finished or suspended already.
-func SuspendStatus(s store.JobStatus) (next store.JobStatus, ok bool) {
-	switch s {
-	case store.JobPrep, store.JobPrepPaused:
-		return store.JobPrepSuspended, true
-	case store.JobRunning, store.JobPaused:
-		return store.JobSuspended, true
-	case store.JobRunningWithError, store.JobPausedWithError:
-		return store.JobSuspendedWithError, true
-	}
-	return s, false
-}
-
-// ResumeStatus is the status a resume moves a suspended bundle back to: SUSPENDED becomes
-// RUNNING, SUSPENDEDWITHERROR RUNNINGWITHERROR and PREPSUSPENDED PREP. ok is false for a
-// bundle that is not suspended.
-func ResumeStatus(s store.JobStatus) (next store.JobStatus, ok bool) {
-	switch s {
-	case store.JobSuspended:
-		return store.JobRunning, true
-	case store.JobSuspendedWithError:
-		return store.JobRunningWithError, true
-	case store.JobPrepSuspended:
-		return store.JobPrep, true
-	}
-	return s, false
-}
+// Suspend and resume move a bundle as they move a coordinator:
+// store.JobStatus.OnSuspend and OnResume.
 
 // Killable reports whether a kill applies: to any bundle that has not finished.
 func Killable(s store.JobStatus) bool {
@@ -54,16 +28,6 @@ func Killable(s store.JobStatus) bool {
 func SuspendsCoordinator(s store.JobStatus) bool {
 	switch s {
 	case store.JobPrep, store.JobRunning, store.JobRunningWithError, store.JobPaused, store.JobPausedWithError:
-		return true
-	}
-	return false
-}
-
-// ResumesCoordinator reports whether a bundle's resume reaches a coordinator in status s:
-// one that is suspended.
-func ResumesCoordinator(s store.JobStatus) bool {
-	switch s {
-	case store.JobSuspended, store.JobSuspendedWithError, store.JobPrepSuspended:
 		return true
 	}
 	return false
@@ -81,7 +45,7 @@ type Change struct {
 
 // String renders the change as the coordinator change value that carries it to the
 // bundle's coordinators.
-func (c Change) String(format coordinator.TimeFormat) string {
+func (c Change) String(format oozietime.Format) string {
 	var parts []string
 	if c.HasEndTime {
 		parts = append(parts, "endtime="+format.Format(c.EndTime))
@@ -100,7 +64,7 @@ func (c Change) String(format coordinator.TimeFormat) string {
 // names pausetime and endtime only, each at most once (E1015 for a malformed or repeated
 // pair, E1317 for another name, no name at all or a value that is not a date of the
 // processing time zone). An empty pausetime clears the pause time; endtime needs a date.
-func ParseChange(value string, format coordinator.TimeFormat) (Change, error) {
+func ParseChange(value string, format oozietime.Format) (Change, error) {
 	var c Change
 	seen := map[string]bool{}
 	for _, pair := range strings.Split(value, ";") {
@@ -122,20 +86,18 @@ func ParseChange(value string, format coordinator.TimeFormat) (Change, error) {
 			if v == "" {
 				continue
 			}
-			t, err := format.ParseStored(v)
+			t, err := coordinator.ParseStored(format, v)
 			if err != nil {
-				return Change{}, &Error{Code: CodeChangeValue, Where: "pausetime",
-					Msg: fmt.Sprintf("Invalid bundle job change value %s, is not a valid date", v), Err: err}
+				return Change{}, wrapError(CodeChangeValue, "pausetime", err, "Invalid bundle job change value %s, is not a valid date", v)
 			}
 			c.PauseTime = t
 		case "endtime":
 			if v == "" {
 				return Change{}, newError(CodeChangeValue, "endtime", "Invalid bundle job change value endtime, a date is required")
 			}
-			t, err := format.ParseStored(v)
+			t, err := coordinator.ParseStored(format, v)
 			if err != nil {
-				return Change{}, &Error{Code: CodeChangeValue, Where: "endtime",
-					Msg: fmt.Sprintf("Invalid bundle job change value %s, is not a valid date", v), Err: err}
+				return Change{}, wrapError(CodeChangeValue, "endtime", err, "Invalid bundle job change value %s, is not a valid date", v)
 			}
 			c.HasEndTime, c.EndTime = true, t
 		default:
@@ -208,22 +170,16 @@ func RerunAllowed(s store.JobStatus) bool {
 	return true
 }
 
-// RerunStatus is a bundle's status once it reruns coordinators: a PAUSED bundle stays
-// PAUSED, a SUCCEEDED, SUSPENDED or RUNNING one becomes RUNNING, any other
-// RUNNINGWITHERROR (hidden as RUNNING by default).
+// RerunStatus is a bundle's status once it reruns coordinators (store.JobStatus.OnRerun):
+// a PAUSED bundle stays PAUSED, a SUCCEEDED, SUSPENDED or RUNNING one becomes RUNNING, any
+// other RUNNINGWITHERROR (hidden as RUNNING by default).
 func RerunStatus(s store.JobStatus, hideErrorStates bool) store.JobStatus {
-	switch s {
-	case store.JobPaused:
-		return s
-	case store.JobSucceeded, store.JobSuspended, store.JobRunning:
-		return store.JobRunning
-	}
-	return coordinator.HideErrors(store.JobRunningWithError, hideErrorStates)
+	return coordinator.HideErrors(s.OnRerun(store.JobPaused), hideErrorStates)
 }
 
 // RerunDateScope is the date scope of a coordinator's rerun within a bundle rerun: the
 // given dates, or without them the coordinator's whole span, start::end.
-func RerunDateScope(dates string, coordStart, coordEnd time.Time, format coordinator.TimeFormat) string {
+func RerunDateScope(dates string, coordStart, coordEnd time.Time, format oozietime.Format) string {
 	if strings.TrimSpace(dates) != "" {
 		return dates
 	}

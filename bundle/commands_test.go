@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -32,10 +33,10 @@ func TestSuspendResumeKill(t *testing.T) {
 		{store.JobFailed, store.JobFailed, false, store.JobFailed, false, false},
 	}
 	for _, tc := range tests {
-		if got, ok := SuspendStatus(tc.from); got != tc.suspend || ok != tc.suspends {
+		if got, ok := tc.from.OnSuspend(); got != tc.suspend || ok != tc.suspends {
 			t.Errorf("SuspendStatus(%s) = %s, %v; want %s, %v", tc.from, got, ok, tc.suspend, tc.suspends)
 		}
-		if got, ok := ResumeStatus(tc.from); got != tc.resume || ok != tc.resumes {
+		if got, ok := tc.from.OnResume(); got != tc.resume || ok != tc.resumes {
 			t.Errorf("ResumeStatus(%s) = %s, %v; want %s, %v", tc.from, got, ok, tc.resume, tc.resumes)
 		}
 		if got := Killable(tc.from); got != tc.killing {
@@ -51,7 +52,7 @@ func TestCoordinatorsReached(t *testing.T) {
 		if SuspendsCoordinator(s) {
 			suspended = append(suspended, s)
 		}
-		if ResumesCoordinator(s) {
+		if s.Suspended() {
 			resumed = append(resumed, s)
 		}
 		if !ChangesCoordinator(s) {
@@ -75,7 +76,7 @@ func TestParseChange(t *testing.T) {
 	tests := []struct {
 		value string
 		want  Change
-		code  string
+		code  oozieerr.Code
 	}{
 		{"pausetime=2025-02-01T10:00Z", Change{HasPauseTime: true, PauseTime: at}, ""},
 		{"pausetime=", Change{HasPauseTime: true}, ""},
@@ -113,7 +114,7 @@ func TestDecideChange(t *testing.T) {
 		name   string
 		job    store.BundleJob
 		c      Change
-		code   string
+		code   oozieerr.Code
 		apply  bool
 		status store.JobStatus
 	}{

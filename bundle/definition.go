@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/oozietime"
 )
 
 // DefinitionXML renders the resolved bundle as a bundle document of its namespace, with
 // every EL expression replaced by its value: what the engine stores, reads back at kick-off
 // (LoadJob) and what a dry run shows. The kick-off time is written in the processing time
 // zone's format; parameters are left out, their defaults being in the configuration.
-func (j *Job) DefinitionXML(format coordinator.TimeFormat) string {
+func (j *Job) DefinitionXML(format oozietime.Format) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<bundle-app xmlns=\"%s\" name=\"%s\">\n", escape(j.Namespace), escape(j.Name))
 	if !j.KickoffTime.IsZero() {
@@ -50,7 +51,7 @@ func escape(s string) string {
 
 // LoadJob reads back a definition written by DefinitionXML: the values are taken as they
 // are, with no EL evaluated again, and conf is the stored job configuration.
-func LoadJob(definition string, conf coordinator.Props, format coordinator.TimeFormat) (*Job, error) {
+func LoadJob(definition string, conf coordinator.Props, format oozietime.Format) (*Job, error) {
 	app, err := Parse([]byte(definition))
 	if err != nil {
 		return nil, fmt.Errorf("reading a stored bundle definition: %w", err)

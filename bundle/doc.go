@@ -7,8 +7,8 @@
 //
 //	Parse(xml) ──► Resolve(app, conf) ──► Job ──► DefinitionXML ─► store (PREP)
 //	kick-off time ──► LoadJob(definition) ──► Job.Enabled() ──► one coordinator each
-//	Rollup(bundle, coordinator statuses) ──► bundle status;  PauseStatus(pause time, now)
-//	SuspendStatus / ResumeStatus / Killable / DecideChange / RerunAllowed ──► commands
+//	Rollup(bundle, coordinator statuses) ──► bundle status;  JobStatus.WithPause(pause, now)
+//	JobStatus.OnSuspend / OnResume, Killable / DecideChange / RerunAllowed ──► commands
 //
 // A bundle's EL knows the job configuration's properties as variables, bundle:conf(name)
 // and Oozie's basic functions; every attribute and element value is evaluated once, at
@@ -17,13 +17,10 @@
 //
 // # Bundle statuses
 //
-//	PREP ──kick-off──► RUNNING ──► SUCCEEDED | DONEWITHERROR | KILLED | FAILED
-//	 │  ▲               │  ▲  │
-//	 ▼  │ resume        ▼  │  └──► PAUSED (pause time reached) ──► RUNNING (pause time moved)
-//	PREPSUSPENDED    SUSPENDED
-//	PREPPAUSED ──► PREP (pause time moved)
-//	PREP ──► FAILED (no enabled coordinator, or one could not be submitted)
-//	any unfinished ──► KILLED (kill)
+// The legal moves of a bundle are the table store.BundleJobMachine, and those of its link
+// to a coordinator store.BundleActionMachine, drawn and explained in package store (the
+// one drawing). Suspend, resume, the pause time and rerun are store.JobStatus's
+// OnSuspend, OnResume, WithPause and OnRerun, which coordinators share.
 //
 // A bundle moves by its commands (suspend, resume, kill, change, rerun) and by Rollup,
 // which follows its coordinators once they run. Every RUNNING, SUSPENDED and PAUSED state
@@ -35,7 +32,7 @@
 //
 // Each command of a bundle reaches its coordinators, as Oozie's do: suspend suspends the
 // PREP, RUNNING and PAUSED ones (SuspendsCoordinator), resume resumes the suspended ones
-// (ResumesCoordinator), kill kills them all, a change of pause or end time changes every
+// (store.JobStatus.Suspended), kill kills them all, a change of pause or end time changes every
 // coordinator but the killed ones (ChangesCoordinator), and a rerun reruns the actions of
 // the named coordinators in a date scope (RerunScope, RerunDateScope).
 package bundle

@@ -6,10 +6,11 @@ import (
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/oozietime"
 )
 
 // testFormat is the default processing time zone, UTC.
-var testFormat = coordinator.UTC
+var testFormat = oozietime.UTC
 
 // readProps reads a job.properties file as the engine would see it: user.name set (to
 // joe) and property-to-property substitution done.

@@ -24,12 +24,7 @@ type App struct {
 }
 
 // Parameter is one formal parameter of <parameters>.
-type Parameter struct {
-	Name string
-	// Value is the default; HasValue tells an empty default from none.
-	Value    string
-	HasValue bool
-}
+type Parameter = coordinator.Parameter
 
 // CoordinatorDef is one <coordinator> entry as written.
 type CoordinatorDef struct {

@@ -1,13 +1,13 @@
 package bundle
 
 import (
-	"errors"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/internal/xmltree"
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // NamespacePrefix starts every bundle namespace; the versions are 0.1 and 0.2.
@@ -48,17 +48,16 @@ func Parse(data []byte) (*App, error) {
 
 // treeError converts an *xmltree.Error into this package's *Error with the same text:
 // E0700 for a document that is not well-formed, E0701 for one that breaks the schema.
-// Other errors, and errors that already carry a code, are returned unchanged.
+// Other errors, and errors that already carry a code, are returned unchanged
+// (xmltree.Coded).
 func treeError(err error) error {
-	var te *xmltree.Error
-	if ErrorCode(err) != "" || !errors.As(err, &te) {
-		return err
-	}
-	code := CodeInvalidDefinition
-	if te.Kind == xmltree.Malformed {
-		code = CodeParse
-	}
-	return &Error{Code: code, Where: te.Where, Msg: te.Msg, Err: te.Err}
+	return xmltree.Coded(err, func(err error) string { return string(ErrorCode(err)) }, func(code string, te *xmltree.Error) error {
+		e := &Error{Code: oozieerr.Code(code), Where: te.Where, Msg: te.Msg}
+		if te.Err != nil {
+			e = wrapError(e.Code, e.Where, te.Err, "%s", e.Msg)
+		}
+		return e
+	})
 }
 
 // parser converts a validated element tree into the App model. Its methods return the
@@ -113,40 +112,10 @@ func (p parser) app(root *xmltree.Node) (*App, error) {
 	return a, nil
 }
 
-// parameters converts <parameters>.
+// parameters converts <parameters> (coordinator.ParseParameters); a description must be
+// text.
 func (p parser) parameters(n *xmltree.Node) ([]Parameter, error) {
-	kids, err := n.Sequence(p.ns, []xmltree.Rule{{Name: "property", Min: 1, Max: xmltree.Unbounded}})
-	if err != nil {
-		return nil, err
-	}
-	var out []Parameter
-	for _, prop := range kids["property"] {
-		f, err := prop.Sequence(p.ns, []xmltree.Rule{
-			{Name: "name", Min: 1, Max: 1}, {Name: "value", Min: 0, Max: 1}, {Name: "description", Min: 0, Max: 1},
-		})
-		if err != nil {
-			return nil, err
-		}
-		var par Parameter
-		if par.Name, err = f["name"][0].Text(); err != nil {
-			return nil, err
-		}
-		par.Name = strings.TrimSpace(par.Name)
-		if v := f.First("value"); v != nil {
-			par.HasValue = true
-			if par.Value, err = v.Text(); err != nil {
-				return nil, err
-			}
-			par.Value = strings.TrimSpace(par.Value)
-		}
-		if d := f.First("description"); d != nil {
-			if _, err := d.Text(); err != nil {
-				return nil, err
-			}
-		}
-		out = append(out, par)
-	}
-	return out, nil
+	return coordinator.ParseParameters(n, p.ns, true)
 }
 
 // coordinator converts one <coordinator>.

@@ -3,6 +3,8 @@ package bundle
 import (
 	"strings"
 	"testing"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 const doc02 = `<bundle-app name="${bundleName}" xmlns="uri:oozie:bundle:0.2">
@@ -55,7 +57,9 @@ func TestParseErrors(t *testing.T) {
 	const ns1, ns2 = `xmlns="uri:oozie:bundle:0.1"`, `xmlns="uri:oozie:bundle:0.2"`
 	coord := `<coordinator name="c"><app-path>/a</app-path></coordinator>`
 	tests := []struct {
-		name, doc, code, where, msg string
+		name, doc  string
+		code       oozieerr.Code
+		where, msg string
 	}{
 		{"not XML", `<bundle-app`, CodeParse, "", "malformed"},
 		{"empty", ``, CodeParse, "", "empty document"},

@@ -8,6 +8,8 @@ import (
 
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/el"
+	"github.com/gozie/gozie/oozieerr"
+	"github.com/gozie/gozie/oozietime"
 )
 
 // PropUser is the job configuration property naming the bundle's user.
@@ -19,7 +21,7 @@ type Request struct {
 	// bundle-config-default.xml under it; it must set user.name.
 	Conf coordinator.Props
 	// Format is the processing time zone, in which the kick-off time is read.
-	Format coordinator.TimeFormat
+	Format oozietime.Format
 	// Now is the submission time, the value of EL's timestamp().
 	Now time.Time
 }
@@ -74,10 +76,10 @@ func Resolve(app *App, req Request) (*Job, error) {
 		return nil, err
 	}
 	if kick = strings.TrimSpace(kick); kick != "" {
-		if job.KickoffTime, err = req.Format.ParseStored(kick); err != nil {
-			return nil, &Error{Code: CodeAttributes, Where: "controls/kick-off-time",
-				Msg: fmt.Sprintf("Invalid bundle application attributes [kick-off-time], %q is not a date of the form %s",
-					kick, req.Format.Mask()), Err: err}
+		if job.KickoffTime, err = coordinator.ParseStored(req.Format, kick); err != nil {
+			return nil, wrapError(CodeAttributes, "controls/kick-off-time", err,
+				"Invalid bundle application attributes [kick-off-time], %q is not a date of the form %s",
+				kick, req.Format.Mask())
 		}
 	}
 	seen := map[string]bool{}
@@ -147,31 +149,11 @@ func resolveCoordinator(ev *evaluator, def CoordinatorDef, user string) (Coordin
 }
 
 // applyParameters checks the formal parameters (schema 0.2) and adds the defaults of those
-// the configuration does not set.
+// the configuration does not set (coordinator.ApplyParameters).
 func applyParameters(app *App, conf coordinator.Props) (coordinator.Props, error) {
-	if len(app.Parameters) == 0 || app.Version < "0.2" {
-		return conf, nil
-	}
-	var missing []string
-	for _, p := range app.Parameters {
-		if p.Name == "" {
-			return nil, newError(CodeEmptyParameter, "parameters", "A parameter has an empty name")
-		}
-		if _, ok := conf.Get(p.Name); ok {
-			continue
-		}
-		if p.HasValue {
-			conf = conf.Set(p.Name, p.Value)
-			continue
-		}
-		missing = append(missing, p.Name)
-	}
-	if len(missing) > 0 {
-		return nil, newError(CodeParameters, "parameters",
-			"The following %d parameters are required but were not defined and no default values are available: %s",
-			len(missing), strings.Join(missing, ", "))
-	}
-	return conf, nil
+	return coordinator.ApplyParameters(app.Parameters, app.Version, "0.2", conf, func(code oozieerr.Code, msg string) error {
+		return newError(code, "parameters", "%s", msg)
+	})
 }
 
 // evaluator evaluates the EL of one bundle: the job configuration's properties are
@@ -206,7 +188,7 @@ func (e *evaluator) eval(where, text string) (string, error) {
 	}
 	v, err := e.env.EvalString(text)
 	if err != nil {
-		return "", &Error{Code: CodeEL, Where: where, Msg: fmt.Sprintf("Unable to evaluate [%s]", text), Err: err}
+		return "", wrapError(CodeEL, where, err, "Unable to evaluate [%s]", text)
 	}
 	return v, nil
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/internal/testapps"
+	"github.com/gozie/gozie/oozieerr"
+	"github.com/gozie/gozie/oozietime"
 )
 
 // TestResolveBundleExample resolves the bundle example (gozie's, and Oozie's when
@@ -45,7 +47,7 @@ func TestResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gmt, err := coordinator.NewTimeFormat("GMT+0530")
+	gmt, err := oozietime.NewFormat("GMT+0530")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,9 +56,9 @@ func TestResolve(t *testing.T) {
 	tests := []struct {
 		name   string
 		conf   []string
-		format coordinator.TimeFormat
+		format oozietime.Format
 		check  func(t *testing.T, j *Job)
-		code   string
+		code   oozieerr.Code
 		where  string
 	}{
 		{name: "all values", conf: base, check: func(t *testing.T, j *Job) {
@@ -140,7 +142,7 @@ func TestResolveCoordinatorNames(t *testing.T) {
 	tests := []struct {
 		name  string
 		names []string
-		code  string
+		code  oozieerr.Code
 	}{
 		{"distinct", []string{"a", "b"}, ""},
 		{"same after EL", []string{"same", "${x}"}, CodeDuplicateCoordinator},
@@ -191,7 +193,7 @@ func TestCheckConf(t *testing.T) {
 		name     string
 		conf     coordinator.Props
 		defaults bool
-		code     string
+		code     oozieerr.Code
 	}{
 		{"plain job conf", props("user.name", "joe", "a", "b"), false, ""},
 		{"reserved name", props("user.name", "joe", "HOUR", "1"), false, CodeDisallowedProperty},

@@ -1,8 +1,6 @@
 package bundle
 
 import (
-	"time"
-
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/store"
 )
@@ -43,99 +41,49 @@ type State struct {
 // back, and a bundle without coordinators keeps its status. With hideErrorStates (Oozie's
 // default backward support) the *WITHERROR states become plain ones.
 func Rollup(s State, hideErrorStates bool) store.JobStatus {
-	counts := map[store.JobStatus]int{}
-	total := 0
-	for _, c := range s.Children {
-		if c == store.JobIgnored {
-			continue
-		}
-		counts[c]++
-		total++
-	}
-	if s.Status == store.JobKilled || total == 0 {
+	t := coordinator.NewTally(s.Children, store.JobIgnored)
+	if s.Status == store.JobKilled || t.Total() == 0 {
 		return s.Status
 	}
-	n := func(ss ...store.JobStatus) int {
-		sum := 0
-		for _, st := range ss {
-			sum += counts[st]
-		}
-		return sum
-	}
-	has := func(st store.JobStatus) bool { return counts[st] > 0 }
-	endedWithError := has(store.JobKilled) || has(store.JobFailed) || has(store.JobDoneWithError)
+	endedWithError := t.Has(store.JobKilled) || t.Has(store.JobFailed) || t.Has(store.JobDoneWithError)
+	pick := coordinator.Pick[store.JobStatus]
 	var next store.JobStatus
 	switch {
-	case !s.Pending && total == n(store.JobSucceeded, store.JobFailed, store.JobKilled, store.JobDoneWithError):
-		switch total {
-		case counts[store.JobSucceeded]:
+	case !s.Pending && t.Only(store.JobSucceeded, store.JobFailed, store.JobKilled, store.JobDoneWithError):
+		switch {
+		case t.Only(store.JobSucceeded):
 			next = store.JobSucceeded
-		case counts[store.JobKilled]:
+		case t.Only(store.JobKilled):
 			next = store.JobKilled
-		case counts[store.JobFailed]:
+		case t.Only(store.JobFailed):
 			next = store.JobFailed
 		default:
 			next = store.JobDoneWithError
 		}
 	// Oozie tests "PAUSED || (PAUSEDWITHERROR && pause time set)".
 	case s.Status == store.JobPaused || (s.Status == store.JobPausedWithError && s.Paused):
-		next = pick(endedWithError || has(store.JobSuspendedWithError) || has(store.JobRunningWithError) ||
-			has(store.JobPausedWithError), store.JobPausedWithError, store.JobPaused)
-	case has(store.JobPaused) && total == counts[store.JobPaused]:
+		next = pick(endedWithError || t.Has(store.JobSuspendedWithError) || t.Has(store.JobRunningWithError) ||
+			t.Has(store.JobPausedWithError), store.JobPausedWithError, store.JobPaused)
+	case t.Has(store.JobPaused) && t.Only(store.JobPaused):
 		next = store.JobPaused
-	case has(store.JobPausedWithError) && total == n(store.JobPaused, store.JobPausedWithError):
+	case t.Has(store.JobPausedWithError) && t.Only(store.JobPaused, store.JobPausedWithError):
 		next = store.JobPausedWithError
 	case (s.Status == store.JobSuspended || s.Status == store.JobSuspendedWithError) && s.Suspended:
-		next = pick(endedWithError || has(store.JobSuspendedWithError) || has(store.JobPausedWithError),
+		next = pick(endedWithError || t.Has(store.JobSuspendedWithError) || t.Has(store.JobPausedWithError),
 			store.JobSuspendedWithError, store.JobSuspended)
-	case ((!s.Pending && has(store.JobSuspended)) || has(store.JobSuspendedWithError)) &&
-		total == n(store.JobSuspended, store.JobSucceeded):
+	case ((!s.Pending && t.Has(store.JobSuspended)) || t.Has(store.JobSuspendedWithError)) &&
+		t.Only(store.JobSuspended, store.JobSucceeded):
 		next = store.JobSuspended
-	case ((!s.Pending && has(store.JobSuspended)) || has(store.JobSuspendedWithError)) &&
-		total == n(store.JobSuspendedWithError, store.JobSuspended, store.JobSucceeded, store.JobKilled, store.JobFailed,
+	case ((!s.Pending && t.Has(store.JobSuspended)) || t.Has(store.JobSuspendedWithError)) &&
+		t.Only(store.JobSuspendedWithError, store.JobSuspended, store.JobSucceeded, store.JobKilled, store.JobFailed,
 			store.JobDoneWithError):
 		next = store.JobSuspendedWithError
 	case s.Status != store.JobPrep:
-		next = pick(endedWithError || has(store.JobRunningWithError), store.JobRunningWithError, store.JobRunning)
-	case !s.Pending && has(store.JobPrep) && total > counts[store.JobPrep]:
-		next = pick(endedWithError || has(store.JobRunningWithError), store.JobRunningWithError, store.JobRunning)
+		next = pick(endedWithError || t.Has(store.JobRunningWithError), store.JobRunningWithError, store.JobRunning)
+	case !s.Pending && t.Has(store.JobPrep) && !t.Only(store.JobPrep):
+		next = pick(endedWithError || t.Has(store.JobRunningWithError), store.JobRunningWithError, store.JobRunning)
 	default:
 		return s.Status
 	}
 	return coordinator.HideErrors(next, hideErrorStates)
-}
-
-// pick returns a if cond, else b.
-func pick(cond bool, a, b store.JobStatus) store.JobStatus {
-	if cond {
-		return a
-	}
-	return b
-}
-
-// PauseStatus applies a bundle's pause time to its status, as Oozie's pause service does:
-// once the pause time is reached RUNNING becomes PAUSED (RUNNINGWITHERROR
-// PAUSEDWITHERROR, PREP PREPPAUSED); without a pause time, or with one still ahead, the
-// paused states go back. Other statuses are returned unchanged.
-func PauseStatus(s store.JobStatus, pauseTime, now time.Time) store.JobStatus {
-	if !pauseTime.IsZero() && !pauseTime.After(now) {
-		switch s {
-		case store.JobRunning:
-			return store.JobPaused
-		case store.JobRunningWithError:
-			return store.JobPausedWithError
-		case store.JobPrep:
-			return store.JobPrepPaused
-		}
-		return s
-	}
-	switch s {
-	case store.JobPaused:
-		return store.JobRunning
-	case store.JobPausedWithError:
-		return store.JobRunningWithError
-	case store.JobPrepPaused:
-		return store.JobPrep
-	}
-	return s
 }

@@ -2,7 +2,6 @@ package bundle
 
 import (
 	"testing"
-	"time"
 
 	"github.com/gozie/gozie/store"
 )
@@ -123,33 +122,4 @@ func validStatus(s store.JobStatus) bool {
 		}
 	}
 	return false
-}
-
-func TestPauseStatus(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
-	past, future := now.Add(-time.Minute), now.Add(time.Minute)
-	tests := []struct {
-		from  store.JobStatus
-		pause time.Time
-		want  store.JobStatus
-	}{
-		{store.JobRunning, past, store.JobPaused},
-		{store.JobRunning, now, store.JobPaused},
-		{store.JobRunningWithError, past, store.JobPausedWithError},
-		{store.JobPrep, past, store.JobPrepPaused},
-		{store.JobSuspended, past, store.JobSuspended},
-		{store.JobSucceeded, past, store.JobSucceeded},
-		{store.JobRunning, future, store.JobRunning},
-		{store.JobPaused, future, store.JobRunning},
-		{store.JobPaused, time.Time{}, store.JobRunning},
-		{store.JobPausedWithError, time.Time{}, store.JobRunningWithError},
-		{store.JobPrepPaused, future, store.JobPrep},
-		{store.JobPaused, past, store.JobPaused},
-	}
-	for _, tc := range tests {
-		if got := PauseStatus(tc.from, tc.pause, now); got != tc.want {
-			t.Errorf("PauseStatus(%s, %v) = %s, want %s", tc.from, tc.pause, got, tc.want)
-		}
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/server/oozieapi"
 )
 
@@ -45,7 +46,7 @@ func javaDate(d oozieapi.Date, loc *time.Location) string {
 	if d.IsZero() {
 		return "null"
 	}
-	return d.In(loc).Format("Mon Jan 02 15:04:05 MST 2006")
+	return d.In(loc).Format(oozietime.JavaDateLayout)
 }
 
 // printBundleJobs writes the `jobs -jobtype bundle` table in Oozie's layout.

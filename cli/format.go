@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/server/oozieapi"
 )
 
@@ -38,7 +38,7 @@ func displayZone(env Env, timezone string, local bool) (*time.Location, error) {
 	if id == "" {
 		return oozieapi.GMT, nil
 	}
-	loc, err := coordinator.LoadZone(id)
+	loc, err := oozietime.LoadZone(id)
 	if err != nil {
 		return nil, fmt.Errorf("invalid time zone %q (see 'oozie info -timezones' for valid ids): %w", id, err)
 	}

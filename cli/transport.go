@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // Oozie's CLI options that apply to every web-service call.
@@ -137,7 +139,7 @@ func (t *wsTransport) checkContextPath(resp *http.Response) (*http.Response, err
 		return resp, nil
 	}
 	code := resp.Header.Get("oozie-error-code")
-	if code != "" && code != "E0301" {
+	if code != "" && code != string(oozieerr.E0301) {
 		return resp, nil
 	}
 	msg := resp.Header.Get("oozie-error-message")

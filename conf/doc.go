@@ -14,5 +14,8 @@
 // Job configuration goes through Oozie's property-to-property substitution (Substitute) on
 // submission. Server settings have exactly one table of keys, defaults and documentation
 // (Settings); Load applies the layers defaults < gozie-site.xml < GOZIE_* environment
-// variables < flags and returns a typed, validated Server.
+// variables < flags and returns a typed, validated Server. A default that components also
+// need as a Go value is a Default* constant (defaults.go) from which the table formats its
+// string; the engine, the runners, the SLA service and the purge take these constants for
+// Config fields left at zero, so that they never hold a second, different number.
 package conf

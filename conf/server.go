@@ -187,8 +187,12 @@ type Action struct {
 	UserRetryPolicy string
 	// MaxOutputData bounds captured output in bytes.
 	MaxOutputData int
-	// CheckInterval is the YARN status poll interval.
+	// PollInterval is the interval of the batched YARN status poll.
+	PollInterval time.Duration
+	// CheckInterval is the interval of the checks of actions the batched poll does not follow.
 	CheckInterval time.Duration
+	// FallbackCheckInterval is the interval of the own check of actions the poll follows.
+	FallbackCheckInterval time.Duration
 }
 
 // HadoopSettings locates the Hadoop cluster.

@@ -3,6 +3,7 @@ package conf
 import (
 	"fmt"
 	"net/netip"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -179,38 +180,38 @@ var settings = []Setting{
 		func(s *Server) *string { return &s.Log.Format }, oneOf("text", "json")),
 
 	// Engine.
-	intv("gozie.engine.workers", "10", 1,
+	intv("gozie.engine.workers", strconv.Itoa(DefaultEngineWorkers), 1,
 		"Triggers run at the same time by one server (Oozie: oozie.service.CallableQueueService.threads).",
 		func(s *Server) *int { return &s.Engine.Workers }),
-	dur("gozie.engine.lease", "30s",
+	dur("gozie.engine.lease", in(DefaultEngineLease, time.Second),
 		"How long a claimed trigger stays leased; a crashed server's work is resumed by another "+
 			"server once its leases expire.",
 		func(s *Server) *time.Duration { return &s.Engine.Lease }),
-	dur("gozie.engine.max-sleep", "5s",
+	dur("gozie.engine.max-sleep", in(DefaultEngineMaxSleep, time.Second),
 		"Longest the trigger loop sleeps without a wake-up, a fallback for missed notifications.",
 		func(s *Server) *time.Duration { return &s.Engine.MaxSleep }),
 
-	intv("gozie.engine.max-attempts", "10", 1,
+	intv("gozie.engine.max-attempts", strconv.Itoa(DefaultEngineMaxAttempts), 1,
 		"Attempts of one piece of work (a trigger) that may end without success, by an error or by the server "+
 			"dying while running it, before the engine gives up and removes it: a coordinator job or action it "+
 			"was for fails with the error, readable in its info (other work is logged), and the server goes on.",
 		func(s *Server) *int { return &s.Engine.MaxAttempts }),
 	// Coordinators.
-	dur("gozie.coord.materialization.window", "1h",
+	dur("gozie.coord.materialization.window", in(DefaultCoordMaterializationWindow, time.Hour),
 		"How far ahead of now coordinator actions are materialized "+
 			"(Oozie: CoordMaterializeTriggerService.materialization.window).",
 		func(s *Server) *time.Duration { return &s.Coord.MaterializationWindow }),
-	dur("gozie.coord.default.timeout", "120m",
+	dur("gozie.coord.default.timeout", in(DefaultCoordTimeout, time.Minute),
 		"Coordinator action timeout when the app gives none (Oozie: oozie.service.coord.normal.default.timeout).",
 		func(s *Server) *time.Duration { return &s.Coord.DefaultTimeout }),
-	dur("gozie.coord.default.max-timeout", "86400m",
+	dur("gozie.coord.default.max-timeout", in(DefaultCoordMaxTimeout, time.Minute),
 		"Cap on coordinator action timeouts; negative timeouts become this "+
 			"(Oozie: oozie.service.coord.default.max.timeout).",
 		func(s *Server) *time.Duration { return &s.Coord.MaxTimeout }),
-	intv("gozie.coord.default.concurrency", "1", 1,
+	intv("gozie.coord.default.concurrency", strconv.Itoa(DefaultCoordConcurrency), 1,
 		"Coordinator concurrency when the app gives none (Oozie: oozie.service.coord.default.concurrency).",
 		func(s *Server) *int { return &s.Coord.DefaultConcurrency }),
-	intv("gozie.coord.default.throttle", "12", 1,
+	intv("gozie.coord.default.throttle", strconv.Itoa(DefaultCoordThrottle), 1,
 		"Maximum WAITING actions of a coordinator when the app gives none "+
 			"(Oozie: oozie.service.coord.default.throttle).",
 		func(s *Server) *int { return &s.Coord.DefaultThrottle }),
@@ -218,14 +219,14 @@ var settings = []Setting{
 		"Reject coordinator frequencies below 5 minutes, as Oozie does by default "+
 			"(oozie.service.coord.check.maximum.frequency); gozie triggers are exact, so one minute works.",
 		func(s *Server) *bool { return &s.Coord.CheckMaximumFrequency }),
-	dur("gozie.coord.input-check.min-interval", "1s",
+	dur("gozie.coord.input-check.min-interval", in(DefaultCoordInputCheckMinInterval, time.Second),
 		"First delay between input (done-flag) checks of a waiting action; it backs off from here.",
 		func(s *Server) *time.Duration { return &s.Coord.InputCheckMinInterval }),
-	dur("gozie.coord.input-check.max-interval", "60s",
+	dur("gozie.coord.input-check.max-interval", in(DefaultCoordInputCheckMaxInterval, time.Second),
 		"Longest delay between input checks (Oozie's fixed interval: "+
 			"oozie.service.coord.input.check.requeue.interval).",
 		func(s *Server) *time.Duration { return &s.Coord.InputCheckMaxInterval }),
-	intv("gozie.coord.max-instances", "10080", 1,
+	intv("gozie.coord.max-instances", strconv.Itoa(DefaultCoordMaxInstances), 1,
 		"Dataset instances one data-in or data-out of a coordinator action may name, and each range in it "+
 			"(start-instance to end-instance, coord:currentRange, coord:latestRange, coord:futureRange, "+
 			"coord:absoluteRange), and how many instances coord:latest looks back and coord:future ahead. "+
@@ -237,30 +238,40 @@ var settings = []Setting{
 		func(s *Server) *int { return &s.Coord.ActionsDefaultLength }),
 
 	// Workflow actions.
-	intv("gozie.action.retries.max", "3", 0,
+	intv("gozie.action.retries.max", strconv.Itoa(DefaultActionRetriesMax), 0,
 		"Automatic retries of an action start that failed transiently; after them the action waits in START_MANUAL and its workflow is suspended (Oozie: oozie.action.retries.max).",
 		func(s *Server) *int { return &s.Action.RetriesMax }),
-	dur("gozie.action.retry.interval", "10s",
+	dur("gozie.action.retry.interval", in(DefaultActionRetryInterval, time.Second),
 		"Delay before a transient retry of an action start (Oozie: oozie.action.retry.interval).",
 		func(s *Server) *time.Duration { return &s.Action.RetryInterval }),
-	str("gozie.action.retry.policy", "periodic",
+	str("gozie.action.retry.policy", DefaultActionRetryPolicy,
 		"Transient retry policy: periodic or exponential (Oozie: oozie.action.retry.policy).",
 		func(s *Server) *string { return &s.Action.RetryPolicy }, oneOf("periodic", "exponential")),
-	intv("gozie.action.user-retry.max", "3", 0,
+	intv("gozie.action.user-retry.max", strconv.Itoa(DefaultActionUserRetryMax), 0,
 		"Upper bound on a workflow action's retry-max (Oozie: LiteWorkflowStoreService.user.retry.max).",
 		func(s *Server) *int { return &s.Action.UserRetryMax }),
-	dur("gozie.action.user-retry.interval", "10m",
+	dur("gozie.action.user-retry.interval", in(DefaultActionUserRetryInterval, time.Minute),
 		"Default retry-interval of a workflow action (Oozie: LiteWorkflowStoreService.user.retry.inteval).",
 		func(s *Server) *time.Duration { return &s.Action.UserRetryInterval }),
-	str("gozie.action.user-retry.policy", "periodic",
+	str("gozie.action.user-retry.policy", DefaultActionUserRetryPolicy,
 		"Default retry-policy of a workflow action: periodic or exponential.",
 		func(s *Server) *string { return &s.Action.UserRetryPolicy }, oneOf("periodic", "exponential")),
 	intv("gozie.action.max-output-data", "2048", 1,
 		"Maximum bytes of captured action output (Oozie: oozie.action.max.output.data).",
 		func(s *Server) *int { return &s.Action.MaxOutputData }),
-	dur("gozie.action.check.interval", "10s",
-		"Interval of the batched YARN status poll of running actions, the fallback for lost callbacks.",
+	dur("gozie.action.poll.interval", in(DefaultActionPollInterval, time.Second),
+		"Interval of the batched YARN status poll of running actions, one ResourceManager query for all of "+
+			"them, the fallback for lost callbacks (Oozie has callbacks and the action checker only).",
+		func(s *Server) *time.Duration { return &s.Action.PollInterval }),
+	dur("gozie.action.check.interval", in(DefaultActionCheckInterval, time.Second),
+		"Interval of the checks of a running action whose type the batched poll does not follow (hive2 "+
+			"statements, in-process actions), one check per action "+
+			"(Oozie: oozie.service.ActionCheckerService.action.check.interval, 60 s there).",
 		func(s *Server) *time.Duration { return &s.Action.CheckInterval }),
+	dur("gozie.action.fallback-check.interval", in(DefaultActionFallbackCheckInterval, time.Minute),
+		"Interval of the check of its own of an action the batched poll follows, for the rare run the batch "+
+			"misses (an application the ResourceManager forgot between two polls).",
+		func(s *Server) *time.Duration { return &s.Action.FallbackCheckInterval }),
 
 	// Hadoop, YARN and the launcher.
 	str("gozie.hadoop.conf.dir", "",
@@ -368,34 +379,34 @@ var settings = []Setting{
 		"Purge old finished jobs every gozie.purge.interval (Oozie's PurgeService); PUT admin/purge "+
 			"works either way.",
 		func(s *Server) *bool { return &s.Purge.Enabled }),
-	dur("gozie.purge.workflow.older-than", "30d",
+	dur("gozie.purge.workflow.older-than", in(DefaultPurgeWorkflowOlderThan, day),
 		"Age after which finished workflows are purged, and the finished actions of running coordinators "+
 			"with the workflows they ran (Oozie: oozie.service.PurgeService.older.than).",
 		func(s *Server) *time.Duration { return &s.Purge.WorkflowOlderThan }),
-	dur("gozie.purge.coord.older-than", "7d",
+	dur("gozie.purge.coord.older-than", in(DefaultPurgeCoordOlderThan, day),
 		"Age after which finished coordinators that are not in a bundle are purged, once all their "+
 			"workflows are old too (Oozie: oozie.service.PurgeService.coord.older.than).",
 		func(s *Server) *time.Duration { return &s.Purge.CoordOlderThan }),
-	dur("gozie.purge.bundle.older-than", "7d",
+	dur("gozie.purge.bundle.older-than", in(DefaultPurgeBundleOlderThan, day),
 		"Age after which finished bundles are purged with their coordinators, once those are old too "+
 			"(Oozie: oozie.service.PurgeService.bundle.older.than).",
 		func(s *Server) *time.Duration { return &s.Purge.BundleOlderThan }),
-	boolean("gozie.purge.old-coord-action", "true",
+	boolean("gozie.purge.old-coord-action", strconv.FormatBool(DefaultPurgeOldCoordAction),
 		"Also purge the finished actions of long-running coordinators, with their workflows, once those "+
 			"are older than gozie.purge.workflow.older-than (Oozie: "+
 			"oozie.service.PurgeService.purge.old.coord.action, off in Oozie, on in gozie).",
 		func(s *Server) *bool { return &s.Purge.OldCoordAction }),
-	dur("gozie.purge.interval", "1h",
+	dur("gozie.purge.interval", in(DefaultPurgeInterval, time.Hour),
 		"How often the purge runs (Oozie: oozie.service.PurgeService.purge.interval).",
 		func(s *Server) *time.Duration { return &s.Purge.Interval }),
-	intv("gozie.purge.limit", "100", 1,
+	intv("gozie.purge.limit", strconv.Itoa(DefaultPurgeLimit), 1,
 		"Jobs looked at per purge batch, each batch one short transaction "+
 			"(Oozie: oozie.service.PurgeService.purge.limit).",
 		func(s *Server) *int { return &s.Purge.Limit }),
 
 	// SLA.
 	{
-		Key: "gozie.sla.default.alert-events", Default: "END_MISS", Type: "string",
+		Key: "gozie.sla.default.alert-events", Default: DefaultSLAAlertEvents, Type: "string",
 		Doc: "SLA events alerted when sla:alert-events is not given: a comma-separated list of " +
 			"START_MISS, END_MISS, DURATION_MISS.",
 		apply: func(s *Server, v string) error {
@@ -406,7 +417,7 @@ var settings = []Setting{
 			return nil
 		},
 	},
-	dur("gozie.sla.disable-alerts.older-than", "48h",
+	dur("gozie.sla.disable-alerts.older-than", in(DefaultSLADisableAlertsOlderThan, time.Hour),
 		"SLA alerts are not sent for jobs whose nominal time is older than this "+
 			"(Oozie: oozie.sla.disable.alerts.older.than).",
 		func(s *Server) *time.Duration { return &s.SLA.DisableAlertsOlderThan }),

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gozie/gozie/oozietime"
 )
 
 // ActionDoc is a materialized action as stored in store.CoordAction.ActionXML: the job's
@@ -64,7 +66,7 @@ func setResolved(x *xEvent, ev ResolvedEvent) {
 
 // ParseActionXML reads an action document written by ActionDoc.XML. conf is the job
 // configuration (the action's run configuration).
-func ParseActionXML(text string, conf []Property, format TimeFormat) (*ActionDoc, error) {
+func ParseActionXML(text string, conf []Property, format oozietime.Format) (*ActionDoc, error) {
 	doc, err := unmarshalDoc(text)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
@@ -180,7 +181,7 @@ func TestStoredDateRange(t *testing.T) {
 		Property{Name: "end", Value: "9999-12-31T23:59Z"}); err != nil {
 		t.Fatalf("the range's ends: %v", err)
 	}
-	if _, err := ParseChange("endtime=0001-01-01T00:00Z", UTC); ErrorCode(err) != CodeChange {
+	if _, err := ParseChange("endtime=0001-01-01T00:00Z", oozietime.UTC); ErrorCode(err) != CodeChange {
 		t.Fatalf("change to 0001: %v", err)
 	}
 }
@@ -190,7 +191,7 @@ func TestStoredDateRange(t *testing.T) {
 // and the pass stops, throttled, when the queue is full.
 func TestThrottleCountsQueuedActions(t *testing.T) {
 	t.Parallel()
-	job, row := newJob(t, jobSpec{freq: "1", unit: Minute, start: "2024-01-01T00:00Z", end: "2025-01-01T00:00Z",
+	job, row := newJob(t, jobSpec{freq: "1", unit: oozietime.Minute, start: "2024-01-01T00:00Z", end: "2025-01-01T00:00Z",
 		throttle: 12})
 	now := farFuture
 	for _, tc := range []struct {
@@ -220,7 +221,7 @@ func TestLastOnlyCatchUpSkipsInBatches(t *testing.T) {
 		exec             Execution
 		skipped, waiting int
 	}{{LastOnly, 8640, 1}, {None, 8635, 3}} {
-		job, row := newJob(t, jobSpec{freq: "10", unit: Minute, start: "2024-01-01T00:00Z", end: "2026-01-01T00:00Z",
+		job, row := newJob(t, jobSpec{freq: "10", unit: oozietime.Minute, start: "2024-01-01T00:00Z", end: "2026-01-01T00:00Z",
 			throttle: 3, execution: tc.exec})
 		now := utc(t, "2024-03-01T00:00Z").Add(time.Second) // 60 days × 144 actions behind, and the one now
 		s := DefaultSettings()
@@ -274,8 +275,8 @@ func TestThrottleProperty(t *testing.T) {
 		start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(rng.IntN(300*24*60)) * time.Minute)
 		end := start.Add(time.Duration(1+rng.IntN(400*24*60)) * time.Minute)
 		now := start.Add(time.Duration(rng.IntN(500*24*60)) * time.Minute)
-		job, row := newJob(t, jobSpec{freq: fmt.Sprint(freq), unit: Minute, tz: "UTC", start: UTC.Format(start),
-			end: UTC.Format(end), throttle: throttle, execution: exec})
+		job, row := newJob(t, jobSpec{freq: fmt.Sprint(freq), unit: oozietime.Minute, tz: "UTC", start: oozietime.UTC.Format(start),
+			end: oozietime.UTC.Format(end), throttle: throttle, execution: exec})
 		s := DefaultSettings()
 		s.ActionBatchSize = 1 + rng.IntN(50)
 		queued := 0

@@ -5,17 +5,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
 // Error codes of the change command.
 const (
 	// CodeChange (E1015) is an invalid change value.
-	CodeChange = "E1015"
+	CodeChange = oozieerr.E1015
 	// CodeChangeNotAllowed (E1016) is a change of a KILLED or IGNORED job other than status.
-	CodeChangeNotAllowed = "E1016"
+	CodeChangeNotAllowed = oozieerr.E1016
 	// CodeDeleteRunning (E1022) is a change that would delete an action that already started.
-	CodeDeleteRunning = "E1022"
+	CodeDeleteRunning = oozieerr.E1022
 )
 
 // Change is a parsed value of the coordinator change command
@@ -39,7 +41,7 @@ var changeKeys = map[string]bool{"endtime": true, "concurrency": true, "pausetim
 // ParseChange parses a change value the way Oozie does: ';'-separated key=value pairs, keys
 // endtime, concurrency, pausetime and status, each at most once; only pausetime may be empty
 // (it clears the pause time). Errors are *Error with code E1015.
-func ParseChange(value string, f TimeFormat) (Change, error) {
+func ParseChange(value string, f oozietime.Format) (Change, error) {
 	var c Change
 	bad := func(format string, args ...any) (Change, error) {
 		return Change{}, newError(CodeChange, "change", "%s: "+format, append([]any{value}, args...)...)
@@ -81,7 +83,7 @@ func ParseChange(value string, f TimeFormat) (Change, error) {
 		var err error
 		switch key {
 		case "endtime":
-			if c.EndTime, err = f.ParseStored(v); err != nil {
+			if c.EndTime, err = ParseStored(f, v); err != nil {
 				return bad("%s must be a valid date: %v", v, err)
 			}
 			c.HasEndTime = true
@@ -93,7 +95,7 @@ func ParseChange(value string, f TimeFormat) (Change, error) {
 		case "pausetime":
 			c.HasPauseTime = true
 			if v != "" {
-				if c.PauseTime, err = f.ParseStored(v); err != nil {
+				if c.PauseTime, err = ParseStored(f, v); err != nil {
 					return bad("%s must be a valid date: %v", v, err)
 				}
 			}

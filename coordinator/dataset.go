@@ -7,6 +7,7 @@ import (
 
 	"github.com/gozie/gozie/el"
 	"github.com/gozie/gozie/hcat"
+	"github.com/gozie/gozie/oozietime"
 )
 
 // defaultDoneFlag is the readiness file checked when a dataset has no <done-flag>.
@@ -18,10 +19,10 @@ type Dataset struct {
 	Name string
 	// Frequency is the number of Units between instances (> 0).
 	Frequency int
-	Unit      Unit
+	Unit      oozietime.Unit
 	// EndOf is END_OF_DAY, END_OF_WEEK or END_OF_MONTH when the frequency used
 	// coord:endOfDays/endOfWeeks/endOfMonths, NONE otherwise.
-	EndOf Unit
+	EndOf oozietime.Unit
 	// InitialInstance is the initial-instance attribute as written (before the end-of
 	// adjustment, see Initial).
 	InitialInstance time.Time
@@ -38,18 +39,18 @@ type Dataset struct {
 // Initial returns the first instance: the initial instance moved to the end of its day, week
 // or month for endOf* frequencies.
 func (d *Dataset) Initial() time.Time {
-	return MoveToEnd(d.InitialInstance, d.EndOf, d.Location)
+	return oozietime.MoveToEnd(d.InitialInstance, d.EndOf, d.Location)
 }
 
 // Instance returns instance k (k may be negative: instances before the initial one exist
 // arithmetically but never hold data).
 func (d *Dataset) Instance(k int) time.Time {
-	return AddUnits(d.Initial(), d.Unit, k*d.Frequency, d.Location)
+	return oozietime.AddUnits(d.Initial(), d.Unit, k*d.Frequency, d.Location)
 }
 
 // IndexAtOrBefore returns the largest k (possibly negative) whose instance is at or before t.
 func (d *Dataset) IndexAtOrBefore(t time.Time) int {
-	return seriesIndex(d.Initial(), d.Unit, d.Frequency, d.Location, t)
+	return oozietime.StepIndex(d.Initial(), d.Unit, d.Frequency, d.Location, t)
 }
 
 // CurrentIndex returns the index of the current instance at t, the latest instance at or
@@ -84,7 +85,7 @@ func (d *Dataset) WithDoneFlag(uri string) string {
 
 // URI expands the template for an instance. The date variables are the instance's fields in
 // the processing time zone (never the dataset's): ${YEAR} unpadded, the others two digits.
-func (d *Dataset) URI(instance time.Time, f TimeFormat) (string, error) {
+func (d *Dataset) URI(instance time.Time, f oozietime.Format) (string, error) {
 	lt := instance.In(f.Location())
 	two := func(n int) string {
 		if n < 10 {
@@ -107,51 +108,10 @@ func (d *Dataset) URI(instance time.Time, f TimeFormat) (string, error) {
 	return uri, nil
 }
 
-// seriesIndex returns the largest k with start + k×freq units ≤ t.
-func seriesIndex(start time.Time, u Unit, freq int, loc *time.Location, t time.Time) int {
-	if freq <= 0 {
-		return 0
-	}
-	k := estimateSteps(start, u, freq, loc, t)
-	for k > -1<<40 && AddUnits(start, u, k*freq, loc).After(t) {
-		k--
-	}
-	for k < 1<<40 && !AddUnits(start, u, (k+1)*freq, loc).After(t) {
-		k++
-	}
-	return k
-}
-
-// estimateSteps guesses the number of whole frequency steps from start to t; seriesIndex
-// corrects the guess by at most a few steps (daylight-saving days, month lengths).
-func estimateSteps(start time.Time, u Unit, freq int, loc *time.Location, t time.Time) int {
-	var units int
-	secs := int(t.Unix() - start.Unix()) // not t.Sub: a Duration saturates past 292 years
-	switch u {
-	case Minute:
-		units = secs / 60
-	case Hour:
-		units = secs / 3600
-	case Day, EndOfDay:
-		units = secs / (24 * 3600)
-	case Week, EndOfWeek:
-		units = secs / (7 * 24 * 3600)
-	case Month, EndOfMonth, Year:
-		a, b := start.In(loc), t.In(loc)
-		units = (b.Year()-a.Year())*12 + int(b.Month()) - int(a.Month())
-		if u == Year {
-			units = floorDiv(units, 12)
-		}
-	default:
-		return 0
-	}
-	return floorDiv(units, freq)
-}
-
 // datasetFromDef builds a Dataset from resolved attribute values.
-func datasetFromDef(name string, freq int, unit, endOf Unit, initial time.Time, tzID string,
+func datasetFromDef(name string, freq int, unit, endOf oozietime.Unit, initial time.Time, tzID string,
 	uriTemplate, doneFlag string, hasDoneFlag bool) (*Dataset, error) {
-	loc, err := LoadZone(tzID)
+	loc, err := oozietime.LoadZone(tzID)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
@@ -46,7 +47,7 @@ func TestStartReady(t *testing.T) {
 		t.Run(tc.id, func(t *testing.T) {
 			t.Parallel()
 			// The job ends before a fourth action, so the third one is the last.
-			job, row := newJob(t, jobSpec{freq: "10", unit: Minute, start: "2020-06-01T11:00Z", end: "2020-06-01T11:25Z", execution: tc.exec})
+			job, row := newJob(t, jobSpec{freq: "10", unit: oozietime.Minute, start: "2020-06-01T11:00Z", end: "2020-06-01T11:25Z", execution: tc.exec})
 			row.Status, row.Concurrency = tc.status, tc.concurrency
 			d := StartReady(StartRequest{Job: job, Row: row, Ready: actions, Active: tc.active, Now: now, Settings: DefaultSettings()})
 			if ids(d.Submit) != tc.submit || ids(d.Skip) != tc.skip {
@@ -58,7 +59,7 @@ func TestStartReady(t *testing.T) {
 
 func TestWorkflowConf(t *testing.T) {
 	t.Parallel()
-	job, _ := newJob(t, jobSpec{freq: "10", unit: Minute, start: "2020-06-01T11:00Z", end: "2020-06-01T11:30Z"})
+	job, _ := newJob(t, jobSpec{freq: "10", unit: oozietime.Minute, start: "2020-06-01T11:00Z", end: "2020-06-01T11:30Z"})
 	job.Configuration = []Property{{Name: "queue", Value: "etl"}, {Name: "input", Value: "/a,/b"}}
 	doc := &ActionDoc{Job: job, Number: 1, NominalTime: utc(t, "2020-06-01T11:00Z")}
 	run := Props{{Name: "user.name", Value: "test"}, {Name: "queue", Value: "default"}, {Name: "nameNode", Value: "hdfs://nn"},
@@ -100,8 +101,8 @@ func TestSLARegistration(t *testing.T) {
 	}
 	reg := res.Actions[0].SLA
 	// A1: expected start and end are the nominal time plus should-start and should-end.
-	if reg == nil || UTC.Format(reg.NominalTime) != "2009-01-01T00:00Z" || UTC.Format(reg.ExpectedStart) != "2009-01-01T00:10Z" ||
-		UTC.Format(reg.ExpectedEnd) != "2009-01-01T00:30Z" || reg.ExpectedDuration != 20*60*1000 {
+	if reg == nil || oozietime.UTC.Format(reg.NominalTime) != "2009-01-01T00:00Z" || oozietime.UTC.Format(reg.ExpectedStart) != "2009-01-01T00:10Z" ||
+		oozietime.UTC.Format(reg.ExpectedEnd) != "2009-01-01T00:30Z" || reg.ExpectedDuration != 20*60*1000 {
 		t.Fatalf("A1: %+v", reg)
 	}
 	if reg.ID != ActionID(testJobID, 1) || reg.ParentID != testJobID || reg.AppType != store.AppCoordinatorAction ||
@@ -125,16 +126,16 @@ func TestChange(t *testing.T) {
 	// X4, X8 and friends: parsing.
 	for _, bad := range []string{"endtime=2012-12-20T05:00;concurrency=-200", "endtime=2012-12-20T05:00Z;endtime=2012-12-21T05:00Z",
 		"", "color=red", "concurrency=", "concurrency=x", "endtime", "status=SUCCEEDED", "a=b=c"} {
-		if _, err := ParseChange(bad, UTC); ErrorCode(err) != CodeChange {
+		if _, err := ParseChange(bad, oozietime.UTC); ErrorCode(err) != CodeChange {
 			t.Errorf("ParseChange(%q): %v", bad, err)
 		}
 	}
 	// X6: end, concurrency and a cleared pause time.
-	c, err := ParseChange("endtime=2013-08-01T04:00Z;concurrency=200;pausetime=", UTC)
+	c, err := ParseChange("endtime=2013-08-01T04:00Z;concurrency=200;pausetime=", oozietime.UTC)
 	if err != nil || !c.HasEndTime || c.Concurrency != 200 || !c.HasPauseTime || !c.PauseTime.IsZero() {
 		t.Fatalf("X6: %+v %v", c, err)
 	}
-	_, row := newJob(t, jobSpec{freq: "60", unit: Minute, tz: "UTC", start: "2013-08-01T00:00Z", end: "2013-08-01T04:59Z"})
+	_, row := newJob(t, jobSpec{freq: "60", unit: oozietime.Minute, tz: "UTC", start: "2013-08-01T00:00Z", end: "2013-08-01T04:59Z"})
 	row.Status, row.LastActionNumber, row.PauseTime = store.JobPaused, 5, utc(t, "2013-08-01T06:00Z")
 	row.NextMaterializedTime, row.LastActionTime = utc(t, "2013-08-01T05:00Z"), utc(t, "2013-08-01T05:00Z")
 	row.DoneMaterialization = true
@@ -155,7 +156,7 @@ func TestChange(t *testing.T) {
 	}
 	// X2: moving the end or pause time before a running action is refused.
 	for _, v := range []string{"endtime=2013-08-01T02:30Z", "pausetime=2013-08-01T02:30Z"} {
-		c, err := ParseChange(v, UTC)
+		c, err := ParseChange(v, oozietime.UTC)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +165,7 @@ func TestChange(t *testing.T) {
 		}
 	}
 	// An end before the start ends the job and deletes the look-ahead actions.
-	c, _ = ParseChange("endtime=2013-07-01T00:00Z", UTC)
+	c, _ = ParseChange("endtime=2013-07-01T00:00Z", oozietime.UTC)
 	running := row
 	running.Status, running.LastActionNumber = store.JobRunning, 1
 	res, err = ApplyChange(running, false, []store.CoordAction{action(1, store.CoordActionWaiting)}, c, true)
@@ -174,18 +175,18 @@ func TestChange(t *testing.T) {
 	// KILLED jobs only accept a status change; RUNNING comes back from FAILED/KILLED/IGNORED.
 	killed := row
 	killed.Status = store.JobKilled
-	c, _ = ParseChange("concurrency=3", UTC)
+	c, _ = ParseChange("concurrency=3", oozietime.UTC)
 	if _, err := ApplyChange(killed, false, nil, c, true); ErrorCode(err) != CodeChangeNotAllowed {
 		t.Fatalf("E1016: %v", err)
 	}
-	c, _ = ParseChange("status=RUNNING", UTC)
+	c, _ = ParseChange("status=RUNNING", oozietime.UTC)
 	if res, err := ApplyChange(killed, false, nil, c, true); err != nil || res.Job.Status != store.JobRunning {
 		t.Fatalf("status=RUNNING: %v", err)
 	}
 	if _, err := ApplyChange(row, false, nil, c, true); ErrorCode(err) != CodeChange {
 		t.Fatalf("RUNNING from PAUSED: %v", err)
 	}
-	c, _ = ParseChange("status=IGNORED", UTC)
+	c, _ = ParseChange("status=IGNORED", oozietime.UTC)
 	if _, err := ApplyChange(killed, true, nil, c, true); ErrorCode(err) != CodeChange {
 		t.Fatalf("IGNORED while pending: %v", err)
 	}
@@ -212,22 +213,22 @@ func TestScopes(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		daily = append(daily, store.CoordAction{ActionNumber: i + 1, NominalTime: utc(t, "2009-12-14T01:00Z").Add(time.Duration(i) * 24 * time.Hour)})
 	}
-	ranges, err := DateScope("2009-12-15T01:00Z::2009-12-16T01:00Z", UTC)
+	ranges, err := DateScope("2009-12-15T01:00Z::2009-12-16T01:00Z", oozietime.UTC)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := InDateScope(daily, ranges); len(got) != 2 || got[0].ActionNumber != 2 || got[1].ActionNumber != 3 {
 		t.Fatalf("Y3: %+v", got)
 	}
-	ranges, _ = DateScope("2009-12-18T01:00Z,2009-12-14T01:00Z", UTC)
+	ranges, _ = DateScope("2009-12-18T01:00Z,2009-12-14T01:00Z", oozietime.UTC)
 	if got := InDateScope(daily, ranges); len(got) != 2 {
 		t.Fatalf("single dates: %+v", got)
 	}
-	if _, err := DateScope("2009-12-18", UTC); ErrorCode(err) != CodeInvalidParameter {
+	if _, err := DateScope("2009-12-18", oozietime.UTC); ErrorCode(err) != CodeInvalidParameter {
 		t.Fatalf("bad date: %v", err)
 	}
 	// Y5: repeated status keys are an OR.
-	f, err := ParseActionFilter("status=RUNNING;status=KILLED", UTC)
+	f, err := ParseActionFilter("status=RUNNING;status=KILLED", oozietime.UTC)
 	if err != nil || len(f.Status) != 2 || f.Status[0] != store.CoordActionRunning || f.Status[1] != store.CoordActionKilled {
 		t.Fatalf("Y5: %+v %v", f, err)
 	}
@@ -237,7 +238,7 @@ func TestScopes(t *testing.T) {
 			t.Errorf("Y5 %s", s)
 		}
 	}
-	f, err = ParseActionFilter("status!=KILLED;nominaltime>=2009-12-15T01:00Z;nominaltime<2009-12-17T01:00Z", UTC)
+	f, err = ParseActionFilter("status!=KILLED;nominaltime>=2009-12-15T01:00Z;nominaltime<2009-12-17T01:00Z", oozietime.UTC)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +253,7 @@ func TestScopes(t *testing.T) {
 		t.Fatalf("comparisons matched %d", n)
 	}
 	for _, bad := range []string{"color=red", "status=SLEEPING", "status>RUNNING", "nominaltime=yesterday", "=x"} {
-		if _, err := ParseActionFilter(bad, UTC); ErrorCode(err) != CodeInvalidParameter {
+		if _, err := ParseActionFilter(bad, oozietime.UTC); ErrorCode(err) != CodeInvalidParameter {
 			t.Errorf("filter %q: %v", bad, err)
 		}
 	}

@@ -12,25 +12,16 @@
 //	StartReady(ready actions, concurrency) ──► submit / skip ──► WorkflowConf(action)
 //	RollupCoordinator(actions) ──► job status (a bundle's roll-up is in package bundle)
 //
-// Datetimes follow Oozie's processing time zone (TimeFormat, UTC by default) and its strict
-// parser; time zones follow Java's rules (LoadZone); calendar arithmetic follows
-// java.util.GregorianCalendar (AddUnits, MoveToEnd); cron frequencies follow Quartz
-// (ParseCron). EL is evaluated with package el in the phases Oozie defines (Phase); the coord:
-// functions of each phase are in Registry.
+// Datetimes, time zones, calendar arithmetic and cron frequencies are Oozie's and Java's, and
+// live in package oozietime (oozietime.Format, LoadZone, AddUnits, ParseCron); this package
+// only applies them to coordinators. EL is evaluated with package el in the phases Oozie
+// defines (Phase); the coord: functions of each phase are in Registry.
 //
 // # Coordinator action statuses
 //
-//	                 ┌──────────► SKIPPED (LAST_ONLY / NONE window passed)
-//	                 │
-//	WAITING ──► READY ──► SUBMITTED ──► RUNNING ──► SUCCEEDED | FAILED | KILLED
-//	   │  │        │                      │  ▲
-//	   │  │        └──► SKIPPED           ▼  │
-//	   │  └──► TIMEDOUT                 SUSPENDED
-//	   └──► SKIPPED
-//	WAITING | READY | SUBMITTED | RUNNING | SUSPENDED ──► KILLED   (kill)
-//	WAITING | READY | SUBMITTED | RUNNING | SUSPENDED ──► FAILED   (work given up on)
-//	FAILED | KILLED | TIMEDOUT ──► IGNORED                          (ignore)
-//	terminal ──► WAITING                                            (rerun)
+// The legal moves of an action are the table store.CoordActionMachine, drawn in its doc in
+// package store (the one drawing; the property test TestDecisionsMoveAlongTheTables of
+// coordrun checks the decisions against it).
 //
 // An action is materialized WAITING, or SKIPPED when LAST_ONLY or NONE would skip it at
 // once (a job catching up). CheckInputs moves it to READY when its dependencies exist (or
@@ -42,13 +33,9 @@
 //
 // # Coordinator job statuses
 //
-//	PREP ──► RUNNING ──► SUCCEEDED | DONEWITHERROR | KILLED | FAILED
-//	 │ ▲        │ ▲ │
-//	 ▼ │        ▼ │ └──► PAUSED (pause time reached) ──► RUNNING (pause time moved)
-//	PREPSUSPENDED  SUSPENDED
-//	PREPPAUSED
-//	FAILED | KILLED ──► IGNORED;  FAILED | KILLED | IGNORED ──► RUNNING (change status)
-//	not terminal ──► FAILED (a materialization error, or work the engine gave up on)
+// The legal moves of a job are the table store.CoordJobMachine, drawn in its doc in package
+// store. Suspend, resume, the pause time and rerun are store.JobStatus's OnSuspend,
+// OnResume, WithPause and OnRerun, which bundles share.
 //
 // Materialize moves PREP to RUNNING; RollupCoordinator computes the rest from the actions,
 // but never brings a FAILED or KILLED job back (a kill kills its actions in batches; a

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/gozie/gozie/oozietime"
 )
 
 // The stored forms of a coordinator follow Oozie's: the job definition is the coordinator-app
@@ -233,9 +235,9 @@ func logicDoc(ns string, n *LogicNode) xLogicNode {
 }
 
 // unitOrNone returns u, or NONE when it is empty.
-func unitOrNone(u Unit) Unit {
+func unitOrNone(u oozietime.Unit) oozietime.Unit {
 	if u == "" {
-		return NoUnit
+		return oozietime.NoUnit
 	}
 	return u
 }
@@ -249,7 +251,7 @@ func (j *Job) DefinitionXML() string {
 // LoadJob rebuilds a Job from its stored definition (store.CoordJob.Definition) and the job
 // configuration. No EL is evaluated: everything the definition holds was resolved at
 // submission.
-func LoadJob(definition string, conf []Property, format TimeFormat) (*Job, error) {
+func LoadJob(definition string, conf []Property, format oozietime.Format) (*Job, error) {
 	doc, err := unmarshalDoc(definition)
 	if err != nil {
 		return nil, err
@@ -269,7 +271,7 @@ func LoadJob(definition string, conf []Property, format TimeFormat) (*Job, error
 	if j.End, err = format.Parse(doc.End); err != nil {
 		return fail("end", err)
 	}
-	if j.Location, err = LoadZone(doc.TimeZone); err != nil {
+	if j.Location, err = oozietime.LoadZone(doc.TimeZone); err != nil {
 		return fail("timezone", err)
 	}
 	if doc.Controls != nil {
@@ -328,20 +330,20 @@ func LoadJob(definition string, conf []Property, format TimeFormat) (*Job, error
 
 // storedFrequency rebuilds a Frequency from its stored attributes.
 func storedFrequency(freq, unit, endOf string) (Frequency, error) {
-	u, ok := ParseUnit(unit)
+	u, ok := oozietime.ParseUnit(unit)
 	if !ok {
 		return Frequency{}, fmt.Errorf("unknown time unit %q", unit)
 	}
-	e, ok := ParseUnit(endOf)
+	e, ok := oozietime.ParseUnit(endOf)
 	if !ok {
-		e = NoUnit
+		e = oozietime.NoUnit
 	}
-	if u == Cron {
-		c, err := ParseCron(freq)
+	if u == oozietime.Cron {
+		c, err := oozietime.ParseCron(freq)
 		if err != nil {
 			return Frequency{}, err
 		}
-		return Frequency{Unit: Cron, EndOf: NoUnit, Cron: c}, nil
+		return Frequency{Unit: oozietime.Cron, EndOf: oozietime.NoUnit, Cron: c}, nil
 	}
 	n, err := strconv.Atoi(freq)
 	if err != nil || n <= 0 {
@@ -351,12 +353,12 @@ func storedFrequency(freq, unit, endOf string) (Frequency, error) {
 }
 
 // loadDataset rebuilds a dataset from its stored copy.
-func loadDataset(x xDataset, format TimeFormat) (*Dataset, error) {
+func loadDataset(x xDataset, format oozietime.Format) (*Dataset, error) {
 	f, err := storedFrequency(x.Frequency, x.FreqTimeUnit, x.EndOfDuration)
 	if err != nil {
 		return nil, err
 	}
-	if f.Unit == Cron {
+	if f.Unit == oozietime.Cron {
 		return nil, fmt.Errorf("dataset %s has a cron frequency", x.Name)
 	}
 	initial, err := format.Parse(x.InitialInstance)

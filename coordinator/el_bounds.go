@@ -36,9 +36,9 @@ func (c *ELContext) countInstances(n int64, what string) error {
 	}
 	c.instances += n
 	if max := c.maxInstances(); c.instances > max || n > max {
-		return &Error{Code: CodeInstance, Err: ErrTooManyInstances,
+		return withCause(&Error{Code: CodeInstance,
 			Msg: fmt.Sprintf("%s names %d dataset instances: more than the %d allowed for one data-in or data-out "+
-				"(gozie.coord.max-instances)", what, c.instances, max)}
+				"(gozie.coord.max-instances)", what, c.instances, max)}, ErrTooManyInstances)
 	}
 	return nil
 }
@@ -64,9 +64,9 @@ func (c *ELContext) checkLookup(future bool, a, b, limit int, what string) error
 		depth = span(0, limit)
 	}
 	if depth > max {
-		return &Error{Code: CodeInstance, Err: ErrTooManyInstances,
+		return withCause(&Error{Code: CodeInstance,
 			Msg: fmt.Sprintf("%s looks through %d dataset instances: more than the %d allowed (gozie.coord.max-instances)",
-				what, depth, max)}
+				what, depth, max)}, ErrTooManyInstances)
 	}
 	return c.countInstances(span(a, b), what)
 }

@@ -2,10 +2,11 @@ package coordinator
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/gozie/gozie/el"
+	"github.com/gozie/gozie/oozieerr"
+	"github.com/gozie/gozie/oozietime"
 )
 
 // Phase names an EL evaluation phase of a coordinator, as Oozie names its evaluator groups.
@@ -78,15 +79,15 @@ type ActionContext struct {
 // coord:latest/future record what they resolved.
 type ELContext struct {
 	// Format is the processing time zone and mask.
-	Format TimeFormat
+	Format oozietime.Format
 	// User is the job's user (coord:user()).
 	User string
 	// Conf is the job configuration (variables and coord:conf).
 	Conf Props
 
 	// Unit and EndOf are set by the frequency functions: the last one evaluated wins.
-	Unit  Unit
-	EndOf Unit
+	Unit  oozietime.Unit
+	EndOf oozietime.Unit
 
 	// DataNames maps declared data-in, data-out and input-logic names to "data-in" or
 	// "data-out", for the submission checks of coord:dataIn/dataOut.
@@ -166,12 +167,12 @@ func (c *ELContext) confVar(name string) (any, bool) {
 func (c *ELContext) Eval(p Phase, text string) (any, error) {
 	v, err := c.env(p).Eval(text)
 	if err != nil {
-		code := CodeEL
+		code := oozieerr.Code(CodeEL)
 		var inner *Error
 		if errors.As(err, &inner) {
 			code = inner.Code
 		}
-		return nil, &Error{Code: code, Msg: fmt.Sprintf("Unable to evaluate [%s] in phase %s", text, p), Err: err}
+		return nil, wrapError(code, "", err, "Unable to evaluate [%s] in phase %s", text, p)
 	}
 	return v, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/el"
+	"github.com/gozie/gozie/oozietime"
 )
 
 // fnDateOffset is coord:dateOffset(date, n, unit): date plus n units, computed in the
@@ -26,7 +27,7 @@ func fnDateOffset(env *el.Env, args []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.Format.Format(AddUnits(t, unit, n, c.Format.Location())), nil
+	return c.Format.Format(oozietime.AddUnits(t, unit, n, c.Format.Location())), nil
 }
 
 // fnDateTzOffset is coord:dateTzOffset(date, tz): the wall-clock time of date in tz, printed
@@ -40,11 +41,11 @@ func fnDateTzOffset(env *el.Env, args []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	loc, err := LoadZone(argString(args, 1))
+	loc, err := oozietime.LoadZone(argString(args, 1))
 	if err != nil {
 		return nil, err
 	}
-	return c.Format.formatWall(t, loc), nil
+	return c.Format.FormatIn(t, loc), nil
 }
 
 // fnFormatTime is coord:formatTime(date, pattern) with a Java SimpleDateFormat pattern,
@@ -58,7 +59,7 @@ func fnFormatTime(env *el.Env, args []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return formatJava(t.In(c.Format.Location()), argString(args, 1))
+	return oozietime.FormatJava(t.In(c.Format.Location()), argString(args, 1))
 }
 
 // fnEpochTime is coord:epochTime(date, millis): epoch milliseconds if millis is "true"

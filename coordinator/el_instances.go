@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/el"
+	"github.com/gozie/gozie/oozietime"
 )
 
 // instanceSeparator joins instances and URIs of one event.
@@ -51,7 +52,7 @@ func (c *ELContext) currentRange(a, b int, what string) (string, error) {
 // offsetInstance returns the instance of coord:offset(n, unit): the current instance plus n
 // units (calendar arithmetic in the dataset zone), rewound to the latest instance at or before
 // that time; false when there is none (nominal time or result before the initial instance).
-func (c *ELContext) offsetInstance(n int, unit Unit) (time.Time, bool) {
+func (c *ELContext) offsetInstance(n int, unit oozietime.Unit) (time.Time, bool) {
 	raw, ok := c.offsetRaw(n, unit)
 	if !ok {
 		return time.Time{}, false
@@ -65,19 +66,19 @@ func (c *ELContext) offsetInstance(n int, unit Unit) (time.Time, bool) {
 }
 
 // offsetRaw returns the current instance plus n units, before rewinding.
-func (c *ELContext) offsetRaw(n int, unit Unit) (time.Time, bool) {
+func (c *ELContext) offsetRaw(n int, unit oozietime.Unit) (time.Time, bool) {
 	ds := c.Dataset
 	k, ok := ds.CurrentIndex(c.Action.NominalTime)
 	if !ok {
 		return time.Time{}, false
 	}
-	return AddUnits(ds.Instance(k), unit, n, ds.Location), true
+	return oozietime.AddUnits(ds.Instance(k), unit, n, ds.Location), true
 }
 
 // offsetUnit parses the unit argument of coord:offset and coord:dateOffset.
-func offsetUnit(fn, s string) (Unit, error) {
-	u, ok := ParseUnit(s)
-	if !ok || u == Cron || u == NoUnit {
+func offsetUnit(fn, s string) (oozietime.Unit, error) {
+	u, ok := oozietime.ParseUnit(s)
+	if !ok || u == oozietime.Cron || u == oozietime.NoUnit {
 		return "", fmt.Errorf("coord:%s: %q is not a valid time unit (MINUTE, HOUR, DAY, WEEK, MONTH, YEAR)", fn, s)
 	}
 	return u, nil
@@ -125,11 +126,11 @@ func (c *ELContext) endOfStart(kind string, n int) time.Time {
 	y, m, d := nt.Date()
 	switch kind {
 	case "endOfMonths":
-		return AddUnits(time.Date(y, m, 1, 0, 0, 0, 0, loc), Month, n+1, loc)
+		return oozietime.AddUnits(time.Date(y, m, 1, 0, 0, 0, 0, loc), oozietime.Month, n+1, loc)
 	case "endOfWeeks":
-		return AddUnits(time.Date(y, m, d-int(nt.Weekday()), 0, 0, 0, 0, loc), Week, n+1, loc)
+		return oozietime.AddUnits(time.Date(y, m, d-int(nt.Weekday()), 0, 0, 0, 0, loc), oozietime.Week, n+1, loc)
 	}
-	return AddUnits(time.Date(y, m, d, 0, 0, 0, 0, loc), Day, n+1, loc)
+	return oozietime.AddUnits(time.Date(y, m, d, 0, 0, 0, 0, loc), oozietime.Day, n+1, loc)
 }
 
 // hoursOrDays implements coord:hoursInDay and coord:daysInMonth: the nominal time plus
@@ -141,7 +142,7 @@ func (c *ELContext) hoursOrDays(n int, measure func(time.Time, *time.Location) i
 	if nt.Before(ds.Initial()) {
 		return -1
 	}
-	return int64(measure(AddUnits(nt, ds.Unit, n*ds.Frequency, ds.Location), ds.Location))
+	return int64(measure(oozietime.AddUnits(nt, ds.Unit, n*ds.Frequency, ds.Location), ds.Location))
 }
 
 // fnCurrent is coord:current(n) in the action-create phase.
@@ -218,7 +219,7 @@ func fnHoursInDay(env *el.Env, args []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.hoursOrDays(n, HoursInDay), nil
+	return c.hoursOrDays(n, oozietime.HoursInDay), nil
 }
 
 // fnDaysInMonth is coord:daysInMonth(n).
@@ -231,7 +232,7 @@ func fnDaysInMonth(env *el.Env, args []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.hoursOrDays(n, DaysInMonth), nil
+	return c.hoursOrDays(n, oozietime.DaysInMonth), nil
 }
 
 // fnTzOffset is coord:tzOffset(): dataset zone offset minus job zone offset at the nominal

@@ -1,6 +1,9 @@
 package coordinator
 
-import "github.com/gozie/gozie/el"
+import (
+	"github.com/gozie/gozie/el"
+	"github.com/gozie/gozie/oozietime"
+)
 
 // buildRegistries builds the function registry of every phase, following Oozie's evaluator
 // groups (oozie-default.xml). EL's basic functions are available everywhere; the HCatalog
@@ -13,10 +16,10 @@ func buildRegistries() map[Phase]*el.Registry {
 		return r
 	}
 	frequency := func(r *el.Registry) {
-		r.RegisterArity("coord:minutes", 1, frequencyFunc("minutes", Minute, NoUnit, 1))
-		r.RegisterArity("coord:hours", 1, frequencyFunc("hours", Minute, NoUnit, 60))
-		r.RegisterArity("coord:days", 1, frequencyFunc("days", Day, NoUnit, 1))
-		r.RegisterArity("coord:months", 1, frequencyFunc("months", Month, NoUnit, 1))
+		r.RegisterArity("coord:minutes", 1, frequencyFunc("minutes", oozietime.Minute, oozietime.NoUnit, 1))
+		r.RegisterArity("coord:hours", 1, frequencyFunc("hours", oozietime.Minute, oozietime.NoUnit, 60))
+		r.RegisterArity("coord:days", 1, frequencyFunc("days", oozietime.Day, oozietime.NoUnit, 1))
+		r.RegisterArity("coord:months", 1, frequencyFunc("months", oozietime.Month, oozietime.NoUnit, 1))
 	}
 	dates := func(r *el.Registry) {
 		r.RegisterArity("coord:dateOffset", 3, fnDateOffset)
@@ -50,9 +53,9 @@ func buildRegistries() map[Phase]*el.Registry {
 
 	r := common()
 	frequency(r)
-	r.RegisterArity("coord:endOfDays", 1, frequencyFunc("endOfDays", Day, EndOfDay, 1))
-	r.RegisterArity("coord:endOfWeeks", 1, frequencyFunc("endOfWeeks", Week, EndOfWeek, 1))
-	r.RegisterArity("coord:endOfMonths", 1, frequencyFunc("endOfMonths", Month, EndOfMonth, 1))
+	r.RegisterArity("coord:endOfDays", 1, frequencyFunc("endOfDays", oozietime.Day, oozietime.EndOfDay, 1))
+	r.RegisterArity("coord:endOfWeeks", 1, frequencyFunc("endOfWeeks", oozietime.Week, oozietime.EndOfWeek, 1))
+	r.RegisterArity("coord:endOfMonths", 1, frequencyFunc("endOfMonths", oozietime.Month, oozietime.EndOfMonth, 1))
 	out[PhaseSubmitFreq] = r
 
 	r = common()

@@ -5,11 +5,12 @@ import (
 	"fmt"
 
 	"github.com/gozie/gozie/el"
+	"github.com/gozie/gozie/oozietime"
 )
 
 // frequencyFunc is coord:minutes/hours/days/months/endOfDays/endOfWeeks/endOfMonths in the
 // submission phases: it checks n > 0, records the unit in the context and returns n×mult.
-func frequencyFunc(name string, unit, endOf Unit, mult int64) el.Func {
+func frequencyFunc(name string, unit, endOf oozietime.Unit, mult int64) el.Func {
 	return func(env *el.Env, args []any) (any, error) {
 		c, err := context(env)
 		if err != nil {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gozie/gozie/oozietime"
 )
 
 // b0 returns the baseline context B0 of oozie-cases.md (the fixture of Oozie's
@@ -14,7 +16,7 @@ func b0(t testing.TB) *ELContext {
 	return &ELContext{
 		User: "test_user",
 		Conf: Props{{Name: "user.name", Value: "test_user"}},
-		Dataset: &Dataset{Name: "test", Frequency: 1, Unit: Day, EndOf: NoUnit,
+		Dataset: &Dataset{Name: "test", Frequency: 1, Unit: oozietime.Day, EndOf: oozietime.NoUnit,
 			InitialInstance: utc(t, "2009-09-01T23:59Z"), TimeZone: "America/Los_Angeles", Location: la,
 			URITemplate: "hdfs://localhost:9000/user/test_user/US/${YEAR}/${MONTH}/${DAY}", HasDoneFlag: true},
 		Action: &ActionContext{ID: "00000-oozie-C@1", Name: "mycoordinator-app",
@@ -24,7 +26,7 @@ func b0(t testing.TB) *ELContext {
 
 // dsContext returns a context with a dataset (freq, unit, initial, zone, end-of flag) and an
 // action at nominal time nt; the job zone is the dataset's.
-func dsContext(t testing.TB, freq int, unit Unit, initial, tz string, endOf Unit, nt string) *ELContext {
+func dsContext(t testing.TB, freq int, unit oozietime.Unit, initial, tz string, endOf oozietime.Unit, nt string) *ELContext {
 	t.Helper()
 	c := b0(t)
 	loc := zone(t, tz)
@@ -75,20 +77,20 @@ func TestFrequencyFunctions(t *testing.T) {
 		id    string
 		expr  string
 		want  string
-		unit  Unit
-		endOf Unit
+		unit  oozietime.Unit
+		endOf oozietime.Unit
 	}{
-		{"F1", "${coord:days(1)}", "1", Day, NoUnit},
-		{"F3", "${coord:months(1)}", "1", Month, NoUnit},
-		{"F3 arithmetic", "${coord:months(1) + 7}", "8", Month, NoUnit},
-		{"F5", "${coord:months(coord:months(7))}", "7", Month, NoUnit},
-		{"F7", "${coord:hours(coord:hours(1))}", "3600", Minute, NoUnit},
-		{"F9", "${coord:endOfWeeks(3)}", "3", Week, EndOfWeek},
-		{"F11", "${coord:minutes(1)}", "1", Minute, NoUnit},
-		{"F11 nested", "${coord:minutes(coord:minutes(1))}", "1", Minute, NoUnit},
-		{"endOfDays", "${coord:endOfDays(3)}", "3", Day, EndOfDay},
-		{"endOfMonths", "${coord:endOfMonths(3)}", "3", Month, EndOfMonth},
-		{"last unit wins", "${coord:days(1) + coord:months(1)}", "2", Month, NoUnit},
+		{"F1", "${coord:days(1)}", "1", oozietime.Day, oozietime.NoUnit},
+		{"F3", "${coord:months(1)}", "1", oozietime.Month, oozietime.NoUnit},
+		{"F3 arithmetic", "${coord:months(1) + 7}", "8", oozietime.Month, oozietime.NoUnit},
+		{"F5", "${coord:months(coord:months(7))}", "7", oozietime.Month, oozietime.NoUnit},
+		{"F7", "${coord:hours(coord:hours(1))}", "3600", oozietime.Minute, oozietime.NoUnit},
+		{"F9", "${coord:endOfWeeks(3)}", "3", oozietime.Week, oozietime.EndOfWeek},
+		{"F11", "${coord:minutes(1)}", "1", oozietime.Minute, oozietime.NoUnit},
+		{"F11 nested", "${coord:minutes(coord:minutes(1))}", "1", oozietime.Minute, oozietime.NoUnit},
+		{"endOfDays", "${coord:endOfDays(3)}", "3", oozietime.Day, oozietime.EndOfDay},
+		{"endOfMonths", "${coord:endOfMonths(3)}", "3", oozietime.Month, oozietime.EndOfMonth},
+		{"last unit wins", "${coord:days(1) + coord:months(1)}", "2", oozietime.Month, oozietime.NoUnit},
 	}
 	for _, tc := range tests {
 		t.Run(tc.id, func(t *testing.T) {
@@ -122,57 +124,57 @@ func TestFrequencyFunctions(t *testing.T) {
 
 func TestCurrent(t *testing.T) {
 	t.Parallel()
-	ctx := func(freq int, unit Unit, initial, tz string, endOf Unit, nt string) func(testing.TB) *ELContext {
+	ctx := func(freq int, unit oozietime.Unit, initial, tz string, endOf oozietime.Unit, nt string) func(testing.TB) *ELContext {
 		return func(t testing.TB) *ELContext { return dsContext(t, freq, unit, initial, tz, endOf, nt) }
 	}
 	four := "${coord:current(0)} ${coord:current(1)} ${coord:current(-1)} ${coord:current(-3)}"
 	two := "${coord:current(0)} ${coord:current(1)}"
 	runELCases(t, []elCase{
 		{"B0 current(-1)", b0, PhaseActionCreate, "${coord:current(-1)}", "2009-09-08T23:59Z", ""},
-		{"C2", ctx(1, Day, "2009-01-02T00:00Z", "America/Los_Angeles", NoUnit, "2009-05-30T00:45Z"), PhaseActionCreate,
+		{"C2", ctx(1, oozietime.Day, "2009-01-02T00:00Z", "America/Los_Angeles", oozietime.NoUnit, "2009-05-30T00:45Z"), PhaseActionCreate,
 			four, "2009-05-29T23:00Z 2009-05-30T23:00Z 2009-05-28T23:00Z 2009-05-26T23:00Z", ""},
-		{"C4", ctx(1, Day, "2009-01-02T00:00Z", "UTC", NoUnit, "2009-05-30T00:00Z"), PhaseActionCreate,
+		{"C4", ctx(1, oozietime.Day, "2009-01-02T00:00Z", "UTC", oozietime.NoUnit, "2009-05-30T00:00Z"), PhaseActionCreate,
 			four, "2009-05-30T00:00Z 2009-05-31T00:00Z 2009-05-29T00:00Z 2009-05-27T00:00Z", ""},
-		{"weekly UTC", ctx(7, Day, "2009-01-08T00:00Z", "UTC", NoUnit, "2009-05-30T00:00Z"), PhaseActionCreate,
+		{"weekly UTC", ctx(7, oozietime.Day, "2009-01-08T00:00Z", "UTC", oozietime.NoUnit, "2009-05-30T00:00Z"), PhaseActionCreate,
 			four, "2009-05-28T00:00Z 2009-06-04T00:00Z 2009-05-21T00:00Z 2009-05-07T00:00Z", ""},
-		{"C6", ctx(1, Day, "2009-03-06T10:00Z", "America/Los_Angeles", NoUnit, "2009-03-08T10:45Z"), PhaseActionCreate,
+		{"C6", ctx(1, oozietime.Day, "2009-03-06T10:00Z", "America/Los_Angeles", oozietime.NoUnit, "2009-03-08T10:45Z"), PhaseActionCreate,
 			"${coord:current(-2)} ${coord:current(-1)} ${coord:current(0)} ${coord:current(1)} ${coord:current(2)}",
 			"2009-03-06T10:00Z 2009-03-07T10:00Z 2009-03-08T09:00Z 2009-03-09T09:00Z 2009-03-10T09:00Z", ""},
-		{"winter DST", ctx(1, Day, "2009-10-30T08:00Z", "America/Los_Angeles", NoUnit, "2009-11-01T08:00Z"), PhaseActionCreate,
+		{"winter DST", ctx(1, oozietime.Day, "2009-10-30T08:00Z", "America/Los_Angeles", oozietime.NoUnit, "2009-11-01T08:00Z"), PhaseActionCreate,
 			"${coord:current(-2)} ${coord:current(-1)} ${coord:current(0)} ${coord:current(1)} ${coord:current(2)}",
 			"2009-10-30T08:00Z 2009-10-31T08:00Z 2009-11-01T08:00Z 2009-11-02T09:00Z 2009-11-03T09:00Z", ""},
-		{"C8", ctx(1, Day, "2009-01-02T09:00Z", "UTC", EndOfDay, "2009-05-30T12:00Z"), PhaseActionCreate,
+		{"C8", ctx(1, oozietime.Day, "2009-01-02T09:00Z", "UTC", oozietime.EndOfDay, "2009-05-30T12:00Z"), PhaseActionCreate,
 			two, "2009-05-30T00:00Z 2009-05-31T00:00Z", ""},
-		{"C10", ctx(1, Day, "2009-01-01T08:00Z", "America/Los_Angeles", EndOfDay, "2009-01-01T08:00Z"), PhaseActionCreate,
+		{"C10", ctx(1, oozietime.Day, "2009-01-01T08:00Z", "America/Los_Angeles", oozietime.EndOfDay, "2009-01-01T08:00Z"), PhaseActionCreate,
 			two, " ", ""},
-		{"C12", ctx(1, Day, "2009-01-01T07:00Z", "America/Los_Angeles", EndOfDay, "2009-01-01T18:00Z"), PhaseActionCreate,
+		{"C12", ctx(1, oozietime.Day, "2009-01-01T07:00Z", "America/Los_Angeles", oozietime.EndOfDay, "2009-01-01T18:00Z"), PhaseActionCreate,
 			two, "2009-01-01T08:00Z 2009-01-02T08:00Z", ""},
-		{"C14", ctx(1, Day, "2009-03-08T07:00Z", "America/Los_Angeles", EndOfDay, "2009-03-08T08:00Z"), PhaseActionCreate,
+		{"C14", ctx(1, oozietime.Day, "2009-03-08T07:00Z", "America/Los_Angeles", oozietime.EndOfDay, "2009-03-08T08:00Z"), PhaseActionCreate,
 			two, "2009-03-08T08:00Z 2009-03-09T07:00Z", ""},
-		{"C16", ctx(2, Day, "2009-03-09T07:00Z", "America/Los_Angeles", EndOfDay, "2009-03-10T07:00Z"), PhaseActionCreate,
+		{"C16", ctx(2, oozietime.Day, "2009-03-09T07:00Z", "America/Los_Angeles", oozietime.EndOfDay, "2009-03-10T07:00Z"), PhaseActionCreate,
 			two, "2009-03-10T07:00Z 2009-03-12T07:00Z", ""},
-		{"C18", ctx(1, Month, "2009-01-01T08:00Z", "UTC", EndOfMonth, "2009-02-01T08:00Z"), PhaseActionCreate,
+		{"C18", ctx(1, oozietime.Month, "2009-01-01T08:00Z", "UTC", oozietime.EndOfMonth, "2009-02-01T08:00Z"), PhaseActionCreate,
 			two, "2009-02-01T00:00Z 2009-03-01T00:00Z", ""},
-		{"C20", ctx(1, Month, "2009-01-01T08:00Z", "America/Los_Angeles", EndOfMonth, "2009-02-01T08:00Z"), PhaseActionCreate,
+		{"C20", ctx(1, oozietime.Month, "2009-01-01T08:00Z", "America/Los_Angeles", oozietime.EndOfMonth, "2009-02-01T08:00Z"), PhaseActionCreate,
 			two, "2009-02-01T08:00Z 2009-03-01T08:00Z", ""},
-		{"C22", ctx(1, Month, "2009-02-01T08:00Z", "America/Los_Angeles", EndOfMonth, "2009-03-01T08:00Z"), PhaseActionCreate,
+		{"C22", ctx(1, oozietime.Month, "2009-02-01T08:00Z", "America/Los_Angeles", oozietime.EndOfMonth, "2009-03-01T08:00Z"), PhaseActionCreate,
 			two, "2009-03-01T08:00Z 2009-04-01T07:00Z", ""},
-		{"EOM every 3 months", ctx(3, Month, "2009-02-01T08:00Z", "America/Los_Angeles", EndOfMonth, "2009-03-01T08:00Z"), PhaseActionCreate,
+		{"EOM every 3 months", ctx(3, oozietime.Month, "2009-02-01T08:00Z", "America/Los_Angeles", oozietime.EndOfMonth, "2009-03-01T08:00Z"), PhaseActionCreate,
 			two, "2009-03-01T08:00Z 2009-06-01T07:00Z", ""},
-		{"C24", ctx(1, Month, "2010-01-01T00:00Z", "UTC", EndOfMonth, "2016-10-31T00:55Z"), PhaseActionCreate,
+		{"C24", ctx(1, oozietime.Month, "2010-01-01T00:00Z", "UTC", oozietime.EndOfMonth, "2016-10-31T00:55Z"), PhaseActionCreate,
 			"${coord:current(0)} ${coord:current(1)} ${coord:current(-1)}", "2016-10-01T00:00Z 2016-11-01T00:00Z 2016-09-01T00:00Z", ""},
 		{"C26", b0, PhaseActionCreate, "${coord:currentRange(-1, 0)}", "2009-09-09T23:59Z#2009-09-08T23:59Z", ""},
-		{"C28", ctx(1440, Minute, "2009-01-01T00:00Z", "UTC", NoUnit, "2009-09-08T01:00Z"), PhaseActionCreate,
+		{"C28", ctx(1440, oozietime.Minute, "2009-01-01T00:00Z", "UTC", oozietime.NoUnit, "2009-09-08T01:00Z"), PhaseActionCreate,
 			"${coord:current(0)}", "2009-09-08T00:00Z", ""},
-		{"30 minutes", ctx(30, Minute, "2009-01-08T00:00Z", "America/Los_Angeles", NoUnit, "2009-05-30T00:45Z"), PhaseActionCreate,
+		{"30 minutes", ctx(30, oozietime.Minute, "2009-01-08T00:00Z", "America/Los_Angeles", oozietime.NoUnit, "2009-05-30T00:45Z"), PhaseActionCreate,
 			four, "2009-05-30T00:30Z 2009-05-30T01:00Z 2009-05-30T00:00Z 2009-05-29T23:00Z", ""},
 		{"range drops instances before the initial one", b0, PhaseActionCreate, "${coord:currentRange(-10, -7)}",
 			"2009-09-02T23:59Z#2009-09-01T23:59Z", ""},
-		{"K7", ctx(7, Day, "2009-08-20T01:00Z", "America/Los_Angeles", NoUnit, "2009-08-20T01:00Z"), PhaseActionCreate,
+		{"K7", ctx(7, oozietime.Day, "2009-08-20T01:00Z", "America/Los_Angeles", oozietime.NoUnit, "2009-08-20T01:00Z"), PhaseActionCreate,
 			`${coord:absoluteRange("2009-08-20T01:00Z", 0)}`, "2009-08-20T01:00Z", ""},
-		{"K9", ctx(7, Day, "2009-08-20T01:00Z", "America/Los_Angeles", NoUnit, "2009-08-20T01:00Z"), PhaseActionCreate,
+		{"K9", ctx(7, oozietime.Day, "2009-08-20T01:00Z", "America/Los_Angeles", oozietime.NoUnit, "2009-08-20T01:00Z"), PhaseActionCreate,
 			`${coord:absoluteRange("2009-08-20T01:00Z", -1)}`, "", "start-instance should be equal or earlier than the end-instance"},
-		{"absoluteRange over two instances", ctx(7, Day, "2009-08-20T01:00Z", "America/Los_Angeles", NoUnit, "2009-08-27T01:00Z"), PhaseActionCreate,
+		{"absoluteRange over two instances", ctx(7, oozietime.Day, "2009-08-20T01:00Z", "America/Los_Angeles", oozietime.NoUnit, "2009-08-27T01:00Z"), PhaseActionCreate,
 			`${coord:absoluteRange("2009-08-20T01:00Z", 0)}`, "2009-08-27T01:00Z#2009-08-20T01:00Z", ""},
 	})
 }
@@ -180,13 +182,13 @@ func TestCurrent(t *testing.T) {
 func TestOffset(t *testing.T) {
 	t.Parallel()
 	year := func(t testing.TB) *ELContext {
-		return dsContext(t, 1, Year, "2010-01-02T00:01Z", "America/Los_Angeles", NoUnit, "2015-01-02T00:45Z")
+		return dsContext(t, 1, oozietime.Year, "2010-01-02T00:01Z", "America/Los_Angeles", oozietime.NoUnit, "2015-01-02T00:45Z")
 	}
 	minute := func(t testing.TB) *ELContext {
-		return dsContext(t, 1, Minute, "2010-01-02T00:01Z", "America/Los_Angeles", NoUnit, "2015-01-02T00:45Z")
+		return dsContext(t, 1, oozietime.Minute, "2010-01-02T00:01Z", "America/Los_Angeles", oozietime.NoUnit, "2015-01-02T00:45Z")
 	}
 	fourHours := func(t testing.TB) *ELContext {
-		return dsContext(t, 4, Hour, "2010-01-02T00:01Z", "America/Los_Angeles", NoUnit, "2015-01-02T00:45Z")
+		return dsContext(t, 4, oozietime.Hour, "2010-01-02T00:01Z", "America/Los_Angeles", oozietime.NoUnit, "2015-01-02T00:45Z")
 	}
 	yearly := "2015-01-02T00:01Z 2016-01-02T00:01Z 2014-01-02T00:01Z 2012-01-02T00:01Z"
 	runELCases(t, []elCase{
@@ -230,31 +232,31 @@ func TestOffset(t *testing.T) {
 
 func TestMeasureFunctions(t *testing.T) {
 	t.Parallel()
-	daily := func(tz string, endOf Unit, nt string) func(testing.TB) *ELContext {
+	daily := func(tz string, endOf oozietime.Unit, nt string) func(testing.TB) *ELContext {
 		return func(t testing.TB) *ELContext {
-			return dsContext(t, 1, Day, "2009-01-01T08:00Z", tz, endOf, nt)
+			return dsContext(t, 1, oozietime.Day, "2009-01-01T08:00Z", tz, endOf, nt)
 		}
 	}
-	monthly := func(endOf Unit) func(testing.TB) *ELContext {
+	monthly := func(endOf oozietime.Unit) func(testing.TB) *ELContext {
 		return func(t testing.TB) *ELContext {
-			return dsContext(t, 1, Month, "2009-01-01T00:00Z", "UTC", endOf, "2009-02-01T11:00Z")
+			return dsContext(t, 1, oozietime.Month, "2009-01-01T00:00Z", "UTC", endOf, "2009-02-01T11:00Z")
 		}
 	}
 	months := "${coord:daysInMonth(0)} ${coord:daysInMonth(-1)} ${coord:daysInMonth(2)} ${coord:daysInMonth(-3)} ${coord:daysInMonth(3)}"
 	runELCases(t, []elCase{
-		{"H2", daily("UTC", NoUnit, "2009-01-01T08:00Z"), PhaseActionCreate, "${coord:hoursInDay(0)}", "24", ""},
-		{"H4", daily("UTC", NoUnit, "2009-03-08T08:00Z"), PhaseActionCreate, "${coord:hoursInDay(0)}", "24", ""},
-		{"H6", daily("America/Los_Angeles", NoUnit, "2009-03-08T08:00Z"), PhaseActionCreate,
+		{"H2", daily("UTC", oozietime.NoUnit, "2009-01-01T08:00Z"), PhaseActionCreate, "${coord:hoursInDay(0)}", "24", ""},
+		{"H4", daily("UTC", oozietime.NoUnit, "2009-03-08T08:00Z"), PhaseActionCreate, "${coord:hoursInDay(0)}", "24", ""},
+		{"H6", daily("America/Los_Angeles", oozietime.NoUnit, "2009-03-08T08:00Z"), PhaseActionCreate,
 			"${coord:hoursInDay(0)} ${coord:hoursInDay(1)}", "23 24", ""},
-		{"fall back", daily("America/Los_Angeles", NoUnit, "2009-11-01T08:00Z"), PhaseActionCreate, "${coord:hoursInDay(0)}", "25", ""},
-		{"London", daily("Europe/London", NoUnit, "2009-03-08T08:00Z"), PhaseActionCreate, "${coord:hoursInDay(0)}", "24", ""},
-		{"H8", daily("America/Los_Angeles", EndOfDay, "2009-03-08T08:00Z"), PhaseActionCreate,
+		{"fall back", daily("America/Los_Angeles", oozietime.NoUnit, "2009-11-01T08:00Z"), PhaseActionCreate, "${coord:hoursInDay(0)}", "25", ""},
+		{"London", daily("Europe/London", oozietime.NoUnit, "2009-03-08T08:00Z"), PhaseActionCreate, "${coord:hoursInDay(0)}", "24", ""},
+		{"H8", daily("America/Los_Angeles", oozietime.EndOfDay, "2009-03-08T08:00Z"), PhaseActionCreate,
 			"${coord:hoursInDay(0)} ${coord:hoursInDay(1)} ${coord:hoursInDay(-1)}", "23 24 24", ""},
-		{"before initial", daily("UTC", EndOfDay, "2009-01-01T08:00Z"), PhaseActionCreate, "${coord:hoursInDay(0)}", "-1", ""},
-		{"H10", monthly(NoUnit), PhaseActionCreate, months, "28 31 30 30 31", ""},
-		{"H12", monthly(EndOfMonth), PhaseActionCreate, months, "28 31 30 30 31", ""},
+		{"before initial", daily("UTC", oozietime.EndOfDay, "2009-01-01T08:00Z"), PhaseActionCreate, "${coord:hoursInDay(0)}", "-1", ""},
+		{"H10", monthly(oozietime.NoUnit), PhaseActionCreate, months, "28 31 30 30 31", ""},
+		{"H12", monthly(oozietime.EndOfMonth), PhaseActionCreate, months, "28 31 30 30 31", ""},
 		{"H14", func(t testing.TB) *ELContext {
-			c := dsContext(t, 1, Day, "2009-01-01T00:00Z", "America/Los_Angeles", NoUnit, "2012-06-13T00:00Z")
+			c := dsContext(t, 1, oozietime.Day, "2009-01-01T00:00Z", "America/Los_Angeles", oozietime.NoUnit, "2012-06-13T00:00Z")
 			c.Action.Location = time.UTC
 			return c
 		}, PhaseActionCreate, "${coord:tzOffset()}", "-420", ""},
@@ -343,16 +345,16 @@ func TestDatasetURI(t *testing.T) {
 	t.Parallel()
 	// D24: the template takes the instance's fields in the processing time zone.
 	ds := &Dataset{URITemplate: "hdfs://p1/p2/${YEAR}/${MONTH}/${DAY}/${HOUR}/${MINUTE}/", Location: time.UTC}
-	got, err := ds.URI(utc(t, "2009-08-09T23:59Z"), UTC)
+	got, err := ds.URI(utc(t, "2009-08-09T23:59Z"), oozietime.UTC)
 	if err != nil || got != "hdfs://p1/p2/2009/08/09/23/59/" {
 		t.Fatalf("D24: %q, %v", got, err)
 	}
 	ds.URITemplate = "hdfs://p1/p2/${YEAR}/${MONTH}/${DAY}/${MINUTE}/"
-	if got, _ := ds.URI(utc(t, "2009-08-09T23:59Z"), UTC); got != "hdfs://p1/p2/2009/08/09/59/" {
+	if got, _ := ds.URI(utc(t, "2009-08-09T23:59Z"), oozietime.UTC); got != "hdfs://p1/p2/2009/08/09/59/" {
 		t.Fatalf("D24 without hour: %q", got)
 	}
 	ds.URITemplate = "hdfs://p1/${unknown}/${YEAR}"
-	if _, err := ds.URI(utc(t, "2009-08-09T23:59Z"), UTC); err == nil {
+	if _, err := ds.URI(utc(t, "2009-08-09T23:59Z"), oozietime.UTC); err == nil {
 		t.Fatal("an unknown variable in a URI template expanded")
 	}
 	for _, tc := range []struct {

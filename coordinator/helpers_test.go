@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
@@ -14,8 +15,8 @@ const testJobID = "0000001-250101000000000-oozie-test-C"
 // parser never produces (HOUR) or start from a given state.
 type jobSpec struct {
 	freq      string // integer, or a cron expression when unit is CRON
-	unit      Unit
-	endOf     Unit
+	unit      oozietime.Unit
+	endOf     oozietime.Unit
 	tz        string
 	start     string
 	end       string
@@ -37,7 +38,7 @@ func newJob(t testing.TB, s jobSpec) (*Job, store.CoordJob) {
 	}
 	endOf := s.endOf
 	if endOf == "" {
-		endOf = NoUnit
+		endOf = oozietime.NoUnit
 	}
 	f, err := storedFrequency(s.freq, string(s.unit), string(endOf))
 	if err != nil {
@@ -56,7 +57,7 @@ func newJob(t testing.TB, s jobSpec) (*Job, store.CoordJob) {
 func nominalTimes(actions []NewAction) []string {
 	out := make([]string, len(actions))
 	for i, a := range actions {
-		out[i] = UTC.Format(a.Row.NominalTime)
+		out[i] = oozietime.UTC.Format(a.Row.NominalTime)
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
@@ -86,7 +87,7 @@ func check(t testing.TB, job *Job, row store.CoordJob, a store.CoordAction, now 
 // urisOf returns the <uris> of the first data-in of an action document.
 func urisOf(t testing.TB, job *Job, xml string) string {
 	t.Helper()
-	doc, err := ParseActionXML(xml, job.Conf, UTC)
+	doc, err := ParseActionXML(xml, job.Conf, oozietime.UTC)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestInputCheckCurrent(t *testing.T) {
 	if res.Status != store.CoordActionReady || res.MissingDependencies != "" {
 		t.Fatalf("ready: %s %q %v", res.Status, res.MissingDependencies, res.Err)
 	}
-	doc, err := ParseActionXML(res.ActionXML, job.Conf, UTC)
+	doc, err := ParseActionXML(res.ActionXML, job.Conf, oozietime.UTC)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,8 +251,8 @@ func TestInputCheckExecutionOrder(t *testing.T) {
 	now := utc(t, "2020-06-01T12:00Z")
 	start := now.Add(-65 * time.Minute)
 	lastOnly := func(end time.Time) (*Job, store.CoordJob) {
-		job, row := newJob(t, jobSpec{freq: "10", unit: Minute, execution: LastOnly, start: UTC.Format(start),
-			end: UTC.Format(end)})
+		job, row := newJob(t, jobSpec{freq: "10", unit: oozietime.Minute, execution: LastOnly, start: oozietime.UTC.Format(start),
+			end: oozietime.UTC.Format(end)})
 		row.Status = store.JobRunning
 		row.StartTime, row.EndTime = start, end
 		return job, row
@@ -293,7 +294,7 @@ func TestInputCheckExecutionOrder(t *testing.T) {
 		action store.CoordAction
 		want   store.CoordActionStatus
 	}{"I7 next after an end in the past", jobPast, rowPast, action(jobPast, 1, start), store.CoordActionWaiting})
-	none, noneRow := newJob(t, jobSpec{freq: "10", unit: Minute, execution: None, start: "2020-06-01T10:00Z", end: "2020-06-01T16:00Z"})
+	none, noneRow := newJob(t, jobSpec{freq: "10", unit: oozietime.Minute, execution: None, start: "2020-06-01T10:00Z", end: "2020-06-01T16:00Z"})
 	noneRow.Status = store.JobRunning
 	for _, n := range []struct {
 		id     string
@@ -338,7 +339,7 @@ func TestInputCheckLatestAllOrNothing(t *testing.T) {
 	// Only the first data-in can resolve: nothing is kept, as in Oozie.
 	mkdirs(t, dir, "2009/02/12/_SUCCESS")
 	res := check(t, job, row, na.Row, now, DefaultSettings())
-	partial, err := ParseActionXML(res.ActionXML, job.Conf, UTC)
+	partial, err := ParseActionXML(res.ActionXML, job.Conf, oozietime.UTC)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +349,7 @@ func TestInputCheckLatestAllOrNothing(t *testing.T) {
 	}
 	mkdirs(t, dir, "out/2009/02/05/_SUCCESS")
 	res = check(t, job, row, na.Row, now, DefaultSettings())
-	doc, err := ParseActionXML(res.ActionXML, job.Conf, UTC)
+	doc, err := ParseActionXML(res.ActionXML, job.Conf, oozietime.UTC)
 	if err != nil {
 		t.Fatal(err)
 	}

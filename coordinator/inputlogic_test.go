@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
@@ -90,7 +91,7 @@ func TestInputLogic(t *testing.T) {
 				}
 				return
 			}
-			doc, err := ParseActionXML(res.ActionXML, job.Conf, UTC)
+			doc, err := ParseActionXML(res.ActionXML, job.Conf, oozietime.UTC)
 			if err != nil {
 				t.Fatal(err)
 			}

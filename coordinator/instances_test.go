@@ -3,17 +3,19 @@ package coordinator
 import (
 	"strings"
 	"testing"
+
+	"github.com/gozie/gozie/oozietime"
 )
 
 // rangeJob returns a job with one data-in over a dataset (freq, unit, initial, zone) and the
 // given start/end instance texts; conf variables are added to the job configuration.
-func rangeJob(t testing.TB, freq int, unit Unit, initial, tz, template, start, end string, conf ...Property) *Job {
+func rangeJob(t testing.TB, freq int, unit oozietime.Unit, initial, tz, template, start, end string, conf ...Property) *Job {
 	t.Helper()
-	ds, err := datasetFromDef("a", freq, unit, NoUnit, utc(t, initial), tz, template, "", true)
+	ds, err := datasetFromDef("a", freq, unit, oozietime.NoUnit, utc(t, initial), tz, template, "", true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, _ := newJob(t, jobSpec{freq: "1", unit: Day, tz: "UTC", start: "2009-08-06T01:00Z", end: "2009-10-10T23:59Z"})
+	job, _ := newJob(t, jobSpec{freq: "1", unit: oozietime.Day, tz: "UTC", start: "2009-08-06T01:00Z", end: "2009-10-10T23:59Z"})
 	job.Conf = append(job.Conf, conf...)
 	job.DataIns = []DataIn{{Name: "A", Dataset: ds, IsRange: true, StartInstance: start, EndInstance: end}}
 	return job
@@ -49,25 +51,25 @@ func TestInstanceRanges(t *testing.T) {
 	}
 	absolute := func(start, end string, vars ...Property) func(t testing.TB) *Job {
 		return func(t testing.TB) *Job {
-			return rangeJob(t, 7, Day, "2009-08-06T01:00Z", "UTC", weekly, start, end, vars...)
+			return rangeJob(t, 7, oozietime.Day, "2009-08-06T01:00Z", "UTC", weekly, start, end, vars...)
 		}
 	}
 	daily := func(start string) func(t testing.TB) *Job {
 		return func(t testing.TB) *Job {
-			return rangeJob(t, 1, Day, "2009-06-06T00:00Z", "UTC", weekly, start, "${coord:current(0)}")
+			return rangeJob(t, 1, oozietime.Day, "2009-06-06T00:00Z", "UTC", weekly, start, "${coord:current(0)}")
 		}
 	}
 	halfHours := func(initial, start string) func(t testing.TB) *Job {
 		return func(t testing.TB) *Job {
-			return rangeJob(t, 30, Minute, initial, "UTC", minutes, start, "${coord:current(0)}")
+			return rangeJob(t, 30, oozietime.Minute, initial, "UTC", minutes, start, "${coord:current(0)}")
 		}
 	}
-	every := func(from string, step int, unit Unit, count int, layout string) string {
+	every := func(from string, step int, unit oozietime.Unit, count int, layout string) string {
 		var out []string
 		t0 := utc(t, from)
 		for i := 0; i < count; i++ {
-			ts := AddUnits(t0, unit, -i*step, nil)
-			s, _ := formatJava(ts.UTC(), layout)
+			ts := oozietime.AddUnits(t0, unit, -i*step, nil)
+			s, _ := oozietime.FormatJava(ts.UTC(), layout)
 			out = append(out, "hdfs:///tmp/workflows/"+s+";region=us")
 		}
 		return strings.Join(out, "#")
@@ -99,38 +101,38 @@ func TestInstanceRanges(t *testing.T) {
 		{id: "current start after end", job: absolute("${coord:current(1)}", "${coord:current(0)}"),
 			nominal: "2009-08-20T01:00Z", actual: "2009-08-20T01:00Z", err: "start-instance should be equal or earlier"},
 		{id: "K11", job: daily("${coord:endOfMonths(-2)}"), nominal: "2009-08-20T01:00Z", actual: "2009-08-20T01:00Z",
-			want: every("2009-08-20T00:00Z", 1, Day, 51, "yyyy/MM/dd")},
+			want: every("2009-08-20T00:00Z", 1, oozietime.Day, 51, "yyyy/MM/dd")},
 		{id: "endOfMonths(-1)", job: daily("${coord:endOfMonths(-1)}"), nominal: "2009-08-20T01:00Z", actual: "2009-08-20T01:00Z",
-			want: every("2009-08-20T00:00Z", 1, Day, 20, "yyyy/MM/dd")},
+			want: every("2009-08-20T00:00Z", 1, oozietime.Day, 20, "yyyy/MM/dd")},
 		{id: "K13", job: daily("${coord:endOfMonths(-3)}"), nominal: "2009-08-06T01:00Z", actual: "2009-08-06T01:00Z",
 			err: "initial-instance should be equal or earlier than the start-instance"},
 		{id: "K15", job: daily("${coord:endOfWeeks(-2)}"), nominal: "2009-08-20T01:00Z", actual: "2009-08-20T01:00Z",
-			want: every("2009-08-20T00:00Z", 1, Day, 12, "yyyy/MM/dd")},
+			want: every("2009-08-20T00:00Z", 1, oozietime.Day, 12, "yyyy/MM/dd")},
 		{id: "endOfWeeks after end", job: daily("${coord:endOfWeeks(1)}"), nominal: "2009-08-20T01:00Z", actual: "2009-08-20T01:00Z",
 			err: "start-instance should be equal or earlier than the end-instance"},
 		{id: "K17", job: halfHours("2009-06-06T01:00Z", "${coord:endOfDays(-1)}"), nominal: "2009-08-20T18:00Z", actual: "2009-08-20T18:00Z",
-			want: every("2009-08-20T18:00Z", 30, Minute, 37, "yyyy/MM/dd/HH/mm")},
+			want: every("2009-08-20T18:00Z", 30, oozietime.Minute, 37, "yyyy/MM/dd/HH/mm")},
 		{id: "K19", job: halfHours("2009-08-01T01:00Z", "${coord:endOfDays(-11)}"), nominal: "2009-08-06T18:00Z", actual: "2009-08-16T18:00Z",
 			err: "initial-instance should be equal or earlier than the start-instance"},
 		{id: "K21", job: func(t testing.TB) *Job {
-			return rangeJob(t, 1, Day, "2009-08-06T01:00Z", "UTC", hourly, `${coord:offset(-4, "DAY")}`, `${coord:offset(0, "DAY")}`)
+			return rangeJob(t, 1, oozietime.Day, "2009-08-06T01:00Z", "UTC", hourly, `${coord:offset(-4, "DAY")}`, `${coord:offset(0, "DAY")}`)
 		}, nominal: "2009-08-20T10:00Z", actual: "2009-08-20T10:00Z",
 			want: u("2009/08/20/01", "2009/08/19/01", "2009/08/18/01", "2009/08/17/01", "2009/08/16/01")},
 		{id: "K21 hourly dataset", job: func(t testing.TB) *Job {
-			return rangeJob(t, 60, Minute, "2009-08-06T01:00Z", "UTC", hourly, "${startInstance}", "${endInstance}",
+			return rangeJob(t, 60, oozietime.Minute, "2009-08-06T01:00Z", "UTC", hourly, "${startInstance}", "${endInstance}",
 				Property{Name: "startInstance", Value: "coord:offset(-4,HOUR)"},
 				Property{Name: "endInstance", Value: "coord:offset(0,HOUR)"})
 		}, nominal: "2009-08-20T01:00Z", actual: "2009-08-20T01:00Z",
 			want: u("2009/08/20/01", "2009/08/20/00", "2009/08/19/23", "2009/08/19/22", "2009/08/19/21")},
 		{id: "offset start after end", job: func(t testing.TB) *Job {
-			return rangeJob(t, 1, Day, "2009-08-06T01:00Z", "UTC", hourly, `${coord:offset(0, "DAY")}`, `${coord:offset(-1, "DAY")}`)
+			return rangeJob(t, 1, oozietime.Day, "2009-08-06T01:00Z", "UTC", hourly, `${coord:offset(0, "DAY")}`, `${coord:offset(-1, "DAY")}`)
 		}, nominal: "2009-08-20T10:00Z", actual: "2009-08-20T10:00Z", err: "start-instance should be equal or earlier"},
 		{id: "offset mixed units Oozie rejects", job: func(t testing.TB) *Job {
-			return rangeJob(t, 60, Minute, "2009-08-06T01:00Z", "UTC", hourly, `${coord:offset(-1, "DAY")}`, `${coord:offset(-30, "MINUTE")}`)
+			return rangeJob(t, 60, oozietime.Minute, "2009-08-06T01:00Z", "UTC", hourly, `${coord:offset(-1, "DAY")}`, `${coord:offset(-30, "MINUTE")}`)
 		}, nominal: "2009-08-20T01:00Z", actual: "2009-08-20T01:00Z",
-			want: every("2009-08-20T00:00Z", 60, Minute, 24, "yyyy/MM/dd/HH")},
+			want: every("2009-08-20T00:00Z", 60, oozietime.Minute, 24, "yyyy/MM/dd/HH")},
 		{id: "offset stops at the initial instance", job: func(t testing.TB) *Job {
-			return rangeJob(t, 1, Day, "2009-08-18T01:00Z", "UTC", hourly, `${coord:offset(-4, "DAY")}`, `${coord:offset(0, "DAY")}`)
+			return rangeJob(t, 1, oozietime.Day, "2009-08-18T01:00Z", "UTC", hourly, `${coord:offset(-4, "DAY")}`, `${coord:offset(0, "DAY")}`)
 		}, nominal: "2009-08-20T10:00Z", actual: "2009-08-20T10:00Z",
 			want: u("2009/08/20/01", "2009/08/19/01", "2009/08/18/01")},
 		{id: "current range drops early instances", job: absolute("${coord:current(-3)}", "${coord:current(0)}"),
@@ -169,7 +171,7 @@ func TestSpecOffsetTable(t *testing.T) {
 	}
 	exprs := []string{`${coord:offset(0, "DAY")}`, `${coord:offset(1, "DAY")}`, `${coord:offset(-3, "DAY")}`, `${coord:offset(8, "DAY")}`}
 	for _, tc := range tests {
-		c := dsContext(t, tc.freq, Day, tc.initial, "UTC", NoUnit, "2009-05-30T00:00Z")
+		c := dsContext(t, tc.freq, oozietime.Day, tc.initial, "UTC", oozietime.NoUnit, "2009-05-30T00:00Z")
 		for i, e := range exprs {
 			got, err := c.EvalString(PhaseActionCreate, e)
 			if err != nil || got != tc.want[i] {
@@ -183,11 +185,11 @@ func TestEventKinds(t *testing.T) {
 	t.Parallel()
 	// latest and future ranges stay unresolved; <instance> lists keep document order and
 	// drop empty instances; the missing-dependency string follows Oozie's format.
-	ds, err := datasetFromDef("a", 7, Day, NoUnit, utc(t, "2009-01-01T01:00Z"), "UTC", "hdfs:///d/${YEAR}/${MONTH}/${DAY}", "", false)
+	ds, err := datasetFromDef("a", 7, oozietime.Day, oozietime.NoUnit, utc(t, "2009-01-01T01:00Z"), "UTC", "hdfs:///d/${YEAR}/${MONTH}/${DAY}", "", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, _ := newJob(t, jobSpec{freq: "1", unit: Day, tz: "UTC", start: "2009-02-15T23:59Z", end: "2009-02-16T23:59Z"})
+	job, _ := newJob(t, jobSpec{freq: "1", unit: oozietime.Day, tz: "UTC", start: "2009-02-15T23:59Z", end: "2009-02-16T23:59Z"})
 	job.DataIns = []DataIn{
 		{Name: "L", Dataset: ds, IsRange: true, StartInstance: "${coord:latest(-3)}", EndInstance: "${coord:latest(0)}"},
 		{Name: "F", Dataset: ds, IsRange: true, StartInstance: "${coord:future(0,5)}", EndInstance: "${coord:future(3,5)}"},
@@ -221,7 +223,7 @@ func TestEventKinds(t *testing.T) {
 func TestMaterializeFailure(t *testing.T) {
 	t.Parallel()
 	// An instance error fails the job and keeps no action (K5 through Materialize).
-	job := rangeJob(t, 7, Day, "2009-08-06T01:00Z", "UTC", "hdfs:///w/${YEAR}", `${coord:absolute("2009-07-01T01:00Z")}`,
+	job := rangeJob(t, 7, oozietime.Day, "2009-08-06T01:00Z", "UTC", "hdfs:///w/${YEAR}", `${coord:absolute("2009-07-01T01:00Z")}`,
 		"${coord:current(2)}")
 	row := job.Row()
 	row.ID = testJobID
@@ -234,20 +236,20 @@ func TestMaterializeFailure(t *testing.T) {
 func TestStoredDocuments(t *testing.T) {
 	t.Parallel()
 	for _, bad := range []string{"", "<x/>", "<coordinator-app/>", `<coordinator-app frequency="1" freq_timeunit="DAY" start="bad"/>`} {
-		if _, err := LoadJob(bad, nil, UTC); err == nil {
+		if _, err := LoadJob(bad, nil, oozietime.UTC); err == nil {
 			t.Errorf("LoadJob(%q) accepted", bad)
 		}
-		if _, err := ParseActionXML(bad, nil, UTC); err == nil {
+		if _, err := ParseActionXML(bad, nil, oozietime.UTC); err == nil {
 			t.Errorf("ParseActionXML(%q) accepted", bad)
 		}
 	}
 	// An action document round-trips through ParseActionXML.
-	job := rangeJob(t, 7, Day, "2009-08-06T01:00Z", "UTC", "hdfs:///w/${YEAR}/${MONTH}/${DAY}", "${coord:current(-1)}", "${coord:current(0)}")
+	job := rangeJob(t, 7, oozietime.Day, "2009-08-06T01:00Z", "UTC", "hdfs:///w/${YEAR}/${MONTH}/${DAY}", "${coord:current(-1)}", "${coord:current(0)}")
 	actions, err := DryRun(job, testJobID, farFuture, DefaultSettings())
 	if err != nil || len(actions) != 1 {
 		t.Fatalf("%v %d", err, len(actions))
 	}
-	doc, err := ParseActionXML(actions[0].Row.ActionXML, job.Conf, UTC)
+	doc, err := ParseActionXML(actions[0].Row.ActionXML, job.Conf, oozietime.UTC)
 	if err != nil {
 		t.Fatal(err)
 	}

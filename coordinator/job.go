@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
@@ -12,20 +13,20 @@ type Frequency struct {
 	// N is the number of units between nominal times (0 for cron).
 	N int
 	// Unit is MINUTE, DAY, WEEK or MONTH (HOUR and YEAR only appear in stored data), or CRON.
-	Unit Unit
+	Unit oozietime.Unit
 	// EndOf is END_OF_DAY, END_OF_WEEK or END_OF_MONTH for coord:endOf* frequencies, NONE
 	// otherwise.
-	EndOf Unit
+	EndOf oozietime.Unit
 	// Cron is the parsed expression when Unit is CRON.
-	Cron *CronSpec
+	Cron *oozietime.CronSpec
 }
 
 // Stored returns the frequency and time unit as Oozie stores and reports them: "60" and
 // "MINUTE" for coord:hours(1), "1" and "DAY" for coord:endOfDays(1), the expression and
 // "CRON" for a cron frequency.
 func (f Frequency) Stored() (frequency, timeUnit string) {
-	if f.Unit == Cron {
-		return f.Cron.String(), string(Cron)
+	if f.Unit == oozietime.Cron {
+		return f.Cron.String(), string(oozietime.Cron)
 	}
 	return strconv.Itoa(f.N), string(f.Unit)
 }
@@ -86,7 +87,7 @@ type Job struct {
 	// User is the job's user (user.name).
 	User string
 	// Format is the processing time zone the job was resolved with.
-	Format TimeFormat
+	Format oozietime.Format
 }
 
 // Row returns the coordinator job row for a new submission: status PREP, the resolved
@@ -115,8 +116,8 @@ func (j *Job) Row() store.CoordJob {
 // start (moved to the end of its day, week or month for endOf* frequencies) plus (k-1)
 // frequencies, in the job's zone.
 func (j *Job) nominalTime(start time.Time, k int) time.Time {
-	orig := MoveToEnd(start, j.Frequency.EndOf, j.Location)
-	return AddUnits(orig, j.Frequency.Unit, (k-1)*j.Frequency.N, j.Location)
+	orig := oozietime.MoveToEnd(start, j.Frequency.EndOf, j.Location)
+	return oozietime.AddUnits(orig, j.Frequency.Unit, (k-1)*j.Frequency.N, j.Location)
 }
 
 // dataNames maps every data-in, data-out and named input-logic node to its kind, for the

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gozie/gozie/oozietime"
 )
 
 // fileExists is the ExistsFunc of the tests: a real check of file:// URIs on the local
@@ -104,7 +106,7 @@ func TestLatestFutureLazy(t *testing.T) {
 	t.Parallel()
 	// L11: daily (1440 minutes) dataset with the default _SUCCESS done-flag.
 	root := t.TempDir()
-	c := dsContext(t, 1440, Minute, "2009-01-01T00:00Z", "UTC", NoUnit, "2009-09-01T00:00Z")
+	c := dsContext(t, 1440, oozietime.Minute, "2009-01-01T00:00Z", "UTC", oozietime.NoUnit, "2009-09-01T00:00Z")
 	c.Action.ActualTime = utc(t, "2009-09-01T01:00Z")
 	c.Dataset.HasDoneFlag = false
 	c.Dataset.URITemplate = "file://" + filepath.ToSlash(root) + "/${YEAR}/${MONTH}/${DAY}"

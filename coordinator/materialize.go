@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
@@ -235,13 +236,13 @@ func (m *materializer) catchUp(end time.Time) time.Time {
 		return now
 	}
 	f := m.req.Job.Frequency
-	if f.Unit == Cron {
+	if f.Unit == oozietime.Cron {
 		return m.row.EndTime
 	}
 	loc := m.req.Job.Location
 	prev, last := m.from, time.Time{}
 	for i := 1; i <= m.row.Throttle; i++ {
-		last = AddUnits(m.from, f.Unit, i*f.N, loc)
+		last = oozietime.AddUnits(m.from, f.Unit, i*f.N, loc)
 		if !last.Before(now) {
 			if prev.After(end) {
 				return prev
@@ -326,7 +327,7 @@ func (m *materializer) create(dryRun bool) ([]NewAction, time.Time, bool, error)
 	}
 	paused := func(t time.Time) bool { return !r.PauseTime.IsZero() && !t.Before(r.PauseTime) }
 
-	if job.Frequency.Unit != Cron {
+	if job.Frequency.Unit != oozietime.Cron {
 		eff := job.nominalTime(r.StartTime, number+1)
 		for eff.Before(m.to) && !paused(eff) {
 			skipped := m.skips(dryRun, number+1, eff)
@@ -342,7 +343,7 @@ func (m *materializer) create(dryRun bool) ([]NewAction, time.Time, bool, error)
 	}
 
 	loc := job.Format.Location()
-	eff := MoveToEnd(m.from, job.Frequency.EndOf, job.Location)
+	eff := oozietime.MoveToEnd(m.from, job.Frequency.EndOf, job.Location)
 	first := true
 	for eff.Before(m.to) && !paused(eff) {
 		from := eff
@@ -356,7 +357,7 @@ func (m *materializer) create(dryRun bool) ([]NewAction, time.Time, bool, error)
 		}
 		nominal := next
 		if next.Sub(from) >= 24*time.Hour {
-			nominal = next.Add(DSTOffset(job.Location, r.StartTime, next))
+			nominal = next.Add(oozietime.DSTOffset(job.Location, r.StartTime, next))
 		}
 		if !next.Before(m.to) || paused(next) {
 			eff = next

@@ -1,6 +1,10 @@
 package coordinator
 
-import "time"
+import (
+	"time"
+
+	"github.com/gozie/gozie/oozietime"
+)
 
 // NextNominalTime returns the nominal time of the action that follows action number
 // `number` (whose nominal time is nominal), and false when that time is after the job's end
@@ -10,15 +14,15 @@ import "time"
 // time after nominal.
 func (j *Job) NextNominalTime(start, end time.Time, number int, nominal time.Time) (time.Time, bool) {
 	var next time.Time
-	if j.Frequency.Unit == Cron {
+	if j.Frequency.Unit == oozietime.Cron {
 		n, ok := j.Frequency.Cron.Next(nominal, j.Format.Location())
 		if !ok {
 			return time.Time{}, false
 		}
 		next = n
 	} else {
-		next = AddUnits(start, j.Frequency.Unit, number*j.Frequency.N, j.Location)
-		next = MoveToEnd(next, j.Frequency.EndOf, j.Location)
+		next = oozietime.AddUnits(start, j.Frequency.Unit, number*j.Frequency.N, j.Location)
+		next = oozietime.MoveToEnd(next, j.Frequency.EndOf, j.Location)
 	}
 	if next.After(end) {
 		return time.Time{}, false

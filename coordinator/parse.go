@@ -1,12 +1,12 @@
 package coordinator
 
 import (
-	"errors"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/gozie/gozie/internal/xmltree"
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // Namespaces of the documents this package reads.
@@ -77,17 +77,12 @@ func ParseDatasets(data []byte) ([]DatasetDef, error) {
 
 // treeError converts an *xmltree.Error into this package's *Error with the same text:
 // E0700 for a document that is not well-formed, E0701 for one that breaks the schema.
-// Other errors, and errors that already carry a code, are returned unchanged.
+// Other errors, and errors that already carry a code, are returned unchanged
+// (xmltree.Coded).
 func treeError(err error) error {
-	var te *xmltree.Error
-	if ErrorCode(err) != "" || !errors.As(err, &te) {
-		return err
-	}
-	code := CodeInvalidDefinition
-	if te.Kind == xmltree.Malformed {
-		code = CodeParse
-	}
-	return &Error{Code: code, Where: te.Where, Msg: te.Msg, Err: te.Err}
+	return xmltree.Coded(err, func(err error) string { return string(ErrorCode(err)) }, func(code string, te *xmltree.Error) error {
+		return withCause(&Error{Code: oozieerr.Code(code), Where: te.Where, Msg: te.Msg}, te.Err)
+	})
 }
 
 // trimmedText returns the text of a simple-content element without surrounding white
@@ -182,13 +177,21 @@ func (p parser) app(root *xmltree.Node) (*App, error) {
 
 // parameters converts <parameters>.
 func (p parser) parameters(n *xmltree.Node) ([]Parameter, error) {
-	kids, err := n.Sequence(p.ns, []xmltree.Rule{{Name: "property", Min: 1, Max: xmltree.Unbounded}})
+	return ParseParameters(n, p.ns, false)
+}
+
+// ParseParameters converts a <parameters> element of namespace ns, which coordinator and
+// bundle applications share: properties with a name and an optional default value (both
+// trimmed) and description. checkDescription reads the descriptions too, as the bundle
+// parser does, so that one with child elements is an error.
+func ParseParameters(n *xmltree.Node, ns string, checkDescription bool) ([]Parameter, error) {
+	kids, err := n.Sequence(ns, []xmltree.Rule{{Name: "property", Min: 1, Max: xmltree.Unbounded}})
 	if err != nil {
 		return nil, err
 	}
 	var out []Parameter
 	for _, prop := range kids["property"] {
-		f, err := prop.Sequence(p.ns, []xmltree.Rule{
+		f, err := prop.Sequence(ns, []xmltree.Rule{
 			{Name: "name", Min: 1, Max: 1}, {Name: "value", Min: 0, Max: 1}, {Name: "description", Min: 0, Max: 1},
 		})
 		if err != nil {
@@ -201,6 +204,11 @@ func (p parser) parameters(n *xmltree.Node) ([]Parameter, error) {
 		if v := f.First("value"); v != nil {
 			par.HasValue = true
 			if par.Value, err = trimmedText(v); err != nil {
+				return nil, err
+			}
+		}
+		if d := f.First("description"); d != nil && checkDescription {
+			if _, err := d.Text(); err != nil {
 				return nil, err
 			}
 		}

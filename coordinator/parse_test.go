@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/gozie/gozie/internal/testapps"
+	"github.com/gozie/gozie/oozieerr"
+	"github.com/gozie/gozie/oozietime"
 )
 
 // exampleConf is the job.properties the example applications expect (the union of the
@@ -28,12 +30,12 @@ var exampleConf = []Property{
 // made on the submitted job and its first materialized action.
 var exampleFeatures = map[string]func(t *testing.T, app *App, job *Job, first NewAction){
 	"cron": func(t *testing.T, app *App, job *Job, first NewAction) {
-		if job.Frequency.Unit != Minute || job.Frequency.N == 0 {
+		if job.Frequency.Unit != oozietime.Minute || job.Frequency.N == 0 {
 			t.Errorf("frequency %+v, want minutes", job.Frequency)
 		}
 	},
 	"cron-schedule": func(t *testing.T, app *App, job *Job, first NewAction) {
-		if job.Frequency.Unit != Cron || job.Frequency.Cron == nil {
+		if job.Frequency.Unit != oozietime.Cron || job.Frequency.Cron == nil {
 			t.Errorf("frequency %+v, want a cron expression", job.Frequency)
 		}
 	},
@@ -115,7 +117,7 @@ func testExampleApplications(t *testing.T, apps string) {
 				check(t, app, job, res.Actions[0])
 			}
 			// The stored definition reloads into the same job.
-			loaded, err := LoadJob(job.DefinitionXML(), job.Conf, UTC)
+			loaded, err := LoadJob(job.DefinitionXML(), job.Conf, oozietime.UTC)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,7 +142,7 @@ func TestParseSchema(t *testing.T) {
 	tests := []struct {
 		name string
 		doc  string
-		code string // "" means valid
+		code oozieerr.Code // "" means valid
 		msg  string
 	}{
 		{"minimal 0.1", minimalApp("0.1", ""), "", ""},

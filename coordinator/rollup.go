@@ -23,36 +23,21 @@ type JobRollup struct {
 // become plain ones. A terminal job never becomes SUSPENDED; the current status is returned
 // when nothing applies.
 func RollupCoordinator(r JobRollup, hideErrorStates bool) store.JobStatus {
-	counts := map[store.CoordActionStatus]int{}
-	total := 0
-	for _, s := range r.Actions {
-		if s == store.CoordActionIgnored {
-			continue
-		}
-		counts[s]++
-		total++
-	}
-	n := func(ss ...store.CoordActionStatus) int {
-		sum := 0
-		for _, s := range ss {
-			sum += counts[s]
-		}
-		return sum
-	}
-	withError := n(store.CoordActionKilled, store.CoordActionFailed, store.CoordActionTimedOut) > 0
+	t := NewTally(r.Actions, store.CoordActionIgnored)
+	withError := t.N(store.CoordActionKilled, store.CoordActionFailed, store.CoordActionTimedOut) > 0
 	var next store.JobStatus
 	switch {
 	case (r.DoneMaterialization || r.Status == store.JobFailed || r.Status == store.JobKilled) &&
-		total == n(store.CoordActionSucceeded, store.CoordActionFailed, store.CoordActionKilled,
+		t.Only(store.CoordActionSucceeded, store.CoordActionFailed, store.CoordActionKilled,
 			store.CoordActionTimedOut, store.CoordActionSkipped):
 		switch {
 		case r.Status == store.JobKilled:
 			next = store.JobKilled
-		case total == n(store.CoordActionSucceeded, store.CoordActionSkipped) && r.DoneMaterialization:
+		case t.Only(store.CoordActionSucceeded, store.CoordActionSkipped) && r.DoneMaterialization:
 			next = store.JobSucceeded
-		case total == counts[store.CoordActionKilled]:
+		case t.Only(store.CoordActionKilled):
 			next = store.JobKilled
-		case total == counts[store.CoordActionFailed]:
+		case t.Only(store.CoordActionFailed):
 			next = store.JobFailed
 		default:
 			next = store.JobDoneWithError
@@ -63,20 +48,20 @@ func RollupCoordinator(r JobRollup, hideErrorStates bool) store.JobStatus {
 		// back; only a change of its status does (ApplyChange).
 		next = r.Status
 	case r.Status == store.JobPaused || r.Status == store.JobPausedWithError:
-		next = pick(withError, store.JobPausedWithError, store.JobPaused)
+		next = Pick(withError, store.JobPausedWithError, store.JobPaused)
 	case r.Status == store.JobSuspended || r.Status == store.JobSuspendedWithError:
-		next = pick(withError, store.JobSuspendedWithError, store.JobSuspended)
+		next = Pick(withError, store.JobSuspendedWithError, store.JobSuspended)
 	case r.Status == store.JobPrepSuspended:
 		next = store.JobPrepSuspended
-	case r.DoneMaterialization && !r.Pending && counts[store.CoordActionSuspended] > 0 &&
-		total == n(store.CoordActionSuspended, store.CoordActionSucceeded):
+	case r.DoneMaterialization && !r.Pending && t.Has(store.CoordActionSuspended) &&
+		t.Only(store.CoordActionSuspended, store.CoordActionSucceeded):
 		next = store.JobSuspended
-	case r.DoneMaterialization && !r.Pending && counts[store.CoordActionSuspended] > 0 &&
-		total == n(store.CoordActionSuspended, store.CoordActionSucceeded, store.CoordActionKilled,
+	case r.DoneMaterialization && !r.Pending && t.Has(store.CoordActionSuspended) &&
+		t.Only(store.CoordActionSuspended, store.CoordActionSucceeded, store.CoordActionKilled,
 			store.CoordActionFailed, store.CoordActionTimedOut):
 		next = store.JobSuspendedWithError
 	case r.Status != store.JobPrep:
-		next = pick(withError, store.JobRunningWithError, store.JobRunning)
+		next = Pick(withError, store.JobRunningWithError, store.JobRunning)
 	default:
 		return r.Status
 	}
@@ -84,14 +69,6 @@ func RollupCoordinator(r JobRollup, hideErrorStates bool) store.JobStatus {
 		return r.Status
 	}
 	return HideErrors(next, hideErrorStates)
-}
-
-// pick returns a if cond, else b.
-func pick(cond bool, a, b store.JobStatus) store.JobStatus {
-	if cond {
-		return a
-	}
-	return b
 }
 
 // HideErrors maps the *WITHERROR states to plain ones when hide is set

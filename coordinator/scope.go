@@ -5,11 +5,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
 // CodeInvalidParameter (E0302) is an invalid request parameter such as an action scope.
-const CodeInvalidParameter = "E0302"
+const CodeInvalidParameter = oozieerr.E0302
 
 // ActionScope parses an action scope ("1-3,7") into action ids of the job, in order and
 // without duplicates; numbers that have no action are the caller's to skip.
@@ -64,7 +66,7 @@ type DateRange struct {
 func (r DateRange) Contains(t time.Time) bool { return !t.Before(r.From) && !t.After(r.To) }
 
 // DateScope parses a date scope ("2009-12-15T01:00Z::2009-12-16T01:00Z,2009-12-20T01:00Z").
-func DateScope(scope string, f TimeFormat) ([]DateRange, error) {
+func DateScope(scope string, f oozietime.Format) ([]DateRange, error) {
 	if strings.TrimSpace(scope) == "" {
 		return nil, newError(CodeInvalidParameter, "scope", "scope cannot be empty")
 	}
@@ -139,7 +141,7 @@ func (f ActionFilter) Matches(a store.CoordAction) bool {
 }
 
 // ParseActionFilter parses a coordinator action filter; keys are status and nominaltime.
-func ParseActionFilter(filter string, f TimeFormat) (ActionFilter, error) {
+func ParseActionFilter(filter string, f oozietime.Format) (ActionFilter, error) {
 	var out ActionFilter
 	for _, item := range strings.Split(filter, ";") {
 		item = strings.TrimSpace(item)

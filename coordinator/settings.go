@@ -1,6 +1,10 @@
 package coordinator
 
-import "time"
+import (
+	"time"
+
+	"github.com/gozie/gozie/conf"
+)
 
 // Execution is the order in which ready actions start (<execution>).
 type Execution string
@@ -72,28 +76,27 @@ type Settings struct {
 	MaxInstances int
 }
 
-// DefaultMaxInstances is the default of Settings.MaxInstances: a week of one-minute
-// instances (7 × 24 × 60), more than any input a real pipeline declares (a year of hourly
-// data is 8,760) while keeping one action's instances, URIs and done-flag checks to a few
-// megabytes and a few thousand filesystem calls.
-const DefaultMaxInstances = 7 * 24 * 60
+// DefaultMaxInstances is the default of Settings.MaxInstances, that of
+// gozie.coord.max-instances (conf.DefaultCoordMaxInstances): a week of one-minute instances.
+const DefaultMaxInstances = conf.DefaultCoordMaxInstances
 
 // DefaultSettings returns Oozie's defaults, with gozie's one deliberate difference: no
-// five-minute minimum frequency.
+// five-minute minimum frequency. Those that are server settings (gozie.coord.*) are the
+// settings' defaults, written in package conf.
 func DefaultSettings() Settings {
 	return Settings{
-		DefaultTimeout:            120,
-		MaxTimeout:                86400,
-		DefaultConcurrency:        1,
-		DefaultThrottle:           12,
+		DefaultTimeout:            int(conf.DefaultCoordTimeout / time.Minute),
+		MaxTimeout:                int(conf.DefaultCoordMaxTimeout / time.Minute),
+		DefaultConcurrency:        conf.DefaultCoordConcurrency,
+		DefaultThrottle:           conf.DefaultCoordThrottle,
 		MaxThrottle:               500,
 		LookupInterval:            300 * time.Second,
-		Window:                    3600 * time.Second,
+		Window:                    conf.DefaultCoordMaterializationWindow,
 		ActionBatchSize:           10000,
 		NoneTolerance:             time.Minute,
 		InputCheckInterval:        60 * time.Second,
 		HideErrorStates:           true,
-		SLADisableAlertsOlderThan: 48 * time.Hour,
+		SLADisableAlertsOlderThan: conf.DefaultSLADisableAlertsOlderThan,
 		MaxInstances:              DefaultMaxInstances,
 	}
 }

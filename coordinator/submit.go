@@ -2,10 +2,13 @@ package coordinator
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
@@ -15,7 +18,7 @@ type SubmitRequest struct {
 	// user.name.
 	Conf []Property
 	// Format is the processing time zone (the zero value is UTC).
-	Format TimeFormat
+	Format oozietime.Format
 	// Settings are the server defaults; start from DefaultSettings.
 	Settings Settings
 	// ReadInclude returns the bytes of a dataset file named by <include> (after variable
@@ -63,7 +66,7 @@ func (s *submitter) run() (*Job, error) {
 	}
 	user, ok := conf.Get("user.name")
 	if !ok || user == "" {
-		return nil, newError("E0401", "", "Missing configuration property [user.name]")
+		return nil, newError(CodeMissingProperty, "", "Missing configuration property [user.name]")
 	}
 	s.ctx = &ELContext{Format: s.req.Format, User: user, Conf: conf, Now: s.req.Now,
 		LatestUsesCurrentTime: s.settings.LatestUsesCurrentTime}
@@ -80,13 +83,24 @@ func (s *submitter) run() (*Job, error) {
 // applyParameters checks the formal parameters (schema 0.4 and later) and adds the defaults
 // of those the configuration does not set.
 func applyParameters(app *App, conf Props) (Props, error) {
-	if len(app.Parameters) == 0 || app.Version < "0.4" {
+	return ApplyParameters(app.Parameters, app.Version, "0.4", conf, func(code oozieerr.Code, msg string) error {
+		return newError(code, "parameters", "%s", msg)
+	})
+}
+
+// ApplyParameters checks the formal parameters of an application of schema version and
+// adds the defaults of those conf does not set; schemas before since have none
+// (coordinators 0.4, bundles 0.2). A parameter with an empty name is E0739, parameters
+// with neither a value nor a default E0738; fail builds the error of the caller's package
+// from the code and the message.
+func ApplyParameters(params []Parameter, version, since string, conf Props, fail func(code oozieerr.Code, msg string) error) (Props, error) {
+	if len(params) == 0 || version < since {
 		return conf, nil
 	}
 	var missing []string
-	for _, p := range app.Parameters {
+	for _, p := range params {
 		if p.Name == "" {
-			return nil, newError(CodeEmptyParameter, "parameters", "A parameter has an empty name")
+			return nil, fail(CodeEmptyParameter, "A parameter has an empty name")
 		}
 		if _, ok := conf.Get(p.Name); ok {
 			continue
@@ -98,9 +112,9 @@ func applyParameters(app *App, conf Props) (Props, error) {
 		missing = append(missing, p.Name)
 	}
 	if len(missing) > 0 {
-		return nil, newError(CodeParameters, "parameters",
+		return nil, fail(CodeParameters, fmt.Sprintf(
 			"The following %d parameters are required but were not defined and no default values are available: %s",
-			len(missing), strings.Join(missing, ", "))
+			len(missing), strings.Join(missing, ", ")))
 	}
 	return conf, nil
 }
@@ -121,7 +135,7 @@ func (s *submitter) evalString(p Phase, where, text string) (string, error) {
 // coord: functions (MINUTE for a plain number) and the end-of flag, or else a cron expression
 // when allowCron is set.
 func (s *submitter) parseFrequency(where, text string, allowCron bool) (Frequency, error) {
-	s.ctx.Unit, s.ctx.EndOf = Minute, NoUnit
+	s.ctx.Unit, s.ctx.EndOf = oozietime.Minute, oozietime.NoUnit
 	v, err := s.evalString(PhaseSubmitFreq, where, text)
 	if err != nil {
 		return Frequency{}, err
@@ -135,12 +149,12 @@ func (s *submitter) parseFrequency(where, text string, allowCron bool) (Frequenc
 	if !allowCron {
 		return Frequency{}, newError(CodeSubmit, where, "parameter [frequency] = [%s] must be an integer", v)
 	}
-	c, err := ParseCron(v)
+	c, err := oozietime.ParseCron(v)
 	if err != nil {
 		return Frequency{}, wrapError(CodeSubmit, where, err,
 			"parameter [frequency] = [%s] must be an integer or a cron syntax", v)
 	}
-	return Frequency{Unit: Cron, EndOf: NoUnit, Cron: c}, nil
+	return Frequency{Unit: oozietime.Cron, EndOf: oozietime.NoUnit, Cron: c}, nil
 }
 
 // parseDate evaluates and parses a datetime attribute.
@@ -149,7 +163,7 @@ func (s *submitter) parseDate(p Phase, name, where, text string) (time.Time, err
 	if err != nil {
 		return time.Time{}, err
 	}
-	t, err := s.req.Format.ParseStored(v)
+	t, err := ParseStored(s.req.Format, v)
 	if err != nil {
 		return time.Time{}, wrapError(CodeSubmit, where, err, "parameter [%s] = [%s] must be Date in %s format (%s)",
 			name, v, s.req.Format.Name(), s.req.Format.Mask())
@@ -163,7 +177,7 @@ func (s *submitter) parseZone(name, where, text string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := LoadZone(v); err != nil {
+	if _, err := oozietime.LoadZone(v); err != nil {
 		return "", wrapError(CodeSubmit, where, err, "parameter [%s] = [%s] must be a valid TZ", name, v)
 	}
 	return v, nil
@@ -201,7 +215,7 @@ func (s *submitter) attributes() error {
 	if j.TimeZone, err = s.parseZone("timezone", "coordinator-app/@timezone", app.TimeZone); err != nil {
 		return err
 	}
-	j.Location, _ = LoadZone(j.TimeZone)
+	j.Location, _ = oozietime.LoadZone(j.TimeZone)
 	return nil
 }
 
@@ -210,7 +224,7 @@ func (s *submitter) controls() error {
 	c, set := s.app.Controls, s.settings
 	j := s.job
 
-	s.ctx.Unit = Minute
+	s.ctx.Unit = oozietime.Minute
 	timeout, err := s.evalString(PhaseWaitTimeout, "controls/timeout", c.Timeout)
 	if err != nil {
 		return err
@@ -223,11 +237,11 @@ func (s *submitter) controls() error {
 			return newError(CodeSubmit, "controls/timeout", "parameter [timeout] = [%s] must be an integer", timeout)
 		}
 		switch s.ctx.Unit {
-		case Hour:
+		case oozietime.Hour:
 			t *= 60
-		case Day:
+		case oozietime.Day:
 			t *= 60 * 24
-		case Month:
+		case oozietime.Month:
 			t *= 60 * 24 * 30
 		}
 		j.Timeout = t
@@ -302,7 +316,7 @@ func (s *submitter) validate() error {
 		return newError(CodeSubmit, "coordinator-app", "Coordinator Start Time must be earlier than End Time.")
 	}
 	f := j.Frequency
-	if f.Unit == Cron {
+	if f.Unit == oozietime.Cron {
 		next, ok := f.Cron.Next(j.Start.Add(-time.Minute), s.req.Format.Location())
 		if !ok {
 			return newError(CodeSubmit, "coordinator-app/@frequency", "Invalid coordinator cron frequency: %s", f.Cron)
@@ -313,7 +327,7 @@ func (s *submitter) validate() error {
 		}
 		return nil
 	}
-	if s.settings.CheckMaximumFrequency && f.N < 5 && f.Unit == Minute {
+	if s.settings.CheckMaximumFrequency && f.N < 5 && f.Unit == oozietime.Minute {
 		return newError(CodeSubmit, "coordinator-app/@frequency",
 			"Coordinator job with frequency [%d] minutes is faster than allowed maximum of 5 minutes "+
 				"(oozie.service.coord.check.maximum.frequency is set to true)", f.N)

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gozie/gozie/oozieerr"
+	"github.com/gozie/gozie/oozietime"
 )
 
 // appWith returns a coordinator 0.4 document with the given frequency and body, dates set by
@@ -33,20 +36,20 @@ func TestSubmitFrequencyTable(t *testing.T) {
 	// The stored frequency and time unit of §1.1.
 	tests := []struct {
 		freq, wantFreq, wantUnit string
-		endOf                    Unit
+		endOf                    oozietime.Unit
 	}{
-		{"45", "45", "MINUTE", NoUnit},
-		{"${coord:minutes(45)}", "45", "MINUTE", NoUnit},
-		{"${coord:hours(3)}", "180", "MINUTE", NoUnit},
-		{"${coord:days(2)}", "2", "DAY", NoUnit},
-		{"${coord:months(1)}", "1", "MONTH", NoUnit},
-		{"${coord:months(1) + 7}", "8", "MONTH", NoUnit},
-		{"${coord:endOfDays(1)}", "1", "DAY", EndOfDay},
-		{"${coord:endOfWeeks(1)}", "1", "WEEK", EndOfWeek},
-		{"${coord:endOfMonths(1)}", "1", "MONTH", EndOfMonth},
-		{"0/10 1/2 * * *", "0/10 1/2 * * *", "CRON", NoUnit},
-		{"1", "1", "MINUTE", NoUnit},
-		{"10", "10", "MINUTE", NoUnit}, // S6: a plain number is a valid frequency
+		{"45", "45", "MINUTE", oozietime.NoUnit},
+		{"${coord:minutes(45)}", "45", "MINUTE", oozietime.NoUnit},
+		{"${coord:hours(3)}", "180", "MINUTE", oozietime.NoUnit},
+		{"${coord:days(2)}", "2", "DAY", oozietime.NoUnit},
+		{"${coord:months(1)}", "1", "MONTH", oozietime.NoUnit},
+		{"${coord:months(1) + 7}", "8", "MONTH", oozietime.NoUnit},
+		{"${coord:endOfDays(1)}", "1", "DAY", oozietime.EndOfDay},
+		{"${coord:endOfWeeks(1)}", "1", "WEEK", oozietime.EndOfWeek},
+		{"${coord:endOfMonths(1)}", "1", "MONTH", oozietime.EndOfMonth},
+		{"0/10 1/2 * * *", "0/10 1/2 * * *", "CRON", oozietime.NoUnit},
+		{"1", "1", "MINUTE", oozietime.NoUnit},
+		{"10", "10", "MINUTE", oozietime.NoUnit}, // S6: a plain number is a valid frequency
 	}
 	for _, tc := range tests {
 		job, err := submitDoc(appWith(tc.freq, ""), DefaultSettings())
@@ -129,7 +132,7 @@ func TestSubmitValidation(t *testing.T) {
 		doc      string
 		settings *Settings
 		conf     []Property
-		code     string
+		code     oozieerr.Code
 		msg      string
 	}{
 		{id: "S2", doc: appWith("0/10 3 * * *", ""), conf: []Property{{Name: "start", Value: "2010-02-01T01:00Z"},
@@ -186,7 +189,7 @@ func TestSubmitValidation(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if tc.id == "S12 initial instance with dateTzOffset" && UTC.Format(job.DataIns[0].Dataset.InitialInstance) != "2009-02-03T00:00Z" {
+				if tc.id == "S12 initial instance with dateTzOffset" && oozietime.UTC.Format(job.DataIns[0].Dataset.InitialInstance) != "2009-02-03T00:00Z" {
 					t.Fatalf("initial instance %v", job.DataIns[0].Dataset.InitialInstance)
 				}
 				return
@@ -297,7 +300,7 @@ func TestFirstNominalTimeIsStart(t *testing.T) {
 			t.Fatal(err)
 		}
 		actions, err := DryRun(job, testJobID, farFuture, DefaultSettings())
-		if err != nil || len(actions) == 0 || UTC.Format(actions[0].Row.NominalTime) != "2009-03-09T08:00Z" {
+		if err != nil || len(actions) == 0 || oozietime.UTC.Format(actions[0].Row.NominalTime) != "2009-03-09T08:00Z" {
 			t.Fatalf("E16 %s: %v %v", freq, err, nominalTimes(actions))
 		}
 	}
@@ -309,7 +312,7 @@ func TestFirstNominalTimeIsStart(t *testing.T) {
 	}
 	row := job.Row()
 	res, err := Materialize(MaterializeRequest{Job: job, JobID: testJobID, Row: row, Now: farFuture, Settings: DefaultSettings()})
-	if err != nil || len(res.Actions) == 0 || UTC.Format(res.Actions[0].Row.NominalTime) != "2009-01-02T08:00Z" {
+	if err != nil || len(res.Actions) == 0 || oozietime.UTC.Format(res.Actions[0].Row.NominalTime) != "2009-01-02T08:00Z" {
 		t.Fatalf("E4 through materialization: %v %v", err, nominalTimes(res.Actions))
 	}
 }

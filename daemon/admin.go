@@ -25,7 +25,7 @@ const queueDumpLimit = 1000
 // trigger queue and the live servers.
 func adminSources(st store.Store, clk clock.Clock) server.AdminSources {
 	item := func(t store.Trigger) server.QueueItem {
-		q := server.QueueItem{Kind: t.Kind, Entity: t.EntityID, Due: t.DueAt.UTC().Format(time.RFC3339Nano),
+		q := server.QueueItem{Kind: string(t.Kind), Entity: t.EntityID, Due: t.DueAt.UTC().Format(time.RFC3339Nano),
 			Attempts: t.Attempts, LastError: t.LastError}
 		if t.LeaseOwner != "" {
 			q.Lease = t.LeaseOwner + " until " + t.LeaseExpires.UTC().Format(time.RFC3339Nano)

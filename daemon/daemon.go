@@ -28,6 +28,7 @@ import (
 	"github.com/gozie/gozie/hadoop/krblogin"
 	"github.com/gozie/gozie/hcat/metastore"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/purge"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/dashboard"
@@ -38,11 +39,6 @@ import (
 	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/workflow/runner"
 )
-
-// newWorkKinds are the trigger kinds that start new work; SAFEMODE holds
-// them while running work (checks, kills, completions) goes on.
-var newWorkKinds = []string{runner.KindActionStart, runner.KindActionRetry, coordrun.KindMaterialize, coordrun.KindStart,
-	bundlerun.KindKickoff}
 
 // Options are the parts of a process that do not come from configuration.
 type Options struct {
@@ -187,7 +183,8 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		Store: st, Clock: opts.Clock, Logger: log.With("component", "workflow"), FS: d.UserFS,
 		Executors: opts.Executors, IDs: ids.NewGenerator(cfg.SystemID, opts.Clock.Now()),
 		CallbackBaseURL: cfg.CallbackBaseURL, Options: wopts, SubstituteDepth: cfg.SubstituteDepth,
-		PollInterval: cfg.Action.CheckInterval, StartRetry: runner.StartRetry{Max: cfg.Action.RetriesMax,
+		PollInterval: cfg.Action.PollInterval, CheckInterval: cfg.Action.CheckInterval,
+		FallbackCheckInterval: cfg.Action.FallbackCheckInterval, StartRetry: runner.StartRetry{Max: cfg.Action.RetriesMax,
 			Interval: cfg.Action.RetryInterval, Policy: cfg.Action.RetryPolicy}, Metrics: reg,
 		OnChange: onWorkflowChange,
 		// Coordinator actions follow their workflows (see below).
@@ -208,7 +205,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	// Coordinators (coordinator/coordrun): materialization, input checks,
 	// starts, roll-ups and workflow commands run as triggers; the actions
 	// follow their workflows through the runner's OnJobChange above.
-	format, err := coordinator.NewTimeFormat(cfg.ProcessingTimezone)
+	format, err := oozietime.NewFormat(cfg.ProcessingTimezone)
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("processing time zone: %w", err)
@@ -275,7 +272,9 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		ShutdownTimeout: cfg.HTTP.ShutdownTimeout,
 		OnSystemModeChange: func(_, to server.SystemMode) {
 			if to == server.ModeSafe {
-				d.Engine.Hold(newWorkKinds...)
+				// The kinds that start new work, as registered (engine.StartsNewWork);
+				// running work (checks, kills, completions) goes on.
+				d.Engine.Hold(d.Engine.NewWorkKinds()...)
 				return
 			}
 			d.Engine.Hold()

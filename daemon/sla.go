@@ -10,7 +10,7 @@ import (
 
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/conf"
-	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/jobs"
 	"github.com/gozie/gozie/server/slaapi"
@@ -21,7 +21,7 @@ import (
 // newSLA builds the SLA service from the configuration: its webhooks and
 // the email alerts through the SMTP server of the email action.
 func newSLA(cfg *conf.Server, st store.Store, clk clock.Clock, log *slog.Logger, reg prometheus.Registerer) (*sla.Service, error) {
-	tf, err := coordinator.NewTimeFormat(cfg.ProcessingTimezone)
+	tf, err := oozietime.NewFormat(cfg.ProcessingTimezone)
 	if err != nil {
 		return nil, fmt.Errorf("SLA service: %w", err)
 	}
@@ -53,7 +53,7 @@ func newSLA(cfg *conf.Server, st store.Store, clk clock.Clock, log *slog.Logger,
 
 // registerSLA adds the SLA endpoint to the REST server.
 func registerSLA(srv *server.Server, cfg *conf.Server, st store.Store, clk clock.Clock, log *slog.Logger) error {
-	tf, err := coordinator.NewTimeFormat(cfg.ProcessingTimezone)
+	tf, err := oozietime.NewFormat(cfg.ProcessingTimezone)
 	if err != nil {
 		return err
 	}

@@ -55,7 +55,7 @@ func startPollServer(t *testing.T, dir string, c *localcluster.Cluster, poll tim
 	// address) is the only way to the cluster, so the poll must ask the
 	// cluster each run was sent to.
 	cfg := inProcessConfig(t, dir, base, c, map[string]string{"gozie.purge.enabled": "false",
-		"gozie.action.check.interval": poll.String()})
+		"gozie.action.poll.interval": poll.String()})
 	ctx, cancel := context.WithCancel(context.Background())
 	d, err := daemon.Open(ctx, daemon.Options{Config: cfg, Listener: ln, LauncherBinary: binary, Clock: clk,
 		Logger: slog.New(slog.NewTextHandler(testLog{t}, nil))})
@@ -192,7 +192,7 @@ func TestLostCallbackFoundByTheFirstPollsAfterARestart(t *testing.T) {
 }
 
 // triggersHandled is gozie_triggers_total{kind, outcome="ok"} of d.
-func triggersHandled(t *testing.T, d *daemon.Daemon, kind string) float64 {
+func triggersHandled(t *testing.T, d *daemon.Daemon, kind store.TriggerKind) float64 {
 	t.Helper()
 	mfs, err := d.Metrics.Gather()
 	if err != nil {
@@ -207,7 +207,7 @@ func triggersHandled(t *testing.T, d *daemon.Daemon, kind string) float64 {
 			for _, l := range m.GetLabel() {
 				labels[l.GetName()] = l.GetValue()
 			}
-			if labels["kind"] == kind && labels["outcome"] == "ok" {
+			if labels["kind"] == string(kind) && labels["outcome"] == "ok" {
 				return m.GetCounter().GetValue()
 			}
 		}

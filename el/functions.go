@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"time"
+
+	"github.com/gozie/gozie/oozietime"
 )
 
 // Oozie's size constants (ELConstantsFunctions), usable in workflow EL as ${KB} ... ${PB}.
@@ -171,9 +173,9 @@ func fnTimestamp(env *Env, _ []any) (any, error) {
 // ("2009-09-09T05:29+0530").
 func formatOozieTime(t time.Time, loc *time.Location) string {
 	if loc == nil || loc == time.UTC || loc.String() == "UTC" {
-		return t.In(time.UTC).Format("2006-01-02T15:04Z")
+		return t.In(time.UTC).Format(oozietime.Layout)
 	}
-	return t.In(loc).Format("2006-01-02T15:04-0700")
+	return t.In(loc).Format(oozietime.OffsetLayout)
 }
 
 func fnToJSONStr(_ *Env, args []any) (any, error) {

@@ -3,6 +3,7 @@ package el
 import (
 	"errors"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,7 +36,13 @@ func compileRegexp(expr string) (*regexp.Regexp, error) {
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		return nil, errors.New("invalid regular expression " + strconv.Quote(expr) + ": " + strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		// Go's reason without its "error parsing regexp: " lead: the code and the expression.
+		reason := err.Error()
+		var se *syntax.Error
+		if errors.As(err, &se) {
+			reason = se.Code.String() + ": `" + se.Expr + "`"
+		}
+		return nil, errors.New("invalid regular expression " + strconv.Quote(expr) + ": " + reason)
 	}
 	if regexpCount.Add(1) > regexpCacheLimit {
 		regexpCache.Clear()

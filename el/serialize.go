@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/gozie/gozie/oozietime"
 )
 
 // The serializations of toJsonStr, toPropertiesStr and toConfigurationStr reproduce Oozie's
@@ -202,7 +204,7 @@ func propertiesString(v any, now time.Time) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString("#\n#")
-	b.WriteString(now.Format("Mon Jan 02 15:04:05 MST 2006"))
+	b.WriteString(now.Format(oozietime.JavaDateLayout))
 	b.WriteByte('\n')
 	for i, k := range keys {
 		if vals[i] == nil {

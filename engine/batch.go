@@ -22,7 +22,7 @@ type BatchHandler func(ctx context.Context, runs []*Run) error
 
 // batchKind is a kind registered with HandleBatch.
 type batchKind struct {
-	kind string
+	kind store.TriggerKind
 	max  int
 	h    BatchHandler
 }
@@ -32,13 +32,14 @@ type batchKind struct {
 // h, which takes a single worker slot. Every trigger keeps its own lease
 // (renewed while h runs, by one goroutine for the whole batch), its own
 // outcome and its own metrics; SAFEMODE's Hold applies to the kind as to
-// any other. It must be called before Start.
-func (e *Engine) HandleBatch(kind string, max int, h BatchHandler) {
+// any other, and opts as to Handle. It must be called before Start.
+func (e *Engine) HandleBatch(kind store.TriggerKind, max int, h BatchHandler, opts ...Option) {
 	e.checkNewKind(kind)
 	if max < 1 {
 		max = 1
 	}
 	e.batches[kind] = &batchKind{kind: kind, max: max, h: h}
+	e.apply(kind, opts)
 }
 
 // runBatch runs one batch of claimed triggers and settles what the handler

@@ -18,7 +18,7 @@ import (
 )
 
 // scheduleMany schedules n triggers of kind, entities e000, e001, ...
-func scheduleMany(t *testing.T, s store.Store, kind string, n int, due time.Time) {
+func scheduleMany(t *testing.T, s store.Store, kind store.TriggerKind, n int, due time.Time) {
 	t.Helper()
 	err := s.Tx(context.Background(), func(x store.Tx) error {
 		for i := 0; i < n; i++ {
@@ -74,7 +74,7 @@ func countTriggers(t *testing.T, s store.Store) int {
 	return n
 }
 
-func getTrigger(t *testing.T, s store.Store, kind, id string) (store.Trigger, error) {
+func getTrigger(t *testing.T, s store.Store, kind store.TriggerKind, id string) (store.Trigger, error) {
 	t.Helper()
 	var tr store.Trigger
 	err := s.Tx(context.Background(), func(x store.Tx) (err error) { tr, err = x.GetTrigger(context.Background(), kind, id); return })
@@ -305,7 +305,7 @@ func TestStalledBatchLosesTakenOverTriggers(t *testing.T) {
 		// Another server, past the lease, takes one trigger over.
 		later := t0.Add(10 * time.Second)
 		stolen, err := s.ClaimTriggers(context.Background(), store.ClaimRequest{Owner: "b", Now: later,
-			LeaseUntil: later.Add(time.Minute), Limit: 1, Kinds: []string{"m"}})
+			LeaseUntil: later.Add(time.Minute), Limit: 1, Kinds: []store.TriggerKind{"m"}})
 		if err != nil || len(stolen) != 1 {
 			t.Fatalf("takeover: %v %v", stolen, err)
 		}
@@ -432,7 +432,7 @@ func TestHeldBatchKindWaits(t *testing.T) {
 	eachBackend(t, func(t *testing.T, b backend) {
 		s := b.open(t)
 		fake := clock.NewFake(t0)
-		ran := make(chan string, 10)
+		ran := make(chan store.TriggerKind, 10)
 		e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger(), MaxSleep: time.Hour})
 		e.HandleBatch("coord-materialize", 10, func(ctx context.Context, runs []*engine.Run) error {
 			ran <- runs[0].Trigger.Kind

@@ -30,6 +30,35 @@
 // lease, outcome and metrics; one that failed before, or whose server died
 // holding it, runs alone, so that a poison trigger never uses up the
 // attempts of the others. See batch.go.
+//
+// # Trigger kinds
+//
+// A kind (store.TriggerKind) is declared as a constant by the package that
+// handles it and registered here with Handle or HandleBatch; StartsNewWork
+// marks the kinds that start new work, which the server holds in SAFEMODE
+// (NewWorkKinds). Kinds lists the registrations, for this table and the admin
+// queue dump. The table is generated from the registrations of a full
+// server: the daemon's TestEngineDocListsKinds checks it, and rewrites it
+// when run with GOZIE_UPDATE_DOC=1.
+//
+//	kind                 package                batch  new work  gives up
+//	bundle-kickoff       bundle/bundlerun       -      yes       -
+//	bundle-status        bundle/bundlerun       -      -         -
+//	coord-input-check    coordinator/coordrun   -      -         yes
+//	coord-kill           coordinator/coordrun   -      -         yes
+//	coord-materialize    coordinator/coordrun   yes    yes       yes
+//	coord-start          coordinator/coordrun   -      yes       yes
+//	coord-status         coordinator/coordrun   -      -         yes
+//	coord-timeout        coordinator/coordrun   -      -         yes
+//	coord-workflow-cmd   coordinator/coordrun   -      -         yes
+//	purge                purge                  -      -         -
+//	sla-deadline         sla                    -      -         -
+//	sla-event            sla                    -      -         -
+//	wf-action-check      workflow/runner        -      -         -
+//	wf-action-kill       workflow/runner        -      -         -
+//	wf-action-retry      workflow/runner        -      yes       yes
+//	wf-action-start      workflow/runner        -      yes       yes
+//	wf-poll              workflow/runner        -      -         -
 package engine
 
 import (
@@ -47,6 +76,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/clock"
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/store"
 )
 
@@ -55,7 +85,9 @@ import (
 // after a backoff, with the error recorded on the trigger.
 type Handler func(ctx context.Context, run *Run) error
 
-// Config configures an Engine. Zero values take the documented defaults.
+// Config configures an Engine. Zero values take the documented defaults; those
+// that are server settings are the settings' defaults (package conf), which the
+// daemon passes.
 type Config struct {
 	Store  store.Store
 	Clock  clock.Clock  // default clock.Real{}
@@ -63,19 +95,23 @@ type Config struct {
 	// Owner identifies this engine in leases; default host-pid-random.
 	Owner string
 	// Lease is how long a claim holds before another engine may take the
-	// trigger over; renewed every Lease/3 while the handler runs. Default 30s.
+	// trigger over; renewed every Lease/3 while the handler runs. Default
+	// conf.DefaultEngineLease (gozie.engine.lease).
 	Lease time.Duration
-	// Workers is how many handlers run at once. Default 16.
+	// Workers is how many handlers run at once. Default
+	// conf.DefaultEngineWorkers (gozie.engine.workers).
 	Workers int
 	// MaxSleep bounds a sleep with nothing due, as a guard against a lost
-	// wake-up; jittered by up to 20%. Default 30s.
+	// wake-up; jittered by up to 20%. Default conf.DefaultEngineMaxSleep
+	// (gozie.engine.max-sleep).
 	MaxSleep time.Duration
 	// Backoff is the delay before retry number attempt (1-based) of a failed
 	// handler. Default: 1s doubling to at most 5m, with 20% jitter.
 	Backoff func(attempt int) time.Duration
 	// MaxAttempts is how many claims of a trigger may end without success
 	// (a handler error, or its server dying) before the engine gives up on
-	// it (see HandleGiveUp). Default DefaultMaxAttempts.
+	// it (see HandleGiveUp). Default conf.DefaultEngineMaxAttempts
+	// (gozie.engine.max-attempts).
 	MaxAttempts int
 	// Metrics receives observations; default none.
 	Metrics *Metrics
@@ -84,14 +120,15 @@ type Config struct {
 // Engine is the trigger loop.
 type Engine struct {
 	cfg      Config
-	handlers map[string]Handler
-	batches  map[string]*batchKind
-	giveUps  map[string]GiveUp
+	handlers map[store.TriggerKind]Handler
+	batches  map[store.TriggerKind]*batchKind
+	giveUps  map[store.TriggerKind]GiveUp
+	newWork  map[store.TriggerKind]bool // kinds registered with StartsNewWork
 	wake     chan struct{}
 	slots    chan struct{}
 	freed    chan struct{}
 
-	held   map[string]bool // kinds not claimed for now (SAFEMODE)
+	held   map[store.TriggerKind]bool // kinds not claimed for now (SAFEMODE)
 	heldMu sync.Mutex
 
 	mu      sync.Mutex
@@ -113,25 +150,26 @@ func New(cfg Config) *Engine {
 		cfg.Owner = defaultOwner()
 	}
 	if cfg.Lease <= 0 {
-		cfg.Lease = 30 * time.Second
+		cfg.Lease = conf.DefaultEngineLease
 	}
 	if cfg.Workers <= 0 {
-		cfg.Workers = 16
+		cfg.Workers = conf.DefaultEngineWorkers
 	}
 	if cfg.MaxSleep <= 0 {
-		cfg.MaxSleep = 30 * time.Second
+		cfg.MaxSleep = conf.DefaultEngineMaxSleep
 	}
 	if cfg.Backoff == nil {
 		cfg.Backoff = DefaultBackoff
 	}
 	if cfg.MaxAttempts <= 0 {
-		cfg.MaxAttempts = DefaultMaxAttempts
+		cfg.MaxAttempts = conf.DefaultEngineMaxAttempts
 	}
 	return &Engine{
 		cfg:      cfg,
-		handlers: map[string]Handler{},
-		batches:  map[string]*batchKind{},
-		giveUps:  map[string]GiveUp{},
+		handlers: map[store.TriggerKind]Handler{},
+		batches:  map[store.TriggerKind]*batchKind{},
+		giveUps:  map[store.TriggerKind]GiveUp{},
+		newWork:  map[store.TriggerKind]bool{},
 		wake:     make(chan struct{}, 1),
 		slots:    make(chan struct{}, cfg.Workers),
 		freed:    make(chan struct{}, 1),
@@ -160,19 +198,21 @@ func defaultOwner() string {
 // Owner returns the engine's lease owner id.
 func (e *Engine) Owner() string { return e.cfg.Owner }
 
-// Handle registers h for triggers of kind. It must be called before Start.
-func (e *Engine) Handle(kind string, h Handler) {
+// Handle registers h for triggers of kind, with its options (StartsNewWork).
+// It must be called before Start.
+func (e *Engine) Handle(kind store.TriggerKind, h Handler, opts ...Option) {
 	e.checkNewKind(kind)
 	e.handlers[kind] = h
+	e.apply(kind, opts)
 }
 
-// checkNewKind panics when kind has a handler already: registering twice
-// is a programming error.
-func (e *Engine) checkNewKind(kind string) {
+// checkNewKind panics when kind is empty or has a handler already:
+// registering twice is a programming error.
+func (e *Engine) checkNewKind(kind store.TriggerKind) {
 	_, single := e.handlers[kind]
 	_, batch := e.batches[kind]
-	if single || batch {
-		panic("engine: two handlers for kind " + kind)
+	if kind == "" || single || batch {
+		panic(fmt.Sprintf("engine: two handlers for kind %q", kind))
 	}
 }
 
@@ -221,9 +261,9 @@ func (e *Engine) Stop() {
 // next Hold call replaces the set (Hold() with none releases all). Work
 // already running finishes; held triggers wait, due, in the store. The
 // server holds the kinds that start new work while in SAFEMODE.
-func (e *Engine) Hold(kinds ...string) {
+func (e *Engine) Hold(kinds ...store.TriggerKind) {
 	e.heldMu.Lock()
-	e.held = map[string]bool{}
+	e.held = map[store.TriggerKind]bool{}
 	for _, k := range kinds {
 		e.held[k] = true
 	}
@@ -233,10 +273,10 @@ func (e *Engine) Hold(kinds ...string) {
 
 // kinds returns the kinds to claim, those with a handler and not held:
 // the kinds handled one trigger at a time, and the batched ones.
-func (e *Engine) kinds() (singles []string, batched []*batchKind) {
+func (e *Engine) kinds() (singles []store.TriggerKind, batched []*batchKind) {
 	e.heldMu.Lock()
 	defer e.heldMu.Unlock()
-	singles = make([]string, 0, len(e.handlers))
+	singles = make([]store.TriggerKind, 0, len(e.handlers))
 	for k := range e.handlers {
 		if !e.held[k] {
 			singles = append(singles, k)
@@ -287,10 +327,10 @@ func (e *Engine) loop(ctx context.Context) {
 // due triggers of its kind (a claim of that kind alone, made only when the
 // oldest due work holds some, so that it never searches past a backlog of
 // other kinds for nothing). It reports whether more may be due now.
-func (e *Engine) claimAndRun(ctx, work context.Context, free int, singles []string, batched []*batchKind) bool {
+func (e *Engine) claimAndRun(ctx, work context.Context, free int, singles []store.TriggerKind, batched []*batchKind) bool {
 	now := e.cfg.Clock.Now()
-	kinds := append([]string(nil), singles...)
-	byKind := make(map[string]*batchKind, len(batched))
+	kinds := append([]store.TriggerKind(nil), singles...)
+	byKind := make(map[store.TriggerKind]*batchKind, len(batched))
 	for _, b := range batched {
 		kinds = append(kinds, b.kind)
 		byKind[b.kind] = b
@@ -330,7 +370,7 @@ func (e *Engine) claimAndRun(ctx, work context.Context, free int, singles []stri
 			g = g[b.max:]
 		}
 		if want := b.max - len(g); want > 0 {
-			extra := e.claim(ctx, now, want, []string{b.kind})
+			extra := e.claim(ctx, now, want, []store.TriggerKind{b.kind})
 			for _, t := range extra {
 				e.cfg.Metrics.claimed(t.Kind, now.Sub(t.DueAt))
 				if e.exhausted(t) || suspect(t) { // on their own, as above
@@ -355,7 +395,7 @@ func (e *Engine) claimAndRun(ctx, work context.Context, free int, singles []stri
 }
 
 // claim leases up to limit due triggers of kinds.
-func (e *Engine) claim(ctx context.Context, now time.Time, limit int, kinds []string) []store.Trigger {
+func (e *Engine) claim(ctx context.Context, now time.Time, limit int, kinds []store.TriggerKind) []store.Trigger {
 	ts, err := e.cfg.Store.ClaimTriggers(ctx, store.ClaimRequest{Owner: e.cfg.Owner, Now: now,
 		LeaseUntil: now.Add(e.cfg.Lease), Limit: limit, Kinds: kinds})
 	if err != nil && ctx.Err() == nil {

@@ -57,7 +57,7 @@ func quietLogger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }
 
-func schedule(t *testing.T, s store.Store, kind, id string, due time.Time) {
+func schedule(t *testing.T, s store.Store, kind store.TriggerKind, id string, due time.Time) {
 	t.Helper()
 	if err := s.Tx(context.Background(), func(x store.Tx) error { return x.Schedule(context.Background(), kind, id, due, "") }); err != nil {
 		t.Fatal(err)
@@ -106,7 +106,8 @@ func TestTriggerRunsAtItsDueTime(t *testing.T) {
 		s := b.open(t)
 		fake := clock.NewFake(t0)
 		ran := make(chan *engine.Run, 1)
-		e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger()})
+		// The fallback sleep is longer than the wait for the due time.
+		e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger(), MaxSleep: 30 * time.Second})
 		e.Handle("materialize", func(ctx context.Context, r *engine.Run) error { ran <- r; return nil })
 		due := t0.Add(10 * time.Second)
 		schedule(t, s, "materialize", "C1", due)
@@ -448,7 +449,7 @@ func TestKilledEnginesTriggerIsTakenOver(t *testing.T) {
 func TestHeldKindsWaitUntilReleased(t *testing.T) {
 	s := backend{"sqlite", "sqlite:" + filepath.Join(t.TempDir(), "gozie.db")}.open(t)
 	fake := clock.NewFake(t0)
-	ran := make(chan string, 2)
+	ran := make(chan store.TriggerKind, 2)
 	e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger(), MaxSleep: time.Hour})
 	e.Handle("coord-materialize", func(ctx context.Context, r *engine.Run) error { ran <- r.Trigger.Kind; return nil })
 	e.Handle("wf-action-check", func(ctx context.Context, r *engine.Run) error { ran <- r.Trigger.Kind; return nil })

@@ -9,12 +9,6 @@ import (
 	"github.com/gozie/gozie/store"
 )
 
-// DefaultMaxAttempts is the default of Config.MaxAttempts. With DefaultBackoff, ten
-// failures in a row take about ten minutes (1 s doubling to 256 s), long enough to ride out a
-// restart of a cluster service, and ten crashes of the server in a row mean the work itself
-// takes the server down.
-const DefaultMaxAttempts = 10
-
 // GiveUp ends the entity of a trigger the engine gave up on, in the transaction that
 // removes the trigger: it marks the job or action failed with cause, so that the failure is
 // visible where the entity is, and schedules what that makes due. It must not do the work
@@ -24,9 +18,9 @@ type GiveUp func(ctx context.Context, x store.Tx, t store.Trigger, cause string)
 // HandleGiveUp registers g for triggers of kind (see Config.MaxAttempts). It must be called
 // before Start. A kind without one is given up only when it keeps taking its server down
 // (see exhausted), and then only removed, and logged.
-func (e *Engine) HandleGiveUp(kind string, g GiveUp) {
+func (e *Engine) HandleGiveUp(kind store.TriggerKind, g GiveUp) {
 	if _, ok := e.giveUps[kind]; ok {
-		panic("engine: two give-up handlers for kind " + kind)
+		panic(fmt.Sprintf("engine: two give-up handlers for kind %q", kind))
 	}
 	e.giveUps[kind] = g
 }

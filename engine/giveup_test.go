@@ -39,7 +39,7 @@ func (g *gaveUp) cause(entity string) (string, bool) {
 	return c, ok
 }
 
-func triggerOf(t *testing.T, s store.Store, kind, entity string) (store.Trigger, error) {
+func triggerOf(t *testing.T, s store.Store, kind store.TriggerKind, entity string) (store.Trigger, error) {
 	t.Helper()
 	var tr store.Trigger
 	err := s.Tx(context.Background(), func(x store.Tx) (err error) {

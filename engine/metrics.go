@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/gozie/gozie/store"
 )
 
 // Metrics are the engine's Prometheus metrics. A nil *Metrics records nothing.
@@ -46,17 +48,17 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-func (m *Metrics) claimed(kind string, lag time.Duration) {
+func (m *Metrics) claimed(kind store.TriggerKind, lag time.Duration) {
 	if m == nil {
 		return
 	}
 	if lag < 0 {
 		lag = 0
 	}
-	m.lag.WithLabelValues(kind).Observe(lag.Seconds())
+	m.lag.WithLabelValues(string(kind)).Observe(lag.Seconds())
 }
 
-func (m *Metrics) handled(kind string, err error, d time.Duration) {
+func (m *Metrics) handled(kind store.TriggerKind, err error, d time.Duration) {
 	if m == nil {
 		return
 	}
@@ -64,15 +66,15 @@ func (m *Metrics) handled(kind string, err error, d time.Duration) {
 	if err != nil {
 		outcome = "error"
 	}
-	m.outcomes.WithLabelValues(kind, outcome).Inc()
-	m.duration.WithLabelValues(kind).Observe(d.Seconds())
+	m.outcomes.WithLabelValues(string(kind), outcome).Inc()
+	m.duration.WithLabelValues(string(kind)).Observe(d.Seconds())
 }
 
-func (m *Metrics) gaveUp(kind string) {
+func (m *Metrics) gaveUp(kind store.TriggerKind) {
 	if m == nil {
 		return
 	}
-	m.outcomes.WithLabelValues(kind, "gave_up").Inc()
+	m.outcomes.WithLabelValues(string(kind), "gave_up").Inc()
 }
 
 func (m *Metrics) claimError() {
@@ -82,9 +84,9 @@ func (m *Metrics) claimError() {
 	m.claimErrors.Inc()
 }
 
-func (m *Metrics) batch(kind string, n int) {
+func (m *Metrics) batch(kind store.TriggerKind, n int) {
 	if m == nil {
 		return
 	}
-	m.batchSizes.WithLabelValues(kind).Observe(float64(n))
+	m.batchSizes.WithLabelValues(string(kind)).Observe(float64(n))
 }

@@ -1,10 +1,12 @@
 package hadoop
 
+import "github.com/gozie/gozie/oozieerr"
+
 // CodeFilesystemAccess is Oozie's error code for an IOException met while
 // creating the filesystem of a URI (ErrorCode.E0902, "Exception occurred:
 // [...]"): HadoopAccessorService.createFileSystem gives it, the cause's
 // message in the brackets, whatever the path.
-const CodeFilesystemAccess = "E0902"
+const CodeFilesystemAccess = oozieerr.E0902
 
 // NoFileSystemError reports a URI whose scheme no FileSystem of gozie
 // implements (the Resolver has hdfs and file). It is a filesystem failure,

@@ -7,11 +7,13 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // CodeSchemeNotSupported is Oozie's error code for a URI whose filesystem
 // scheme the server does not support (ErrorCode.E0904).
-const CodeSchemeNotSupported = "E0904"
+const CodeSchemeNotSupported = oozieerr.E0904
 
 // SchemeError reports a URI on a filesystem that may not be used: a scheme
 // the server's SchemePolicy leaves out (gozie.filesystems.supported). It is

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // Scheme is the URI scheme of HCatalog datasets (Oozie's HCatURIHandler
@@ -12,7 +14,7 @@ const Scheme = "hcat"
 
 // CodeURIInvalid is Oozie's error code for a dataset URI its handler cannot
 // parse (ErrorCode.E0906).
-const CodeURIInvalid = "E0906"
+const CodeURIInvalid = oozieerr.E0906
 
 // The separators of an HCatalog URI's partition specification.
 const (

@@ -11,16 +11,16 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gozie/gozie/clock"
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/store"
 )
 
-// Kind is the trigger kind of the periodic purge; Entity is its one
-// entity id.
-const (
-	Kind   = "purge"
-	Entity = "purge"
-)
+// Kind is the trigger kind of the periodic purge.
+const Kind store.TriggerKind = "purge"
+
+// Entity is the one entity id of the periodic purge's trigger.
+const Entity = "purge"
 
 // Settings are what to purge and how often. DefaultSettings holds gozie's
 // defaults, which are Oozie's except OldCoordActions.
@@ -37,12 +37,13 @@ type Settings struct {
 	OldCoordActions bool
 }
 
-// DefaultSettings returns 30 days for workflows, 7 for coordinators and
-// bundles, batches of 100, every hour, old coordinator actions included.
+// DefaultSettings returns the defaults of the gozie.purge.* settings: 30
+// days for workflows, 7 for coordinators and bundles, batches of 100, every
+// hour, old coordinator actions included.
 func DefaultSettings() Settings {
-	const day = 24 * time.Hour
-	return Settings{WorkflowAge: 30 * day, CoordAge: 7 * day, BundleAge: 7 * day, Limit: 100, Interval: time.Hour,
-		OldCoordActions: true}
+	return Settings{WorkflowAge: conf.DefaultPurgeWorkflowOlderThan, CoordAge: conf.DefaultPurgeCoordOlderThan,
+		BundleAge: conf.DefaultPurgeBundleOlderThan, Limit: conf.DefaultPurgeLimit, Interval: conf.DefaultPurgeInterval,
+		OldCoordActions: conf.DefaultPurgeOldCoordAction}
 }
 
 func (s Settings) validate() error {

@@ -36,8 +36,9 @@
 //	bad parameter value                                    400 E0303 Invalid parameter value, [name] = [value]
 //	missing parameter                                      400 E0305 Missing parameter [name]
 //	changing request outside NORMAL mode                   503 E0002 System is in safe mode
-//	a domain error with ErrorCode() (see Coded)            400 with its code and message
-//	... whose code is E0604 or E0605 (no such job/action)  404
+//	a domain error with ErrorCode() (see Coded)            StatusOf(code), with its code and message:
+//	... E0604 or E0605 (no such job/action)                404
+//	... any other code of oozieerr                         400
 //	any other error or a panic                             500 E0307 Runtime error [...]
 //
 // # System modes

@@ -5,21 +5,23 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
-// Oozie error codes used by the server. The full list is in Oozie's ErrorCode; codes are
-// added here as endpoints need them.
+// Oozie error codes used by the server, named for what they mean here; the codes are
+// defined once in oozieerr.
 const (
-	CodeSafeMode          = "E0002" // System is in safe mode
-	CodeInvalidContent    = "E0300" // Invalid content-type [{0}]
-	CodeInvalidResource   = "E0301" // Invalid resource [{0}]
-	CodeInvalidParam      = "E0302" // Invalid parameter [{0}]
-	CodeInvalidParamValue = "E0303" // Invalid parameter value, [{0}] = [{1}]
-	CodeInvalidParamType  = "E0304" // Invalid parameter type, parameter [{0}] expected type [{1}]
-	CodeMissingParam      = "E0305" // Missing parameter [{0}]
-	CodeRuntime           = "E0307" // Runtime error [{0}]
-	CodeJobNotFound       = "E0604" // Job does not exist [{0}]
-	CodeActionNotFound    = "E0605" // Action does not exist [{0}]
+	CodeSafeMode          = oozieerr.E0002 // System is in safe mode
+	CodeInvalidContent    = oozieerr.E0300 // Invalid content-type [{0}]
+	CodeInvalidResource   = oozieerr.E0301 // Invalid resource [{0}]
+	CodeInvalidParam      = oozieerr.E0302 // Invalid parameter [{0}]
+	CodeInvalidParamValue = oozieerr.E0303 // Invalid parameter value, [{0}] = [{1}]
+	CodeInvalidParamType  = oozieerr.E0304 // Invalid parameter type, parameter [{0}] expected type [{1}]
+	CodeMissingParam      = oozieerr.E0305 // Missing parameter [{0}]
+	CodeRuntime           = oozieerr.E0307 // Runtime error [{0}]
+	CodeJobNotFound       = oozieerr.E0604 // Job does not exist [{0}]
+	CodeActionNotFound    = oozieerr.E0605 // Action does not exist [{0}]
 )
 
 // Error is an Oozie error response: the HTTP status, the Oozie error code sent in the
@@ -81,12 +83,48 @@ func ErrInvalidContentType(contentType string) *Error {
 	return NewError(http.StatusBadRequest, CodeInvalidContent, "Invalid content-type [%s]", contentType)
 }
 
-// Coded is implemented by domain errors that carry an Oozie error code (the workflow
-// runner's, the workflow and coordinator parsers'...). errorFor sends them as 400 with that
-// code, except that a job or action that does not exist (E0604, E0605) is a 404.
-type Coded interface {
-	error
-	ErrorCode() string
+// Coded is implemented by domain errors that carry an Oozie error code: *oozieerr.Error
+// (the one coded error of the workflow, coordinator and bundle cores, their runners and
+// sla), a filesystem's scheme error, a filter's parse error... ErrorFor sends them with the
+// status StatusOf gives their code.
+type Coded = oozieerr.Coder
+
+// StatusOf is the HTTP status of a domain error with Oozie code code: 404 for a job or
+// action that does not exist, 400 for every other code of oozieerr (the request, the
+// application or the job's state is at fault). ok is false for a code this switch does not
+// list, which is then sent as 400; its table test lists every code of oozieerr.All, so a
+// code cannot be added there without a status here.
+func StatusOf(code oozieerr.Code) (status int, ok bool) {
+	switch code {
+	case oozieerr.E0604, oozieerr.E0605:
+		return http.StatusNotFound, true
+	case oozieerr.E0002,
+		oozieerr.E0300, oozieerr.E0301, oozieerr.E0302, oozieerr.E0303, oozieerr.E0304,
+		oozieerr.E0305, oozieerr.E0307,
+		oozieerr.E0401, oozieerr.E0402, oozieerr.E0404, oozieerr.E0405, oozieerr.E0420,
+		oozieerr.E0421,
+		oozieerr.E0500, oozieerr.E0501, oozieerr.E0503, oozieerr.E0504, oozieerr.E0505,
+		oozieerr.E0508, oozieerr.E0509,
+		oozieerr.E0700, oozieerr.E0701, oozieerr.E0702, oozieerr.E0705, oozieerr.E0706,
+		oozieerr.E0707, oozieerr.E0708, oozieerr.E0709, oozieerr.E0717, oozieerr.E0719,
+		oozieerr.E0720, oozieerr.E0723, oozieerr.E0724, oozieerr.E0725, oozieerr.E0727,
+		oozieerr.E0729, oozieerr.E0730, oozieerr.E0731, oozieerr.E0733, oozieerr.E0736,
+		oozieerr.E0737, oozieerr.E0738, oozieerr.E0739, oozieerr.E0742, oozieerr.E0743,
+		oozieerr.E0744, oozieerr.E0756, oozieerr.E0757, oozieerr.E0758,
+		oozieerr.E0800, oozieerr.E0803, oozieerr.E0804, oozieerr.E0805, oozieerr.E0806,
+		oozieerr.E0807, oozieerr.E0808, oozieerr.E0813, oozieerr.E0820,
+		oozieerr.E0902, oozieerr.E0904, oozieerr.E0906,
+		oozieerr.E1003, oozieerr.E1004, oozieerr.E1006, oozieerr.E1010, oozieerr.E1012,
+		oozieerr.E1015, oozieerr.E1016, oozieerr.E1017, oozieerr.E1018, oozieerr.E1019,
+		oozieerr.E1020, oozieerr.E1021, oozieerr.E1022, oozieerr.E1023, oozieerr.E1024,
+		oozieerr.E1025, oozieerr.E1028,
+		oozieerr.E1301, oozieerr.E1303, oozieerr.E1304, oozieerr.E1305, oozieerr.E1317,
+		oozieerr.E1318, oozieerr.E1319,
+		oozieerr.E1400,
+		oozieerr.ELError:
+		return http.StatusBadRequest, true
+	}
+	return http.StatusBadRequest, false
 }
 
 // ErrorFor maps any error to the response to send: an *Error as it is, a Coded error (the
@@ -99,10 +137,7 @@ func ErrorFor(err error) *Error {
 	var c Coded
 	if errors.As(err, &c) {
 		if code := c.ErrorCode(); code != "" {
-			status := http.StatusBadRequest
-			if code == CodeJobNotFound || code == CodeActionNotFound {
-				status = http.StatusNotFound
-			}
+			status, _ := StatusOf(oozieerr.Code(code))
 			// The coded error's own message, without the context wrapped around it on the
 			// way up, in Oozie's "<code>: <text>" form.
 			msg := c.Error()

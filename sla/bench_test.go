@@ -61,7 +61,7 @@ func benchDeadlines(b *testing.B, st store.Store) {
 						return err
 					}
 					es := expectedStart(i)
-					if err := x.InsertSLA(ctx, &store.SLA{ID: id, AppName: "bench", AppType: store.AppWorkflowJob,
+					if err := sla.Insert(ctx, x, &store.SLA{ID: id, AppName: "bench", AppType: store.AppWorkflowJob,
 						NominalTime: es, ExpectedStart: es, ExpectedEnd: es.Add(time.Hour), ExpectedDuration: -1,
 						ActualDuration: -1, SLAStatus: store.SLANotStarted, CreatedTime: now}); err != nil {
 						return err

@@ -81,7 +81,7 @@ func ParseChange(value string, parse func(string) (time.Time, error)) (Change, e
 }
 
 func changeError(k, v string) error {
-	return &Error{Code: "E1015", Field: k, Msg: fmt.Sprintf("Invalid coordinator job change value, [%s] = [%s]", k, v)}
+	return &Error{Code: CodeChangeValue, Node: k, Msg: fmt.Sprintf("Invalid coordinator job change value, [%s] = [%s]", k, v)}
 }
 
 // parseMinutes reads a number of minutes (fractions allowed, not negative).

@@ -13,8 +13,9 @@
 // should-start and should-end minutes; the expected duration is
 // max-duration, or end minus start.
 //
-// Whoever stores a registration, the store arms its first deadline in the
-// same transaction (store.SLAs.InsertSLA). A coordinator action's start and
+// Whoever stores a registration does it with Insert, which arms its first
+// deadline (FirstDeadline) in the same transaction; the store only stores
+// the row (store.SLAs.InsertSLA). A coordinator action's start and
 // end are judged when its workflow changes (the action is the workflow's
 // parent); an engine that ends an action without a workflow (timed out,
 // killed while waiting) may call Track for an immediate judgment, which the

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -21,29 +22,17 @@ type Def struct {
 	UpstreamApps    string
 }
 
-// Error is a bad sla:info value, with the Oozie error code it is reported
-// with.
-type Error struct {
-	Code  string
-	Field string // the sla:info element at fault
-	Msg   string
-	Err   error
-}
-
-// Error returns "<code>: <message>".
-func (e *Error) Error() string { return e.Code + ": " + e.Msg }
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Err }
-
-// ErrorCode returns the Oozie error code, for the REST error mapping.
-func (e *Error) ErrorCode() string { return e.Code }
+// Error is a bad sla:info value with the Oozie error code it is reported
+// with: oozieerr's one coded error, whose Node names the sla:info element at
+// fault (kept out of the text, "<code>: <message>", as in Oozie).
+type Error = oozieerr.Error
 
 // Oozie error codes of SLA registration and commands.
 const (
-	CodeInvalidParam = "E0302" // Invalid parameter
-	CodeELError      = "E1004" // Expression language evaluation error
-	CodeNotFound     = "E0604" // Job does not exist
+	CodeInvalidParam = oozieerr.E0302 // Invalid parameter
+	CodeELError      = oozieerr.E1004 // Expression language evaluation error
+	CodeNotFound     = oozieerr.E0604 // Job does not exist
+	CodeChangeValue  = oozieerr.E1015 // Invalid coordinator job change value
 )
 
 // maxMinutes bounds SLA minutes (a century), so that a duration never
@@ -68,7 +57,7 @@ func Build(def Def, base store.SLA, parse func(string) (time.Time, error), now t
 	reg.CreatedTime, reg.LastModified = now, now
 	nt, err := parse(strings.TrimSpace(def.NominalTime))
 	if err != nil {
-		return reg, &Error{Code: CodeInvalidParam, Field: "nominal-time", Err: err,
+		return reg, &Error{Code: CodeInvalidParam, Node: "nominal-time", Err: err,
 			Msg: fmt.Sprintf("Invalid parameter [%s] for SLA nominal-time", def.NominalTime)}
 	}
 	reg.NominalTime = nt
@@ -79,7 +68,7 @@ func Build(def Def, base store.SLA, parse func(string) (time.Time, error), now t
 		}
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || (f < 0 && !negativeOK) || f > maxMinutes || f < -maxMinutes {
-			return 0, false, &Error{Code: CodeInvalidParam, Field: field, Err: err,
+			return 0, false, &Error{Code: CodeInvalidParam, Node: field, Err: err,
 				Msg: fmt.Sprintf("Invalid parameter [%s] for SLA %s", v, field)}
 		}
 		return time.Duration(f * float64(time.Minute)).Truncate(time.Millisecond), true, nil

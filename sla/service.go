@@ -11,24 +11,27 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gozie/gozie/clock"
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
 // Trigger kinds owned by the SLA service.
 const (
 	// KindDeadline judges one registration when its next deadline passes
-	// (entity: the registration's id, i.e. the job or action id). The store
-	// arms the first one when a registration is inserted.
+	// (entity: the registration's id, i.e. the job or action id). Insert
+	// arms the first one when a registration is stored.
 	KindDeadline = store.KindSLADeadline
 	// KindEvent delivers one judged event to metrics and notifiers
 	// (entity: the event's sequence number).
-	KindEvent = "sla-event"
+	KindEvent store.TriggerKind = "sla-event"
 )
 
 // DefaultAlertEvents are the events alerted by email when neither the
-// registration nor the server names any (Oozie's default).
-const DefaultAlertEvents = "END_MISS"
+// registration nor the server names any (Oozie's default), the default of
+// gozie.sla.default.alert-events.
+const DefaultAlertEvents = conf.DefaultSLAAlertEvents
 
 // Config configures a Service. Zero values take the documented defaults.
 type Config struct {
@@ -44,8 +47,8 @@ type Config struct {
 	// alert-events; default DefaultAlertEvents.
 	DefaultAlertEvents string
 	// DisableAlertsOlderThan disables alerts of workflow registrations whose
-	// nominal time is older than this when they are registered. Default 48h;
-	// negative never disables.
+	// nominal time is older than this when they are registered. Default
+	// conf.DefaultSLADisableAlertsOlderThan; negative never disables.
 	DisableAlertsOlderThan time.Duration
 	// Notifiers receive judged events (webhooks, email).
 	Notifiers []Notifier
@@ -81,7 +84,7 @@ func New(cfg Config) (*Service, error) {
 		cfg.DefaultAlertEvents = DefaultAlertEvents
 	}
 	if cfg.DisableAlertsOlderThan == 0 {
-		cfg.DisableAlertsOlderThan = 48 * time.Hour
+		cfg.DisableAlertsOlderThan = conf.DefaultSLADisableAlertsOlderThan
 	}
 	m, err := newMetrics(cfg.Metrics)
 	if err != nil {
@@ -92,7 +95,7 @@ func New(cfg Config) (*Service, error) {
 
 // parseUTC reads Oozie's UTC datetime mask.
 func parseUTC(s string) (time.Time, error) {
-	t, err := time.Parse("2006-01-02T15:04Z", s)
+	t, err := time.Parse(oozietime.Layout, s)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("datetime %q: want yyyy-MM-ddTHH:mmZ", s)
 	}
@@ -112,7 +115,7 @@ func (s *Service) now() time.Time { return s.cfg.Clock.Now().UTC().Truncate(time
 // way in for registrations built elsewhere (a coordinator action's, at
 // materialization).
 func (s *Service) Insert(ctx context.Context, x store.Tx, reg store.SLA) error {
-	if err := x.InsertSLA(ctx, &reg); err != nil {
+	if err := Insert(ctx, x, &reg); err != nil {
 		return fmt.Errorf("registering SLA of %s: %w", reg.ID, err)
 	}
 	return s.Track(ctx, x, reg.ID)

@@ -392,7 +392,7 @@ func TestBadSLAValueFailsTheSubmission(t *testing.T) {
 		"nameNode", "hdfs://nn:8020", "resourceManager", "rm:8032", "nominal", "not-a-date", "shouldStart", "5")
 	_, err := w.runner.Submit(context.Background(), props, runner.SubmitOptions{})
 	var se *sla.Error
-	if err == nil || !errorsAs(err, &se) || se.Code != sla.CodeInvalidParam || se.Field != "nominal-time" {
+	if err == nil || !errorsAs(err, &se) || se.Code != sla.CodeInvalidParam || se.Node != "nominal-time" {
 		t.Fatalf("submission with a bad nominal time: %v", err)
 	}
 	var n int
@@ -636,7 +636,7 @@ func TestCoordinatorActionRegistration(t *testing.T) {
 			Status: store.CoordActionWaiting, NominalTime: t0, CreatedTime: t0}); err != nil {
 			return err
 		}
-		return x.InsertSLA(ctx, &store.SLA{ID: actionID, ParentID: coordID, AppName: "aggregator",
+		return sla.Insert(ctx, x, &store.SLA{ID: actionID, ParentID: coordID, AppName: "aggregator",
 			AppType: store.AppCoordinatorAction, NominalTime: t0, ExpectedStart: t0.Add(time.Minute),
 			ExpectedEnd: t0.Add(10 * time.Minute), ExpectedDuration: 5 * 60000, ActualDuration: -1,
 			JobStatus: "WAITING", SLAStatus: store.SLANotStarted, AlertsEnabled: true, CreatedTime: t0})

@@ -95,7 +95,7 @@ func (s *Service) registerWorkflow(ctx context.Context, x store.Tx, job store.Wo
 				return err
 			}
 		}
-		if err := x.InsertSLA(ctx, &reg); err != nil {
+		if err := Insert(ctx, x, &reg); err != nil {
 			return fmt.Errorf("registering SLA of %s: %w", reg.ID, err)
 		}
 	}
@@ -185,7 +185,7 @@ func resolve(env *el.Env, info *workflow.SLAInfo, where string) (Def, error) {
 		}
 		v, err := env.EvalString(f.src)
 		if err != nil {
-			return d, &Error{Code: CodeELError, Field: f.name, Err: err,
+			return d, &Error{Code: CodeELError, Node: f.name, Err: err,
 				Msg: fmt.Sprintf("Expression language evaluation error, %s/%s [%s]: %v", where, f.name, f.src, err)}
 		}
 		*f.dst = v

@@ -28,9 +28,16 @@ func (m Machine[S]) Allows(from, to S) bool {
 	return from == to || slices.Contains(m.Moves[from], to)
 }
 
-// Creates reports whether a row may be created in status s.
+// Creates reports whether a row may be created in status s: an initial
+// status, or one move from one (the decision that creates a row may move it
+// on in the same write, as a workflow killed while its action is created).
 func (m Machine[S]) Creates(s S) bool {
-	return slices.Contains(m.Initial, s)
+	for _, i := range m.Initial {
+		if m.Allows(i, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // Into lists the statuses a row may move to status to from (to itself

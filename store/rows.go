@@ -241,7 +241,7 @@ type SLAEvent struct {
 // EntityID at DueAt. A (Kind, EntityID) pair has at most one trigger.
 type Trigger struct {
 	ID           int64
-	Kind         string
+	Kind         TriggerKind
 	EntityID     string
 	Payload      string
 	DueAt        time.Time

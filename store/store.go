@@ -58,7 +58,7 @@ type ClaimRequest struct {
 	Now        time.Time // triggers due at or before Now are claimed
 	LeaseUntil time.Time // the lease's expiry
 	Limit      int
-	Kinds      []string // only these kinds; empty = all
+	Kinds      []TriggerKind // only these kinds; empty = all
 }
 
 // Tx is the set of operations available inside one transaction.
@@ -80,10 +80,10 @@ type Triggers interface {
 	// moves an existing one earlier (never later). If the trigger is leased
 	// right now, the request is kept and applied when the holder releases it,
 	// so a wake-up that arrives while a handler runs is never lost.
-	Schedule(ctx context.Context, kind, entityID string, due time.Time, payload string) error
+	Schedule(ctx context.Context, kind TriggerKind, entityID string, due time.Time, payload string) error
 	// Unschedule removes (kind, entityID). A leased trigger is marked
 	// cancelled and removed on release. Missing triggers are not an error.
-	Unschedule(ctx context.Context, kind, entityID string) error
+	Unschedule(ctx context.Context, kind TriggerKind, entityID string) error
 	// Release ends the claim t (matched by ID and LeaseSeq). The trigger stays
 	// due at the earlier of next and any Schedule made during the lease, or is
 	// deleted when both are zero (or it was cancelled without a later
@@ -96,7 +96,7 @@ type Triggers interface {
 	// RenewLease extends the claim t to until.
 	RenewLease(ctx context.Context, t Trigger, until time.Time) error
 	// GetTrigger returns the trigger (kind, entityID).
-	GetTrigger(ctx context.Context, kind, entityID string) (Trigger, error)
+	GetTrigger(ctx context.Context, kind TriggerKind, entityID string) (Trigger, error)
 	// NextDue returns the earliest due time among unleased triggers and the
 	// earliest lease expiry, whichever is first; ok is false when none exist.
 	NextDue(ctx context.Context) (due time.Time, ok bool, err error)
@@ -282,16 +282,15 @@ type SLAEventFilter struct {
 }
 
 // KindSLADeadline is the trigger kind of SLA deadlines (entity: the
-// registration's id). The SLA service handles it.
-const KindSLADeadline = "sla-deadline"
+// registration's id). The SLA service arms and handles it (sla.KindDeadline);
+// the store names it only to remove a deleted registration's deadline.
+const KindSLADeadline TriggerKind = "sla-deadline"
 
 // SLAs stores SLA registrations, their summaries and events.
 type SLAs interface {
-	// InsertSLA stores a registration and, in the same transaction, arms
-	// its first deadline: a KindSLADeadline trigger due just after the
-	// earlier of its expected start and end (none for a registration that
-	// has no expectations, or that is judged to its end already). Whoever
-	// registers, no registration is ever left without its deadline.
+	// InsertSLA stores a registration as given. Its deadlines are the SLA
+	// service's: writers call sla.Insert, which arms the first one in the
+	// same transaction.
 	InsertSLA(ctx context.Context, s *SLA) error
 	GetSLA(ctx context.Context, id string) (SLA, error)
 	// UpdateSLA writes s if its Version is current.
@@ -402,7 +401,7 @@ type TriggerRelease struct {
 
 // ScheduleRequest is the arguments of one Schedule.
 type ScheduleRequest struct {
-	Kind     string
+	Kind     TriggerKind
 	EntityID string
 	Due      time.Time
 	Payload  string

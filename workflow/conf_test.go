@@ -3,6 +3,8 @@ package workflow
 import (
 	"strings"
 	"testing"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 func TestResolveJobConf(t *testing.T) {
@@ -29,7 +31,7 @@ func TestResolveJobConf(t *testing.T) {
 		defaults map[string]string
 		job      map[string]string
 		want     map[string]string
-		code     string
+		code     oozieerr.Code
 		msg      string
 	}{
 		{name: "precedence", version: "1.0",
@@ -94,7 +96,7 @@ func TestRerunOptions(t *testing.T) {
 		conf map[string]string
 		skip []string
 		fail bool
-		code string
+		code oozieerr.Code
 	}{
 		{conf: map[string]string{}, skip: nil},
 		{conf: map[string]string{PropRerunSkipNodes: " a, b ,,c "}, skip: []string{"a", "b", "c"}},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gozie/gozie/el"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -99,7 +100,7 @@ func newRun(in *Input) (*run, error) {
 }
 
 // ignore records why the event changes nothing.
-func (r *run) ignore(code, format string, args ...any) {
+func (r *run) ignore(code oozieerr.Code, format string, args ...any) {
 	r.ignored = errorf(code, "", format, args...)
 }
 

@@ -43,30 +43,13 @@
 // transition; FAILED fails the job. Fork paths start together; a join moves
 // on once every path of its fork has reached it.
 //
-// # Job states
+// # Job and action states
 //
-//	          start                  end node
-//	PREP ──────────────► RUNNING ───────────────► SUCCEEDED
-//	  │                   │  ▲  │   kill node / kill
-//	  │ kill      suspend │  │  └────────────────► KILLED
-//	  ▼                   ▼  │ resume   FAILED action, EL error
-//	KILLED             SUSPENDED ────────────────► FAILED (from RUNNING)
-//	                       │ kill
-//	                       ▼
-//	                     KILLED
-//
-//	SUCCEEDED | KILLED | FAILED ── rerun ──► PREP (run+1) ── start ──► RUNNING
-//
-// # Action states
-//
-//	             launch             end (engine)
-//	PREP ──────────────► RUNNING ──────────────► OK ────► ok transition
-//	  │                    │                     ERROR ─► error transition
-//	  │                    │ ERROR, retryable    FAILED ► job FAILED
-//	  │                    ▼
-//	  │               USER_RETRY ── retry due ──► RUNNING
-//	  │
-//	  └── job killed, failed or ended ──► KILLED   (from any active state)
+// The legal moves of a job are the table store.WorkflowMachine and those of an action
+// store.ActionMachine, each drawn in its doc in package store (the one drawing). A rerun
+// moves a finished job back to PREP with its run number increased, as Oozie's
+// ReRunXCommand does, and the engine then starts it. TestDecideMovesAreInTheTables drives
+// Decide with random events and checks every change it makes against both tables.
 //
 // While a job is SUSPENDED, an action that ends is set to DONE and acted on
 // at resume. START_RETRY and START_MANUAL belong to the runner's handling

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -42,7 +43,7 @@ func mustLoad(t testing.TB, def string) *App {
 }
 
 // wantCode fails unless err is an *Error with code.
-func wantCode(t testing.TB, err error, code string) *Error {
+func wantCode(t testing.TB, err error, code oozieerr.Code) *Error {
 	t.Helper()
 	var we *Error
 	if !errors.As(err, &we) {

@@ -3,6 +3,8 @@ package workflow
 import (
 	"strings"
 	"time"
+
+	"github.com/gozie/gozie/conf"
 )
 
 // Options are the server settings the workflow engine follows. The zero
@@ -54,11 +56,12 @@ type Options struct {
 	UserRetryErrorCodesExt []string
 }
 
-// Oozie's defaults.
+// Oozie's defaults; those of the user retries are the gozie.action.user-retry.*
+// settings' (package conf).
 const (
 	DefaultMaxNodeNameLength = 128
-	DefaultUserRetryMax      = 3
-	DefaultUserRetryInterval = 10 * time.Minute
+	DefaultUserRetryMax      = conf.DefaultActionUserRetryMax
+	DefaultUserRetryInterval = conf.DefaultActionUserRetryInterval
 	RetryPeriodic            = "periodic"
 	RetryExponential         = "exponential"
 	retryAllCodes            = "ALL"

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gozie/gozie/internal/testapps"
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // TestExampleApps: every workflow of the example apps (gozie's own, and
@@ -314,7 +315,7 @@ func TestParseErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		def  string
-		code string
+		code oozieerr.Code
 		node string
 		msg  string
 	}{

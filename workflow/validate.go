@@ -86,11 +86,11 @@ func checkCluster(n *Node, g *Global, opts Options) *Error {
 		return nil
 	}
 	if h.NameNode == "" && (g == nil || g.NameNode == "") && opts.DefaultNameNode == "" {
-		return &Error{Code: CodeSchema, Node: n.Name, Line: n.Line, Msg: "XML schema error, No name-node defined in action [" + n.Name + "]"}
+		return &Error{Code: CodeSchema, Node: n.Name, Line: n.Line, Msg: schemaLead + "No name-node defined in action [" + n.Name + "]"}
 	}
 	if h.JobTracker == "" && (g == nil || g.JobTracker == "") && opts.DefaultResourceManager == "" {
 		return &Error{Code: CodeSchema, Node: n.Name, Line: n.Line,
-			Msg: "XML schema error, No job-tracker or resource-manager defined in action [" + n.Name + "]"}
+			Msg: schemaLead + "No job-tracker or resource-manager defined in action [" + n.Name + "]"}
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package workflow
 import (
 	"strings"
 	"testing"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // fsAction is the smallest action: an fs action without operations.
@@ -27,7 +29,7 @@ func TestValidate(t *testing.T) {
 		name string
 		body string
 		opts Options
-		code string // "" = valid
+		code oozieerr.Code // "" = valid
 		node string
 		msg  string
 	}{

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/workflow/runner"
@@ -94,7 +95,7 @@ func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status,
 		return err
 	})
 	if err != nil {
-		return actions.Status{}, actions.Errorf(actions.Transient, runner.CodeIO, "%s: looking for its child: %w", run.ActionID, err)
+		return actions.Status{}, actions.Errorf(actions.Transient, string(runner.CodeIO), "%s: looking for its child: %w", run.ActionID, err)
 	}
 	if found {
 		e.cfg.Logger.Info("the run has its child already; not submitting again", "action_id", run.ActionID, "child_job_id", child.ID)
@@ -153,11 +154,11 @@ func (e *Executor) Check(ctx context.Context, run *actions.Run) (actions.Status,
 		return err
 	})
 	if err != nil {
-		return actions.Status{}, actions.Errorf(actions.Transient, runner.CodeIO, "%s: reading its child: %w", run.ActionID, err)
+		return actions.Status{}, actions.Errorf(actions.Transient, string(runner.CodeIO), "%s: reading its child: %w", run.ActionID, err)
 	}
 	if !found {
 		return actions.Status{ExternalID: run.ExternalID, ExternalStatus: string(store.WorkflowFailed), TrackerURI: trackerLocal,
-			Done: true, Outcome: actions.Failed, ErrorCode: codeNoJob,
+			Done: true, Outcome: actions.Failed, ErrorCode: string(codeNoJob),
 			ErrorMessage: fmt.Sprintf("Job does not exist [%s]", run.ExternalID)}, nil
 	}
 	return status(child), nil
@@ -174,7 +175,7 @@ func (e *Executor) Kill(ctx context.Context, run *actions.Run) error {
 			return err
 		})
 		if err != nil {
-			return actions.Errorf(actions.Transient, runner.CodeIO, "%s: looking for its child: %w", run.ActionID, err)
+			return actions.Errorf(actions.Transient, string(runner.CodeIO), "%s: looking for its child: %w", run.ActionID, err)
 		}
 		if !found {
 			return nil
@@ -187,7 +188,7 @@ func (e *Executor) Kill(ctx context.Context, run *actions.Run) error {
 		return nil
 	}
 	if err != nil {
-		return actions.Errorf(actions.Transient, runner.CodeIO, "%s: killing its child %s: %w", run.ActionID, id, err)
+		return actions.Errorf(actions.Transient, string(runner.CodeIO), "%s: killing its child %s: %w", run.ActionID, id, err)
 	}
 	e.cfg.Logger.Info("killed the sub-workflow", "action_id", run.ActionID, "child_job_id", id)
 	return nil
@@ -231,11 +232,10 @@ func status(child store.WorkflowJob) actions.Status {
 // an invalid definition, a missing property) ends the action in ERROR with
 // the submission's Oozie error code.
 func submitError(run *actions.Run, err error) error {
-	var coded interface{ ErrorCode() string }
-	if errors.As(err, &coded) && coded.ErrorCode() != runner.CodeIO {
-		return actions.Errorf(actions.ActionError, coded.ErrorCode(), "%s: submitting the sub-workflow: %w", run.ActionID, err)
+	if code := oozieerr.CodeOf(err); code != "" && code != runner.CodeIO {
+		return actions.Errorf(actions.ActionError, string(code), "%s: submitting the sub-workflow: %w", run.ActionID, err)
 	}
-	return actions.Errorf(actions.Transient, runner.CodeIO, "%s: submitting the sub-workflow: %w", run.ActionID, err)
+	return actions.Errorf(actions.Transient, string(runner.CodeIO), "%s: submitting the sub-workflow: %w", run.ActionID, err)
 }
 
 // childConf builds the child's job configuration.
@@ -253,7 +253,7 @@ func childConf(run *actions.Run, sw *workflow.SubWorkflow, maxDepth int) (*conf.
 	}
 	appPath := strings.TrimSpace(sw.AppPath)
 	if appPath == "" {
-		return nil, actions.Errorf(actions.ActionError, runner.CodeInvalidParam, "the sub-workflow action %s has no app-path", run.ActionID)
+		return nil, actions.Errorf(actions.ActionError, string(runner.CodeInvalidParam), "the sub-workflow action %s has no app-path", run.ActionID)
 	}
 	props := &conf.Properties{}
 	if sw.PropagateConfiguration {

@@ -1,12 +1,10 @@
 package bundlerun
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/gozie/gozie/bundle"
@@ -17,13 +15,14 @@ import (
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
 // Trigger kinds owned by the bundle engine.
 const (
-	KindKickoff = "bundle-kickoff" // entity: bundle id; due at the kick-off time
-	KindStatus  = "bundle-status"  // entity: bundle id; the roll-up and the pause time
+	KindKickoff store.TriggerKind = "bundle-kickoff" // entity: bundle id; due at the kick-off time
+	KindStatus  store.TriggerKind = "bundle-status"  // entity: bundle id; the roll-up and the pause time
 )
 
 // Config configures a Runner. Zero values take the documented defaults.
@@ -40,7 +39,7 @@ type Config struct {
 	// coordinators.
 	Coordinators *coordrun.Runner
 	// Format is the processing time zone; the zero value is UTC.
-	Format coordinator.TimeFormat
+	Format oozietime.Format
 	// ShowErrorStates keeps the *WITHERROR statuses; by default they are hidden, as
 	// Oozie's backward.support.for.states.without.error (true) hides them.
 	ShowErrorStates bool
@@ -73,16 +72,21 @@ func New(cfg Config) (*Runner, error) {
 	return &Runner{cfg: cfg, log: cfg.Logger, hide: !cfg.ShowErrorStates}, nil
 }
 
-// Register registers the bundle engine's trigger handlers on e.
+// Register registers the bundle engine's trigger handlers on e; the
+// kick-off starts new work (engine.StartsNewWork), which SAFEMODE holds.
 func (r *Runner) Register(e *engine.Engine) {
 	for kind, h := range r.handlers() {
-		e.Handle(kind, h)
+		var opts []engine.Option
+		if kind == KindKickoff {
+			opts = append(opts, engine.StartsNewWork())
+		}
+		e.Handle(kind, h, opts...)
 	}
 }
 
 // handlers maps each trigger kind to its handler.
-func (r *Runner) handlers() map[string]engine.Handler {
-	return map[string]engine.Handler{
+func (r *Runner) handlers() map[store.TriggerKind]engine.Handler {
+	return map[store.TriggerKind]engine.Handler{
 		KindKickoff: r.handleKickoff,
 		KindStatus:  r.handleStatus,
 	}
@@ -143,7 +147,7 @@ func (r *Runner) scheduleStatus(ctx context.Context, x store.Tx, id string) erro
 
 // definition reads back a bundle's resolved definition and configuration.
 func (r *Runner) definition(job *store.BundleJob) (*bundle.Job, error) {
-	props, err := readConf(job.Conf, "bundle job "+job.ID+" configuration")
+	props, err := coordinator.ReadConfXML(job.Conf, "bundle job "+job.ID+" configuration")
 	if err != nil {
 		return nil, err
 	}
@@ -152,43 +156,4 @@ func (r *Runner) definition(job *store.BundleJob) (*bundle.Job, error) {
 		return nil, fmt.Errorf("bundle job %s: %w", job.ID, err)
 	}
 	return def, nil
-}
-
-// readConf reads a configuration XML into the core's form.
-func readConf(xml, name string) (coordinator.Props, error) {
-	if strings.TrimSpace(xml) == "" {
-		return nil, nil
-	}
-	p, err := conf.ReadConfigurationXML(strings.NewReader(xml), name)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
-	}
-	return fromProperties(p), nil
-}
-
-// fromProperties converts a configuration to the core's form.
-func fromProperties(p *conf.Properties) coordinator.Props {
-	out := make(coordinator.Props, 0, p.Len())
-	for k, v := range p.All() {
-		out = append(out, coordinator.Property{Name: k, Value: v})
-	}
-	return out
-}
-
-// toProperties converts the core's form to a configuration.
-func toProperties(ps []coordinator.Property) *conf.Properties {
-	out := &conf.Properties{}
-	for _, p := range ps {
-		out.Set(p.Name, p.Value)
-	}
-	return out
-}
-
-// configurationXML writes ps as a Hadoop configuration document.
-func configurationXML(ps []coordinator.Property) (string, error) {
-	var b bytes.Buffer
-	if err := conf.WriteConfigurationXML(&b, toProperties(ps)); err != nil {
-		return "", fmt.Errorf("writing configuration: %w", err)
-	}
-	return b.String(), nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/gozie/gozie/bundle"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/coordinator/coordrun"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -42,7 +43,7 @@ func (r *Runner) Suspend(ctx context.Context, id string) error {
 		if err != nil {
 			return err
 		}
-		next, ok := bundle.SuspendStatus(job.Status)
+		next, ok := job.Status.OnSuspend()
 		if !ok {
 			r.log.Info("bundle suspend had no effect: E1312: the bundle is finished or suspended", "bundle_job_id", id, "status", job.Status)
 			return nil
@@ -71,7 +72,7 @@ func (r *Runner) Resume(ctx context.Context, id string) error {
 		if err != nil {
 			return err
 		}
-		next, ok := bundle.ResumeStatus(job.Status)
+		next, ok := job.Status.OnResume()
 		if !ok {
 			r.log.Info("bundle resume had no effect: E1100: the bundle is not suspended", "bundle_job_id", id, "status", job.Status)
 			return nil
@@ -81,7 +82,7 @@ func (r *Runner) Resume(ctx context.Context, id string) error {
 			return err
 		}
 		for _, c := range coords {
-			if bundle.ResumesCoordinator(c.Status) {
+			if c.Status.Suspended() {
 				if err := r.cfg.Coordinators.ResumeTx(ctx, x, c.ID); err != nil {
 					return err
 				}
@@ -287,7 +288,7 @@ func (r *Runner) Rerun(ctx context.Context, id string, opts RerunOptions) ([]sto
 }
 
 // orCode returns code, or def when code is empty.
-func orCode(code, def string) string {
+func orCode(code, def oozieerr.Code) oozieerr.Code {
 	if code == "" {
 		return def
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -270,7 +271,10 @@ func TestChangeEndTime(t *testing.T) {
 			t.Errorf("coordinator %s end %v", name, c.EndTime)
 		}
 	}
-	for _, tc := range []struct{ value, code string }{
+	for _, tc := range []struct {
+		value string
+		code  oozieerr.Code
+	}{
 		{"concurrency=2", "E1317"},
 		{"endtime=2010-01-01T08:00", "E1317"},
 		{"pausetime=2009-12-31T00:00Z", "E1317"},
@@ -401,7 +405,7 @@ func TestSubmitErrors(t *testing.T) {
 	tests := []struct {
 		name  string
 		props []string
-		code  string
+		code  oozieerr.Code
 	}{
 		{"no app path", []string{PropAppPath, ""}, CodeInvalidParam},
 		{"no user", []string{"user.name", ""}, CodeMissingProperty},

@@ -1,10 +1,10 @@
 // Package bundlerun is the effectful half of gozie's bundles: it keeps bundle jobs in the
 // store, kicks them off through triggers and commands them, applying the decisions of the
-// pure core in package bundle (Resolve, Rollup, PauseStatus, SuspendStatus, DecideChange,
-// ...). A bundle's coordinators are ordinary coordinator jobs of package coordrun, created
-// with its two-phase Prepare/Insert and commanded with its transactional commands
-// (SuspendTx, ResumeTx, KillTx, ChangeTx), so that a bundle and its coordinators always
-// move together.
+// pure core in package bundle (Resolve, Rollup, DecideChange, ...) and the job-status moves
+// of store.JobStatus (WithPause, OnSuspend, ...). A bundle's coordinators are ordinary
+// coordinator jobs of package coordrun, created with its two-phase Prepare/Insert and
+// commanded with its transactional commands (SuspendTx, ResumeTx, KillTx, ChangeTx), so
+// that a bundle and its coordinators always move together.
 //
 // # Triggers
 //

@@ -1,58 +1,43 @@
 package bundlerun
 
 import (
-	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/gozie/gozie/coordinator/coordrun"
+	"github.com/gozie/gozie/oozieerr"
 )
 
-// Error is a command error with Oozie's error code, e.g. E0604 for a bundle that does not
-// exist. Errors of the bundle core and of the coordinator engine keep their own codes, so
-// that the server maps every one of them in its one place through ErrorCode.
-type Error struct {
-	Code string
-	// Msg is the whole message, the cause's text included.
-	Msg string
-	// Err is the cause, for errors.Is and errors.As.
-	Err error
+// Error is a command error with Oozie's error code (oozieerr's one coded error), e.g. E0604
+// for a bundle that does not exist. Errors of the bundle core and of the coordinator engine
+// are the same type and keep their own codes, so that the server maps every one of them in
+// its one place.
+type Error = oozieerr.Error
+
+func errorf(code oozieerr.Code, format string, args ...any) *Error {
+	return oozieerr.New(code, format, args...)
 }
 
-func (e *Error) Error() string { return e.Code + ": " + e.Msg }
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Err }
-
-// ErrorCode returns the Oozie error code.
-func (e *Error) ErrorCode() string { return e.Code }
-
-func errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
-}
-
-// wrapf is errorf with a cause, whose text ends the message.
-func wrapf(code string, err error, format string, args ...any) *Error {
-	return &Error{Code: code, Msg: fmt.Sprintf(format, args...) + ": " + strings.TrimPrefix(err.Error(), code+": "), Err: err}
-}
-
-// Oozie error codes the bundle engine returns itself.
-const (
-	CodeMissingProperty = "E0401" // Missing configuration property [x]
-	CodeInvalidParam    = "E0302" // Invalid parameter [x]
-	CodeConfig          = "E0307" // runtime error reading a configuration
-	CodeJobNotFound     = "E0604" // Job does not exist [x]
-	CodeIO              = "E0702" // IO error reading bundle-config-default.xml
-	CodeReadDefinition  = "E1301" // Could not read the bundle job definition
-	CodeRerun           = "E1018" // a rerun without coordinators or dates, or none could rerun
-)
-
-// ErrorCode returns the Oozie error code carried by err (from this package, the bundle
-// core or the coordinator engine), or "".
-func ErrorCode(err error) string {
-	var c interface{ ErrorCode() string }
-	if errors.As(err, &c) {
-		return c.ErrorCode()
+// wrapf is errorf with a cause, whose text ends the message; a cause with the same code
+// adds its text without the code (oozieerr.TextOf), so the code is said once.
+func wrapf(code oozieerr.Code, err error, format string, args ...any) *Error {
+	cause := err.Error()
+	if ErrorCode(err) == code {
+		cause = oozieerr.TextOf(err)
 	}
-	return coordrun.ErrorCode(err)
+	return &Error{Code: code, Msg: fmt.Sprintf(format, args...) + ": " + cause, Err: err}
 }
+
+// Oozie error codes the bundle engine returns itself, named for what they mean here; the
+// codes are defined once in oozieerr.
+const (
+	CodeMissingProperty = oozieerr.E0401 // Missing configuration property [x]
+	CodeInvalidParam    = oozieerr.E0302 // Invalid parameter [x]
+	CodeConfig          = oozieerr.E0307 // runtime error reading a configuration
+	CodeJobNotFound     = oozieerr.E0604 // Job does not exist [x]
+	CodeIO              = oozieerr.E0702 // IO error reading bundle-config-default.xml
+	CodeReadDefinition  = oozieerr.E1301 // Could not read the bundle job definition
+	CodeRerun           = oozieerr.E1018 // a rerun without coordinators or dates, or none could rerun
+)
+
+// ErrorCode returns the Oozie error code carried by err (from this package, the bundle core,
+// the coordinator engine or a filesystem), or "".
+func ErrorCode(err error) oozieerr.Code { return oozieerr.CodeOf(err) }

@@ -362,7 +362,7 @@ func (w *world) settle() {
 			now = w.clock.Now().UTC()
 		}
 		q := `SELECT (SELECT COUNT(*) FROM triggers WHERE lease_owner <> '') + (SELECT COUNT(*) FROM triggers
-WHERE lease_owner = '' AND due_at <= $1 AND kind <> '` + store.KindSLADeadline + `')`
+WHERE lease_owner = '' AND due_at <= $1 AND kind <> '` + string(store.KindSLADeadline) + `')`
 		var busy int
 		if err := db.QueryRow(q, now).Scan(&busy); err != nil {
 			w.t.Fatal(err)
@@ -407,7 +407,7 @@ func (w *world) advance(d time.Duration) {
 }
 
 // triggerDue returns when a trigger is due, and false when there is none.
-func (w *world) triggerDue(kind, entity string) (time.Time, bool) {
+func (w *world) triggerDue(kind store.TriggerKind, entity string) (time.Time, bool) {
 	w.t.Helper()
 	var tr store.Trigger
 	err := w.store.Tx(bg, func(x store.Tx) (err error) { tr, err = x.GetTrigger(bg, kind, entity); return })

@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/bundle"
+	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/coordinator/coordrun"
 	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -52,7 +54,7 @@ func (r *Runner) handleKickoff(ctx context.Context, run *engine.Run) error {
 		if err != nil {
 			return err
 		}
-		props, err := readConf(job.Conf, "bundle job "+id+" configuration")
+		props, err := coordinator.ReadConfXML(job.Conf, "bundle job "+id+" configuration")
 		if err != nil {
 			return err
 		}
@@ -81,7 +83,7 @@ func (r *Runner) handleKickoff(ctx context.Context, run *engine.Run) error {
 // (Oozie's IO error codes, or no code at all) rather than for its application.
 func transient(err error) bool {
 	switch ErrorCode(err) {
-	case "", "E0803", "E0702", "E0307":
+	case "", oozieerr.E0803, oozieerr.E0702, oozieerr.E0307:
 		return true
 	}
 	return false
@@ -94,6 +96,7 @@ func (r *Runner) kickoff(ctx context.Context, x store.Tx, job store.BundleJob, e
 	now := r.now()
 	updated := job
 	updated.LastModified = now
+	// The kick-off moves a PREP bundle to FAILED or RUNNING (store.BundleJobMachine).
 	if len(enabled) == 0 || len(failed) > 0 {
 		updated.Status = store.JobFailed
 		if err := x.UpdateBundleJob(ctx, &updated, store.JobPrep); err != nil {

@@ -38,7 +38,7 @@ func (r *Runner) handleStatus(ctx context.Context, run *engine.Run) error {
 			for _, c := range coords {
 				children = append(children, c.Status)
 			}
-			status := coordinator.HideErrors(bundle.PauseStatus(job.Status, job.PauseTime, now), r.hide)
+			status := coordinator.HideErrors(job.Status.WithPause(job.PauseTime, now), r.hide)
 			// No command to a coordinator is ever pending here: the bundle commands reach
 			// their coordinators in their own transaction.
 			next := bundle.Rollup(bundle.State{Status: status, Paused: !job.PauseTime.IsZero(),

@@ -79,7 +79,7 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties) (*Prepared
 	if merged, err = conf.Substitute(merged, r.cfg.SubstituteDepth); err != nil {
 		return nil, &Error{Code: CodeConfig, Msg: err.Error(), Err: err}
 	}
-	jobConf := fromProperties(merged)
+	jobConf := coordinator.PropsOf(merged)
 	if err := bundle.CheckConf(jobConf, false); err != nil {
 		return nil, err
 	}
@@ -92,7 +92,7 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties) (*Prepared
 	if err != nil {
 		return nil, err
 	}
-	confXML, err := configurationXML(job.Conf)
+	confXML, err := coordinator.ConfXML(job.Conf)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +196,7 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, raw [
 		if perr != nil {
 			return "", nil, nil, wrapf(CodeIO, perr, "Problem reading default config %s", dir+"/"+defaultsFile)
 		}
-		if err := bundle.CheckConf(fromProperties(d), true); err != nil {
+		if err := bundle.CheckConf(coordinator.PropsOf(d), true); err != nil {
 			return "", nil, nil, err
 		}
 		defaults = d
@@ -211,7 +211,7 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, raw [
 // overridden by the entry's configuration, with the coordinator's app path and the
 // bundle's id.
 func coordinatorConf(bundleConf coordinator.Props, c bundle.Coordinator, bundleID string) *conf.Properties {
-	props := toProperties(bundleConf.Merge(c.Conf))
+	props := coordinator.ToProperties(bundleConf.Merge(c.Conf))
 	props.Set(coordrun.PropAppPath, c.AppPath)
 	props.Set(PropBundleID, bundleID)
 	return props

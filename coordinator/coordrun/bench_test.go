@@ -20,7 +20,7 @@ import (
 
 var benchBackends = []string{"sqlite", "postgres"}
 
-func benchWorld(b *testing.B, backend string, now time.Time, kinds ...string) *world {
+func benchWorld(b *testing.B, backend string, now time.Time, kinds ...store.TriggerKind) *world {
 	b.Helper()
 	o := options{now: now, noStart: true, only: kinds}
 	if backend == "postgres" {
@@ -194,7 +194,7 @@ func BenchmarkMaterializeMinutelyCoordinator(b *testing.B) {
 			}
 			t0 := time.Date(2010, 1, 1, 0, 0, 0, 0, time.UTC)
 			o := options{now: t0.Add(-10 * time.Minute), noStart: true, auto: true,
-				only: []string{KindMaterialize, KindInputCheck, KindStart}}
+				only: []store.TriggerKind{KindMaterialize, KindInputCheck, KindStart}}
 			if backend == "postgres" {
 				o.postgres, o.dsn = true, pgtest.NewDatabase(b)
 			}

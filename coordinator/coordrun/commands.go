@@ -33,7 +33,7 @@ func (r *Runner) SuspendTx(ctx context.Context, x store.Tx, id string) error {
 	if err != nil {
 		return err
 	}
-	next, ok := suspendStatus(job.Status)
+	next, ok := job.Status.OnSuspend()
 	if !ok {
 		r.log.Info("coordinator suspend had no effect", "coord_job_id", id, "status", job.Status)
 		return nil
@@ -66,7 +66,7 @@ func (r *Runner) ResumeTx(ctx context.Context, x store.Tx, id string) error {
 	if err != nil {
 		return err
 	}
-	next, ok := resumeStatus(job.Status)
+	next, ok := job.Status.OnResume()
 	if !ok {
 		r.log.Info("coordinator resume had no effect", "coord_job_id", id, "status", job.Status)
 		return nil
@@ -94,7 +94,7 @@ func (r *Runner) ResumeTx(ctx context.Context, x store.Tx, id string) error {
 	if err := scheduleTimeout(ctx, x, id, waiting); err != nil {
 		return err
 	}
-	for _, kind := range []string{KindMaterialize, KindStart, KindStatus} {
+	for _, kind := range []store.TriggerKind{KindMaterialize, KindStart, KindStatus} {
 		if err := x.Schedule(ctx, kind, id, now, ""); err != nil {
 			return err
 		}
@@ -138,7 +138,7 @@ func (r *Runner) KillTx(ctx context.Context, x store.Tx, id string) error {
 			return err
 		}
 	}
-	for _, kind := range []string{KindMaterialize, KindTimeout, KindStart} {
+	for _, kind := range []store.TriggerKind{KindMaterialize, KindTimeout, KindStart} {
 		if err := x.Unschedule(ctx, kind, id); err != nil {
 			return err
 		}

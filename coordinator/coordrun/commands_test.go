@@ -9,6 +9,7 @@ import (
 
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -193,7 +194,10 @@ func TestChangeEndTimeAndPauseTime(t *testing.T) {
 	if n := len(w.actions(id)); n != 6 {
 		t.Fatalf("%d actions after clearing the pause time, want 6", n)
 	}
-	for _, tc := range []struct{ value, code string }{
+	for _, tc := range []struct {
+		value string
+		code  oozieerr.Code
+	}{
 		{"endtime=yesterday", "E1015"},
 		{"concurrency=2;concurrency=3", "E1015"},
 		{"color=blue", "E1015"},
@@ -352,7 +356,7 @@ func TestRerun(t *testing.T) {
 
 	for _, tc := range []struct {
 		opts RerunOptions
-		code string
+		code oozieerr.Code
 	}{
 		{RerunOptions{Type: ScopeAction, Scope: "9"}, CodeRerun},
 		{RerunOptions{Type: ScopeAction, Scope: "2-1"}, "E0302"},

@@ -13,19 +13,20 @@ import (
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow/runner"
 )
 
 // Trigger kinds owned by the coordinator engine.
 const (
-	KindMaterialize = "coord-materialize"  // entity: job id
-	KindInputCheck  = "coord-input-check"  // entity: action id
-	KindTimeout     = "coord-timeout"      // entity: job id
-	KindStart       = "coord-start"        // entity: job id
-	KindStatus      = "coord-status"       // entity: job id
-	KindWorkflow    = "coord-workflow-cmd" // entity: action id
-	KindKill        = "coord-kill"         // entity: job id
+	KindMaterialize store.TriggerKind = "coord-materialize"  // entity: job id
+	KindInputCheck  store.TriggerKind = "coord-input-check"  // entity: action id
+	KindTimeout     store.TriggerKind = "coord-timeout"      // entity: job id
+	KindStart       store.TriggerKind = "coord-start"        // entity: job id
+	KindStatus      store.TriggerKind = "coord-status"       // entity: job id
+	KindWorkflow    store.TriggerKind = "coord-workflow-cmd" // entity: action id
+	KindKill        store.TriggerKind = "coord-kill"         // entity: job id
 )
 
 // Config configures a Runner. Zero values take the documented defaults.
@@ -43,7 +44,7 @@ type Config struct {
 	// Workflows submits and controls the actions' workflows.
 	Workflows *runner.Runner
 	// Format is the processing time zone; the zero value is UTC.
-	Format coordinator.TimeFormat
+	Format oozietime.Format
 	// Settings are the coordinator defaults and limits. Start from
 	// coordinator.DefaultSettings(): numeric fields left at zero take their
 	// default, but booleans (HideErrorStates, CheckMaximumFrequency, ...) are
@@ -52,7 +53,8 @@ type Config struct {
 	// InputCheckMinInterval and InputCheckMaxInterval bound the delay
 	// between two input checks of a waiting action: it grows with how long
 	// the action has waited (an eighth of it), from the minimum to the
-	// maximum. Defaults 1s and 60s (Oozie's fixed interval).
+	// maximum. Defaults conf.DefaultCoordInputCheckMinInterval and
+	// conf.DefaultCoordInputCheckMaxInterval (gozie.coord.input-check.*).
 	InputCheckMinInterval time.Duration
 	InputCheckMaxInterval time.Duration
 	// MaxConcurrentChecks bounds the filesystem existence checks running at
@@ -95,10 +97,10 @@ func New(cfg Config) (*Runner, error) {
 		cfg.Logger = slog.Default()
 	}
 	if cfg.InputCheckMinInterval <= 0 {
-		cfg.InputCheckMinInterval = time.Second
+		cfg.InputCheckMinInterval = conf.DefaultCoordInputCheckMinInterval
 	}
 	if cfg.InputCheckMaxInterval <= 0 {
-		cfg.InputCheckMaxInterval = time.Minute
+		cfg.InputCheckMaxInterval = conf.DefaultCoordInputCheckMaxInterval
 	}
 	if cfg.InputCheckMaxInterval < cfg.InputCheckMinInterval {
 		cfg.InputCheckMaxInterval = cfg.InputCheckMinInterval
@@ -124,23 +126,28 @@ func New(cfg Config) (*Runner, error) {
 // Register registers the coordinator engine's trigger handlers on e, and
 // what ends a job or action whose trigger the engine gives up on (see
 // giveUps); materialization is handled in batches (see
-// handleMaterializeBatch).
+// handleMaterializeBatch). Materialization and the start of actions'
+// workflows start new work (engine.StartsNewWork), which SAFEMODE holds.
 func (r *Runner) Register(e *engine.Engine) {
 	for kind, g := range r.giveUps() {
 		e.HandleGiveUp(kind, g)
 	}
 	for kind, h := range r.handlers() {
+		var opts []engine.Option
+		if kind == KindMaterialize || kind == KindStart {
+			opts = append(opts, engine.StartsNewWork())
+		}
 		if kind == KindMaterialize {
-			e.HandleBatch(kind, materializeBatch, r.handleMaterializeBatch)
+			e.HandleBatch(kind, materializeBatch, r.handleMaterializeBatch, opts...)
 			continue
 		}
-		e.Handle(kind, h)
+		e.Handle(kind, h, opts...)
 	}
 }
 
 // handlers maps each trigger kind to its handler.
-func (r *Runner) handlers() map[string]engine.Handler {
-	return map[string]engine.Handler{
+func (r *Runner) handlers() map[store.TriggerKind]engine.Handler {
+	return map[store.TriggerKind]engine.Handler{
 		KindMaterialize: r.handleMaterialize,
 		KindInputCheck:  r.handleInputCheck,
 		KindTimeout:     r.handleTimeout,
@@ -159,7 +166,7 @@ func (r *Runner) definition(row *store.CoordJob) (*coordinator.Job, coordinator.
 	if e, ok := r.jobs.get(row); ok {
 		return e.job, e.conf, nil
 	}
-	props, err := confProps(row.Conf, "coordinator job "+row.ID+" configuration")
+	props, err := coordinator.ReadConfXML(row.Conf, "coordinator job "+row.ID+" configuration")
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,6 +1,7 @@
 package coordrun
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -18,14 +19,15 @@ const (
 	unresolvedSeparator = "!!"
 )
 
-// materializable reports whether materialization runs for a job status
-// (Oozie's materialization precondition).
+// materializableStatuses are the job statuses materialization runs for
+// (Oozie's materialization precondition): the from list of the job's update
+// by a materialization, whose moves (PREP to RUNNING, or to FAILED) are in
+// store.CoordJobMachine.
+var materializableStatuses = []store.JobStatus{store.JobPrep, store.JobRunning, store.JobRunningWithError}
+
+// materializable reports whether materialization runs for a job status.
 func materializable(s store.JobStatus) bool {
-	switch s {
-	case store.JobPrep, store.JobRunning, store.JobRunningWithError:
-		return true
-	}
-	return false
+	return slices.Contains(materializableStatuses, s)
 }
 
 // inputCheckable reports whether the waiting actions of a job are checked:
@@ -39,82 +41,12 @@ func inputCheckable(s store.JobStatus) bool {
 	return false
 }
 
-// suspended reports whether a job status is one of the suspended ones.
-func suspended(s store.JobStatus) bool {
-	switch s {
-	case store.JobSuspended, store.JobSuspendedWithError, store.JobPrepSuspended:
-		return true
-	}
-	return false
-}
-
-// suspendStatus returns the status a suspend command moves a job to, and
-// false when the command does nothing (a finished or already suspended job:
-// Oozie's soft precondition, E0728 in its log only).
-func suspendStatus(s store.JobStatus) (store.JobStatus, bool) {
-	switch s {
-	case store.JobPrep, store.JobPrepPaused:
-		return store.JobPrepSuspended, true
-	case store.JobRunning, store.JobPaused:
-		return store.JobSuspended, true
-	case store.JobRunningWithError, store.JobPausedWithError:
-		return store.JobSuspendedWithError, true
-	}
-	return s, false
-}
-
-// resumeStatus returns the status a resume command moves a job to, and
-// false when the job is not suspended (a no-op).
-func resumeStatus(s store.JobStatus) (store.JobStatus, bool) {
-	switch s {
-	case store.JobSuspended:
-		return store.JobRunning, true
-	case store.JobSuspendedWithError:
-		return store.JobRunningWithError, true
-	case store.JobPrepSuspended:
-		return store.JobPrep, true
-	}
-	return s, false
-}
-
-// pauseStatus applies the pause time to a job status: a job reaching its
-// pause time pauses, a paused job whose pause time went away (or moved into
-// the future) runs again.
-func pauseStatus(s store.JobStatus, pause, now time.Time) store.JobStatus {
-	reached := !pause.IsZero() && !now.Before(pause)
-	if reached {
-		switch s {
-		case store.JobRunning:
-			return store.JobPaused
-		case store.JobRunningWithError:
-			return store.JobPausedWithError
-		case store.JobPrep:
-			return store.JobPrepPaused
-		}
-		return s
-	}
-	switch s {
-	case store.JobPaused:
-		return store.JobRunning
-	case store.JobPausedWithError:
-		return store.JobRunningWithError
-	case store.JobPrepPaused:
-		return store.JobPrep
-	}
-	return s
-}
-
-// rerunStatus is a job's status after a rerun of some of its actions:
-// SUCCEEDED, SUSPENDED and RUNNING jobs run again, paused ones stay paused,
-// the others run with errors.
+// rerunStatus is a job's status after a rerun of some of its actions
+// (store.JobStatus.OnRerun): SUCCEEDED, SUSPENDED and RUNNING jobs run again,
+// paused ones (with or without errors) stay paused, the others run with
+// errors.
 func rerunStatus(s store.JobStatus) store.JobStatus {
-	switch s {
-	case store.JobSucceeded, store.JobSuspended, store.JobRunning:
-		return store.JobRunning
-	case store.JobPaused, store.JobPausedWithError:
-		return s
-	}
-	return store.JobRunningWithError
+	return s.OnRerun(store.JobPaused, store.JobPausedWithError)
 }
 
 // hide maps the *WITHERROR statuses to plain ones when the server hides
@@ -175,10 +107,10 @@ func workflowCommand(a store.CoordAction, job store.JobStatus, wf store.Workflow
 			return cmdKill
 		}
 	case a.Status == store.CoordActionSubmitted && wf.Terminal():
-		if !suspended(job) {
+		if !job.Suspended() {
 			return cmdRerunFailed
 		}
-	case suspended(job):
+	case job.Suspended():
 		if (a.Status == store.CoordActionRunning || a.Status == store.CoordActionSubmitted) && wf == store.WorkflowRunning {
 			return cmdSuspend
 		}
@@ -194,7 +126,7 @@ func workflowCommand(a store.CoordAction, job store.JobStatus, wf store.Workflow
 // (its pending flag stays): a -failed rerun that the job's suspension holds
 // back.
 func owesCommand(a store.CoordAction, job store.JobStatus, wf store.WorkflowStatus) bool {
-	return a.ExternalID != "" && a.Status == store.CoordActionSubmitted && wf.Terminal() && suspended(job)
+	return a.ExternalID != "" && a.Status == store.CoordActionSubmitted && wf.Terminal() && job.Suspended()
 }
 
 // since is when an action began to wait: the later of its nominal and

@@ -10,68 +10,6 @@ import (
 	"github.com/gozie/gozie/store"
 )
 
-func TestSuspendResumeStatus(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		from             store.JobStatus
-		suspend, resume  store.JobStatus
-		suspends, resums bool
-	}{
-		{store.JobPrep, store.JobPrepSuspended, store.JobPrep, true, false},
-		{store.JobRunning, store.JobSuspended, store.JobRunning, true, false},
-		{store.JobRunningWithError, store.JobSuspendedWithError, store.JobRunningWithError, true, false},
-		{store.JobPaused, store.JobSuspended, store.JobPaused, true, false},
-		{store.JobPausedWithError, store.JobSuspendedWithError, store.JobPausedWithError, true, false},
-		{store.JobPrepPaused, store.JobPrepSuspended, store.JobPrepPaused, true, false},
-		{store.JobSuspended, store.JobSuspended, store.JobRunning, false, true},
-		{store.JobSuspendedWithError, store.JobSuspendedWithError, store.JobRunningWithError, false, true},
-		{store.JobPrepSuspended, store.JobPrepSuspended, store.JobPrep, false, true},
-		{store.JobSucceeded, store.JobSucceeded, store.JobSucceeded, false, false},
-		{store.JobDoneWithError, store.JobDoneWithError, store.JobDoneWithError, false, false},
-		{store.JobKilled, store.JobKilled, store.JobKilled, false, false},
-		{store.JobFailed, store.JobFailed, store.JobFailed, false, false},
-		{store.JobIgnored, store.JobIgnored, store.JobIgnored, false, false},
-	} {
-		s, ok := suspendStatus(tc.from)
-		if s != tc.suspend || ok != tc.suspends {
-			t.Errorf("suspend %s = %s, %v; want %s, %v", tc.from, s, ok, tc.suspend, tc.suspends)
-		}
-		r, ok := resumeStatus(tc.from)
-		if r != tc.resume || ok != tc.resums {
-			t.Errorf("resume %s = %s, %v; want %s, %v", tc.from, r, ok, tc.resume, tc.resums)
-		}
-	}
-}
-
-func TestPauseStatus(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2010, 1, 1, 12, 0, 0, 0, time.UTC)
-	past, future := now.Add(-time.Minute), now.Add(time.Minute)
-	for _, tc := range []struct {
-		from  store.JobStatus
-		pause time.Time
-		want  store.JobStatus
-	}{
-		{store.JobRunning, past, store.JobPaused},
-		{store.JobRunning, now, store.JobPaused},
-		{store.JobRunningWithError, past, store.JobPausedWithError},
-		{store.JobPrep, past, store.JobPrepPaused},
-		{store.JobRunning, future, store.JobRunning},
-		{store.JobRunning, time.Time{}, store.JobRunning},
-		{store.JobPaused, future, store.JobRunning},
-		{store.JobPaused, time.Time{}, store.JobRunning},
-		{store.JobPausedWithError, time.Time{}, store.JobRunningWithError},
-		{store.JobPrepPaused, future, store.JobPrep},
-		{store.JobPaused, past, store.JobPaused},
-		{store.JobSuspended, past, store.JobSuspended},
-		{store.JobSucceeded, past, store.JobSucceeded},
-	} {
-		if got := pauseStatus(tc.from, tc.pause, now); got != tc.want {
-			t.Errorf("pause %s at %v = %s, want %s", tc.from, tc.pause, got, tc.want)
-		}
-	}
-}
-
 func TestRerunStatus(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -344,7 +282,7 @@ func TestRollupMatchesFullList(t *testing.T) {
 		}
 		// rollup applies the pause time first; with none set, a paused job
 		// runs again.
-		status := hide(pauseStatus(job.Status, time.Time{}, time.Time{}), hideErr)
+		status := hide(job.Status.WithPause(time.Time{}, time.Time{}), hideErr)
 		want := coordinator.RollupCoordinator(coordinator.JobRollup{Status: status, DoneMaterialization: job.DoneMaterialization,
 			Pending: pending, Actions: unignored}, hideErr)
 		if got := rollup(job, present(counts), pending, time.Time{}, hideErr); got.Status != want {

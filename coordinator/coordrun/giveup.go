@@ -6,13 +6,14 @@ import (
 
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
 // Oozie error codes of the work the engine gave up on (see giveUps).
 const (
-	CodeStatusTransit = "E1025" // Coord status transit error
-	CodeKill          = "E1020" // Could not kill coord job
+	CodeStatusTransit = oozieerr.E1025 // Coord status transit error
+	CodeKill          = oozieerr.E1020 // Could not kill coord job
 )
 
 // giveUps returns what ends the job or action of each trigger kind when
@@ -21,7 +22,7 @@ const (
 // action becomes FAILED with the Oozie code of the work that failed and the
 // engine's cause as its error, readable in the job's info and log, so that
 // no coordinator is left waiting on work that will never happen.
-func (r *Runner) giveUps() map[string]engine.GiveUp {
+func (r *Runner) giveUps() map[store.TriggerKind]engine.GiveUp {
 	job := func(code string) engine.GiveUp {
 		return func(ctx context.Context, x store.Tx, t store.Trigger, cause string) error {
 			return r.giveUpJob(ctx, x, t.EntityID, code, cause)
@@ -32,7 +33,7 @@ func (r *Runner) giveUps() map[string]engine.GiveUp {
 			return r.giveUpAction(ctx, x, t.EntityID, code, cause)
 		}
 	}
-	return map[string]engine.GiveUp{
+	return map[store.TriggerKind]engine.GiveUp{
 		KindMaterialize: job(coordinator.CodeMaterialize),
 		KindTimeout:     job(CodeInputCheck),
 		KindStart:       job(CodeWorkflowSubmit),
@@ -62,7 +63,7 @@ func (r *Runner) giveUpJob(ctx context.Context, x store.Tx, jobID, code, cause s
 	if job.ErrorCode != "" {
 		return nil
 	}
-	job.ErrorCode, job.ErrorMessage = errorFields(errors.New(cause), code)
+	job.ErrorCode, job.ErrorMessage = code, rowMessage(cause)
 	job.LastModified = r.now()
 	return x.UpdateCoordJob(ctx, &job)
 }
@@ -89,6 +90,6 @@ func (r *Runner) giveUpAction(ctx context.Context, x store.Tx, actionID, code, c
 		return r.scheduleStatus(ctx, x, job.ID)
 	}
 	a.Status = store.CoordActionFailed
-	a.ErrorCode, a.ErrorMessage = errorFields(errors.New(cause), code)
+	a.ErrorCode, a.ErrorMessage = code, rowMessage(cause)
 	return r.updateAction(ctx, x, &job, from, &a)
 }

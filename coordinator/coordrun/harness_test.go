@@ -120,7 +120,7 @@ type world struct {
 	// allowErrors lets settle pass over failed triggers (tests of failures).
 	allowErrors bool
 	// only lists the coordinator trigger kinds handled, when not all are.
-	only []string
+	only []store.TriggerKind
 	// patience bounds waits (default 30s); pollEvery spaces the looks at
 	// the condition (default 5ms).
 	patience, pollEvery time.Duration
@@ -130,10 +130,10 @@ type world struct {
 // deadlines (the SLA service is not part of it) and the coordinator kinds a
 // benchmark leaves out.
 func (w *world) unhandled() []string {
-	out := []string{store.KindSLADeadline}
+	out := []string{string(store.KindSLADeadline)}
 	for k := range w.coords.handlers() {
 		if w.only != nil && !slices.Contains(w.only, k) {
-			out = append(out, k)
+			out = append(out, string(k))
 		}
 	}
 	return out
@@ -196,9 +196,9 @@ type options struct {
 	lease      time.Duration
 	clock      *clock.Fake
 	testHook   func(point string)
-	only       []string // register only these coordinator trigger kinds (benchmarks)
-	hdfs       bool     // the cluster is a MiniDFS (hdfs://) instead of file://
-	schemes    []string // when set, the filesystems are seen through this gozie.filesystems.supported
+	only       []store.TriggerKind // register only these coordinator trigger kinds (benchmarks)
+	hdfs       bool                // the cluster is a MiniDFS (hdfs://) instead of file://
+	schemes    []string            // when set, the filesystems are seen through this gozie.filesystems.supported
 	settings   func(*coordinator.Settings)
 	root       string
 	noStart    bool
@@ -627,7 +627,7 @@ func (w *world) touch(uri string) {
 }
 
 // triggerDue returns when a trigger is due, and false when there is none.
-func (w *world) triggerDue(kind, entity string) (time.Time, bool) {
+func (w *world) triggerDue(kind store.TriggerKind, entity string) (time.Time, bool) {
 	w.t.Helper()
 	var tr store.Trigger
 	err := w.store.Tx(bg, func(x store.Tx) (err error) { tr, err = x.GetTrigger(bg, kind, entity); return })

@@ -60,7 +60,7 @@ func (r *Runner) inputCheck(ctx context.Context, run *engine.Run, actionID strin
 	if err != nil {
 		return err
 	}
-	runConf, err := confProps(act.RunConf, "coordinator action "+act.ID+" run configuration")
+	runConf, err := coordinator.ReadConfXML(act.RunConf, "coordinator action "+act.ID+" run configuration")
 	if err != nil {
 		return err
 	}
@@ -130,6 +130,7 @@ func (r *Runner) applyCheck(ctx context.Context, x store.Tx, job *store.CoordJob
 			return nil
 		}
 		a.MissingDependencies, a.ActionXML, a.ErrorCode, a.ErrorMessage = missing, res.ActionXML, code, msg
+		// Still WAITING: no move (store.CoordActionMachine), only what it waits for.
 		if err := x.UpdateCoordAction(ctx, &a, store.CoordActionWaiting); err != nil {
 			return err
 		}
@@ -144,7 +145,7 @@ func (r *Runner) applyCheck(ctx context.Context, x store.Tx, job *store.CoordJob
 	case store.CoordActionReady:
 		a.MissingDependencies, a.ActionXML, a.ErrorCode, a.ErrorMessage = "", res.ActionXML, "", ""
 	case store.CoordActionFailed:
-		a.ErrorCode = ErrorCode(res.Err)
+		a.ErrorCode = string(ErrorCode(res.Err))
 		if a.ErrorCode == "" {
 			a.ErrorCode = CodeInputCheck
 		}

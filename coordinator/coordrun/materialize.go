@@ -2,7 +2,6 @@ package coordrun
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/sla"
 	"github.com/gozie/gozie/store"
 )
 
@@ -147,7 +147,7 @@ func (r *Runner) materializeJob(ctx context.Context, x store.Tx, job store.Coord
 	updated.LastModified = now
 	if progressOnly(job, updated) {
 		w.progress = append(w.progress, &updated) // written with the others' (materializeTx)
-	} else if err := x.UpdateCoordJob(ctx, &updated, store.JobPrep, store.JobRunning, store.JobRunningWithError); err != nil {
+	} else if err := x.UpdateCoordJob(ctx, &updated, materializableStatuses...); err != nil {
 		return 0, err
 	}
 	w.changed = append(w.changed, jobChange{before: job.Status, job: &updated})
@@ -249,7 +249,7 @@ type newWork struct {
 	schedules []store.ScheduleRequest
 }
 
-func (w *newWork) schedule(kind, entityID string, due time.Time) {
+func (w *newWork) schedule(kind store.TriggerKind, entityID string, due time.Time) {
 	w.schedules = append(w.schedules, store.ScheduleRequest{Kind: kind, EntityID: entityID, Due: due})
 }
 
@@ -313,7 +313,7 @@ func (r *Runner) writeNewWork(ctx context.Context, x store.Tx, w *newWork, now t
 		r.hook(hookMaterialized)
 	}
 	for i := range w.slas {
-		if err := x.InsertSLA(ctx, &w.slas[i]); err != nil {
+		if err := sla.Insert(ctx, x, &w.slas[i]); err != nil {
 			return err
 		}
 	}
@@ -559,7 +559,7 @@ func (r *Runner) failJob(ctx context.Context, x store.Tx, job store.CoordJob, ca
 func (r *Runner) failJobWith(ctx context.Context, x store.Tx, job store.CoordJob, code, msg string) error {
 	before := job.Status
 	job.Status = store.JobFailed
-	job.ErrorCode, job.ErrorMessage = errorFields(errors.New(msg), code)
+	job.ErrorCode, job.ErrorMessage = code, rowMessage(msg)
 	job.LastModified = r.now()
 	if err := x.UpdateCoordJob(ctx, &job, before); err != nil {
 		return err

@@ -21,7 +21,7 @@ func TestMaterializeBatchChecksFoundDataAtOnce(t *testing.T) {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
 			now := time.Date(2010, 1, 1, 3, 30, 0, 0, time.UTC)
-			w := setup(t, options{now: now, postgres: backend == "postgres", only: []string{KindMaterialize}})
+			w := setup(t, options{now: now, postgres: backend == "postgres", only: []store.TriggerKind{KindMaterialize}})
 			for _, h := range []int{0, 2} { // 01:00 is missing
 				w.touch(w.logURI(time.Date(2010, 1, 1, h, 0, 0, 0, time.UTC)) + "/_SUCCESS")
 			}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
@@ -77,7 +78,7 @@ func (r *Runner) MissingDependencies(ctx context.Context, id string, typ ScopeTy
 }
 
 // missingOf groups an action's missing dependencies by data-in.
-func missingOf(a store.CoordAction, jobConf coordinator.Props, f coordinator.TimeFormat) (MissingDeps, error) {
+func missingOf(a store.CoordAction, jobConf coordinator.Props, f oozietime.Format) (MissingDeps, error) {
 	order := MissingList(a.MissingDependencies)
 	missing := make(map[string]bool, len(order))
 	for _, u := range order {
@@ -87,7 +88,7 @@ func missingOf(a store.CoordAction, jobConf coordinator.Props, f coordinator.Tim
 	if len(order) > 0 {
 		m.BlockedOn = order[0]
 	}
-	runConf, err := confProps(a.RunConf, "coordinator action "+a.ID+" run configuration")
+	runConf, err := coordinator.ReadConfXML(a.RunConf, "coordinator action "+a.ID+" run configuration")
 	if err != nil {
 		return m, err
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
@@ -44,7 +45,7 @@ func refreshAction(def *coordinator.Job, job store.CoordJob, a store.CoordAction
 	if na, ok, err := try(a.ActionNumber-1, nt, nt.Add(time.Minute), 1); err != nil || ok {
 		return na, err
 	}
-	if def.Frequency.Unit == coordinator.Cron {
+	if def.Frequency.Unit == oozietime.Cron {
 		loc := def.Format.Location()
 		for shift := -2 * time.Hour; shift <= 2*time.Hour; shift += 30 * time.Minute {
 			raw := nt.Add(shift)
@@ -66,7 +67,7 @@ func refreshAction(def *coordinator.Job, job store.CoordJob, a store.CoordAction
 
 // previousFire finds the cron's last fire time before t, looking back up to
 // a year.
-func previousFire(c *coordinator.CronSpec, t time.Time, loc *time.Location) (time.Time, bool) {
+func previousFire(c *oozietime.CronSpec, t time.Time, loc *time.Location) (time.Time, bool) {
 	for _, back := range []time.Duration{25 * time.Hour, 8 * 24 * time.Hour, 32 * 24 * time.Hour, 367 * 24 * time.Hour} {
 		var prev time.Time
 		at := t.Add(-back)

@@ -72,7 +72,7 @@ func (r *Runner) Rerun(ctx context.Context, id string, opts RerunOptions) ([]sto
 	}
 	var rerunConf string
 	if opts.Conf != nil && opts.Conf.Len() > 0 {
-		if rerunConf, err = configurationXML(fromProperties(opts.Conf)); err != nil {
+		if rerunConf, err = coordinator.ConfXML(coordinator.PropsOf(opts.Conf)); err != nil {
 			return nil, err
 		}
 	}
@@ -187,7 +187,7 @@ func rerunAction(a store.CoordAction, failed bool, refreshed *coordinator.NewAct
 		a.MissingDependencies = refreshed.Row.MissingDependencies
 		a.CreatedTime = now
 	}
-	run, err := confProps(a.RunConf, "run configuration of "+a.ID)
+	run, err := coordinator.ReadConfXML(a.RunConf, "run configuration of "+a.ID)
 	if err != nil {
 		return a, err
 	}
@@ -200,7 +200,7 @@ func rerunAction(a store.CoordAction, failed bool, refreshed *coordinator.NewAct
 	if rerunConf != "" {
 		kept = append(kept, coordinator.Property{Name: keyRerunConf, Value: rerunConf})
 	}
-	if a.RunConf, err = configurationXML(kept); err != nil {
+	if a.RunConf, err = coordinator.ConfXML(kept); err != nil {
 		return a, fmt.Errorf("rerun of %s: %w", a.ID, err)
 	}
 	return a, nil

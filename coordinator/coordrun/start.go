@@ -3,11 +3,11 @@ package coordrun
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow/runner"
 )
@@ -202,13 +202,13 @@ func (r *Runner) prepareLaunch(ctx context.Context, def *coordinator.Job, jobCon
 		l.failure = &Error{Code: ErrorCode(err), Msg: err.Error(), Err: err}
 		return l, nil
 	}
-	p, err := r.cfg.Workflows.Prepare(ctx, toProperties(wfConf), runner.SubmitOptions{Start: true, ParentID: a.ID})
+	p, err := r.cfg.Workflows.Prepare(ctx, coordinator.ToProperties(wfConf), runner.SubmitOptions{Start: true, ParentID: a.ID})
 	if err != nil {
 		code := ErrorCode(err)
 		if code == "" || code == runner.CodeIO {
 			return l, err
 		}
-		l.failure = &Error{Code: code, Msg: strings.TrimPrefix(err.Error(), code+": "), Err: err}
+		l.failure = &Error{Code: code, Msg: oozieerr.TextOf(err), Err: err}
 		return l, nil
 	}
 	l.prepared = p
@@ -223,7 +223,7 @@ func (r *Runner) applyLaunch(ctx context.Context, x store.Tx, job *store.CoordJo
 	switch {
 	case l.failure != nil:
 		a.Status = store.CoordActionFailed
-		a.ErrorCode, a.ErrorMessage = l.failure.Code, l.failure.Msg
+		a.ErrorCode, a.ErrorMessage = string(l.failure.Code), l.failure.Msg
 		r.log.Warn("coordinator action's workflow cannot be submitted", "action_id", a.ID, "err", l.failure)
 		return r.updateAction(ctx, x, job, store.CoordActionReady, &a)
 	case l.prepared == nil:
@@ -249,12 +249,12 @@ func (r *Runner) applyLaunch(ctx context.Context, x store.Tx, job *store.CoordJo
 // splitRunConf reads an action's run configuration and the rerun
 // configuration kept inside it.
 func splitRunConf(xml string) (run, rerun coordinator.Props, err error) {
-	run, err = confProps(xml, "run configuration")
+	run, err = coordinator.ReadConfXML(xml, "run configuration")
 	if err != nil {
 		return nil, nil, err
 	}
 	if v, ok := run.Get(keyRerunConf); ok && v != "" {
-		if rerun, err = confProps(v, "rerun configuration"); err != nil {
+		if rerun, err = coordinator.ReadConfXML(v, "rerun configuration"); err != nil {
 			return nil, nil, err
 		}
 	}

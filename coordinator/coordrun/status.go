@@ -67,7 +67,7 @@ type rolled struct {
 // job without actions keeps its status (a job that failed before
 // materializing anything stays FAILED).
 func rollup(job store.CoordJob, statuses []store.CoordActionStatus, pending bool, now time.Time, hideErrors bool) rolled {
-	status := hide(pauseStatus(job.Status, job.PauseTime, now), hideErrors)
+	status := hide(job.Status.WithPause(job.PauseTime, now), hideErrors)
 	var present []store.CoordActionStatus
 	for _, s := range statuses {
 		if s != store.CoordActionIgnored {
@@ -88,7 +88,7 @@ func rollup(job store.CoordJob, statuses []store.CoordActionStatus, pending bool
 func (r *Runner) afterRollup(ctx context.Context, x store.Tx, run *engine.Run, before, job store.CoordJob, now time.Time) error {
 	if job.Status.Terminal() {
 		r.jobs.forget(job.ID)
-		for _, kind := range []string{KindMaterialize, KindTimeout} {
+		for _, kind := range []store.TriggerKind{KindMaterialize, KindTimeout} {
 			if err := x.Unschedule(ctx, kind, job.ID); err != nil {
 				return err
 			}
@@ -98,7 +98,7 @@ func (r *Runner) afterRollup(ctx context.Context, x store.Tx, run *engine.Run, b
 	unpaused := (before.Status == store.JobPaused || before.Status == store.JobPausedWithError || before.Status == store.JobPrepPaused) &&
 		(job.Status == store.JobRunning || job.Status == store.JobRunningWithError || job.Status == store.JobPrep)
 	if unpaused {
-		for _, kind := range []string{KindMaterialize, KindStart} {
+		for _, kind := range []store.TriggerKind{KindMaterialize, KindStart} {
 			if err := x.Schedule(ctx, kind, job.ID, now, ""); err != nil {
 				return err
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -101,7 +102,7 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 	}
 	now := r.now()
 	def, err := coordinator.Submit(app, coordinator.SubmitRequest{
-		Conf:            fromProperties(merged),
+		Conf:            coordinator.PropsOf(merged),
 		Format:          r.cfg.Format,
 		Settings:        r.set,
 		ReadInclude:     func(p string) ([]byte, error) { return r.readInclude(ctx, dir, p) },
@@ -118,7 +119,7 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 	if err := r.checkPaths(def); err != nil {
 		return nil, err
 	}
-	confXML, err := configurationXML(def.Conf)
+	confXML, err := coordinator.ConfXML(def.Conf)
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +279,7 @@ func appDir(appPath string) (dir, file string) {
 func appIOError(err error) *Error {
 	var nf *hadoop.NoFileSystemError
 	if errors.As(err, &nf) {
-		return &Error{Code: nf.ErrorCode(), Msg: nf.Message(), Err: err}
+		return &Error{Code: oozieerr.Code(nf.ErrorCode()), Msg: nf.Message(), Err: err}
 	}
 	return wrapf(CodeIO, err, "IO error")
 }

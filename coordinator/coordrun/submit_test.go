@@ -11,6 +11,7 @@ import (
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/internal/testapps"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -35,7 +36,7 @@ func TestSubmitErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		props *conf.Properties
-		code  string
+		code  oozieerr.Code
 	}{
 		{"no user", conf.NewProperties(PropAppPath, app, "start", "2010-01-01T00:00Z"), CodeMissingProperty},
 		{"no app path", conf.NewProperties("user.name", "alice"), CodeInvalidParam},

@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
 // CodeUpdate is Oozie's E1023, a coordinator update that cannot be applied.
-const CodeUpdate = "E1023"
+const CodeUpdate = oozieerr.E1023
 
 // Update replaces a coordinator's definition and configuration with the
 // application's current coordinator.xml read again from its app path, under
@@ -95,7 +96,7 @@ func (r *Runner) Update(ctx context.Context, id string, props *conf.Properties, 
 			return err
 		}
 		// New controls may let more actions materialize or start.
-		for _, kind := range []string{KindMaterialize, KindStart} {
+		for _, kind := range []store.TriggerKind{KindMaterialize, KindStart} {
 			if err := x.Schedule(ctx, kind, id, r.now(), ""); err != nil {
 				return err
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow/runner"
@@ -47,7 +48,7 @@ func (r *Runner) OnWorkflowChange(ctx context.Context, x store.Tx, wf store.Work
 	}
 	// A workflow that starts while its job is being suspended is
 	// suspended in turn.
-	if next == store.CoordActionRunning && suspended(job.Status) {
+	if next == store.CoordActionRunning && job.Status.Suspended() {
 		return x.Schedule(ctx, KindWorkflow, a.ID, r.now(), "")
 	}
 	return nil
@@ -134,7 +135,7 @@ func (r *Runner) runWorkflowCommand(ctx context.Context, cmd wfCommand, a store.
 		if err != nil {
 			return wrapf(CodeRerun, err, "reading the rerun configuration of %s", a.ID)
 		}
-		props := toProperties(rerun)
+		props := coordinator.ToProperties(rerun)
 		props.Set(keyRerunFailNodes, "true")
 		return w.Rerun(ctx, a.ExternalID, props)
 	}
@@ -187,7 +188,7 @@ func (r *Runner) failRerun(ctx context.Context, run *engine.Run, actionID string
 			return nil
 		}
 		a.Status, a.Pending = store.CoordActionFailed, false
-		a.ErrorCode, a.ErrorMessage = ErrorCode(cause), cause.Error()
+		a.ErrorCode, a.ErrorMessage = string(ErrorCode(cause)), cause.Error()
 		a.LastModified = r.now()
 		return r.updateAction(ctx, x, &job, store.CoordActionSubmitted, &a)
 	})

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // Permission is what a REST route needs of its caller. Every route declares one when it is
@@ -67,15 +69,15 @@ func (p Permission) JobScoped() bool { return p == PermReadJob || p == PermModif
 // Oozie error codes of authorization refusals, all answered 401 as Oozie's servlets do.
 const (
 	// CodeNotAdmin is Oozie's E0503 "User [{0}] does not have admin privileges".
-	CodeNotAdmin = "E0503"
+	CodeNotAdmin = oozieerr.E0503
 	// CodeNotAuthorizedWorkflow is Oozie's E0508 "User [{0}] not authorized for WF job [{1}]".
-	CodeNotAuthorizedWorkflow = "E0508"
+	CodeNotAuthorizedWorkflow = oozieerr.E0508
 	// CodeNotAuthorizedCoord is Oozie's E0509 "User [{0}] not authorized for Coord job
 	// [{1}]"; Oozie answers it for bundles too.
-	CodeNotAuthorizedCoord = "E0509"
+	CodeNotAuthorizedCoord = oozieerr.E0509
 	// CodeAnonymous is Oozie's E0501 "Could not perform authorization operation, {0}",
 	// answered when an anonymous caller tries to change something.
-	CodeAnonymous = "E0501"
+	CodeAnonymous = oozieerr.E0501
 )
 
 // Policy is the authorization configuration.

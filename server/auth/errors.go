@@ -3,17 +3,21 @@ package auth
 import (
 	"fmt"
 	"net/http"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // Oozie error codes of refused requests.
 const (
 	// CodeNotAuthorized is Oozie's E0500 "Not authorized, {0}": no valid credential.
-	CodeNotAuthorized = "E0500"
+	CodeNotAuthorized = oozieerr.E0500
 	// CodeDoAs is Oozie's E1400 "doAs (proxyuser) failure".
-	CodeDoAs = "E1400"
+	CodeDoAs = oozieerr.E1400
 )
 
-// Error is a refused request: the HTTP status, the Oozie error code and the message.
+// Error is a refused request: the HTTP status, the Oozie error code (one of oozieerr's) and
+// the message. It is an answer rather than a domain error, so it carries its status; the
+// server sends it as it is.
 type Error struct {
 	// Status is the HTTP status, 401 for every refusal but a server-side failure.
 	Status int

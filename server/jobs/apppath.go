@@ -4,11 +4,12 @@ import (
 	"net/http"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 )
 
 // codeEL is Oozie's E1004, "Expression language evaluation error, {0}".
-const codeEL = "E1004"
+const codeEL = oozieerr.E1004
 
 // appPathProps names the application path property of each job type.
 var appPathProps = map[JobType]string{

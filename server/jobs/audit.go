@@ -16,6 +16,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/store"
@@ -291,18 +292,14 @@ func idsInAnswer(rec *auditRecorder) []string {
 	return ids
 }
 
-// bulkFailedJob is the job a failed bulk command stopped at: runBulk names
-// it first in its error ("job <id>: ...").
+// bulkFailedJob is the job a failed bulk command stopped at: runBulk returns
+// an *oozieerr.BulkError naming it.
 func bulkFailedJob(err error) (string, bool) {
-	if err == nil {
+	var be *oozieerr.BulkError
+	if !errors.As(err, &be) {
 		return "", false
 	}
-	rest, ok := strings.CutPrefix(err.Error(), "job ")
-	if !ok {
-		return "", false
-	}
-	id, _, ok := strings.Cut(rest, ": ")
-	return id, ok && kindOfID(id) != idUnknown
+	return be.JobID, kindOfID(be.JobID) != idUnknown
 }
 
 // auditJob is what a record takes from the job it belongs to.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/server/oozieapi"
@@ -151,7 +152,7 @@ func runBulk[T any](ctx context.Context, w http.ResponseWriter, st store.Store, 
 	}
 	for _, id := range ids {
 		if err := k.cmd(ctx, id); err != nil {
-			return fmt.Errorf("job %s: %w", id, err)
+			return &oozieerr.BulkError{JobID: id, Err: err}
 		}
 	}
 	var rows []T

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/oozieerr"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/oozieapi"
 	"github.com/gozie/gozie/store"
@@ -31,7 +32,7 @@ const (
 	bulkStartScheduled  = "startscheduledtime"
 	bulkEndScheduled    = "endscheduledtime"
 	bulkTimeFormatHint  = " (expected yyyy-MM-dd'T'HH:mm'Z')"
-	codeMissingParam    = "E0305" // Missing parameter [{0}]
+	codeMissingParam    = oozieerr.E0305 // Missing parameter [{0}]
 	defaultBulkStatuses = "KILLED,FAILED"
 )
 
@@ -73,7 +74,7 @@ func parseBulkFilter(s string) (bulkFilter, error) {
 		case bulkActionStatus:
 			statuses = append(statuses, values...)
 		case bulkStartCreated, bulkEndCreated, bulkStartScheduled, bulkEndScheduled:
-			t, err := coordinator.UTC.Parse(value)
+			t, err := oozietime.UTC.Parse(value)
 			if err != nil {
 				return f, bad("invalid time [%s] of %s%s", value, name, bulkTimeFormatHint)
 			}

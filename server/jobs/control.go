@@ -6,6 +6,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 )
 
@@ -19,7 +20,7 @@ const (
 )
 
 // codeChangeWorkflow is Oozie's E1017, a change command on a workflow job.
-const codeChangeWorkflow = "E1017"
+const codeChangeWorkflow = oozieerr.E1017
 
 // otherActions are PUT job actions Oozie has and gozie does not serve yet.
 var otherActions = map[string]bool{

@@ -6,20 +6,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/store"
 )
 
 // codeJobFilter is Oozie's E0421, a bad filter of a job's actions.
-const codeJobFilter = "E0421" // Invalid job filter [{0}], {1}
+const codeJobFilter = oozieerr.E0421 // Invalid job filter [{0}], {1}
 
 // Coordinator action filter keys of GET job/<coord id>?filter=.
 const (
 	filterNominalTime = "nominaltime" // with filterStatus
 )
-
-// nominalLayout is the form of nominal times in an action filter, yyyy-MM-dd'T'HH:mm'Z'.
-const nominalLayout = "2006-01-02T15:04Z"
 
 // parseCoordActionFilter reads Oozie's action filter of a coordinator's info,
 // "status=KILLED;status!=WAITING;nominaltime>=2014-06-01T00:00Z", into f: repeated status=
@@ -63,7 +62,7 @@ func parseCoordActionFilter(s string, f *store.CoordActionFilter) error {
 				return bad("status takes only = and !=")
 			}
 		case filterNominalTime:
-			t, err := time.Parse(nominalLayout, value)
+			t, err := time.Parse(oozietime.Layout, value)
 			if err != nil {
 				return bad("invalid nominal time " + value + ", expected yyyy-MM-ddTHH:mmZ")
 			}

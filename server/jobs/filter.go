@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
@@ -240,7 +240,7 @@ func parseCreatedTime(v string, now time.Time) (time.Time, string) {
 	var unit time.Duration
 	switch last {
 	case 'Z':
-		t, err := coordinator.UTC.Parse(v)
+		t, err := oozietime.UTC.Parse(v)
 		if err != nil {
 			return time.Time{}, "Unsupported time format: " + v + timeFormatHint
 		}

@@ -3,6 +3,7 @@ package jobs
 import (
 	"time"
 
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
@@ -17,7 +18,7 @@ func bundleLog(job *store.BundleJob, coords []store.CoordJob, loc *time.Location
 	}
 	kickoff := "-"
 	if !job.KickoffTime.IsZero() {
-		kickoff = job.KickoffTime.In(loc).Format("2006-01-02T15:04Z07:00")
+		kickoff = job.KickoffTime.In(loc).Format(oozietime.ZonedLayout)
 	}
 	l.add(job.CreatedTime, "INFO", "", "bundle job submitted, app path [%s], kick-off time [%s]", job.AppPath, kickoff)
 	for i := range coords {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/coordinator/coordrun"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
 
@@ -58,7 +59,7 @@ func addCoordActionEvents(l *jobLog, acts []store.CoordAction, loc *time.Locatio
 	for i := range acts {
 		c := &acts[i]
 		l.add(c.CreatedTime, "INFO", c.ID, "action [%d] materialized for nominal time [%s]", c.ActionNumber,
-			c.NominalTime.In(loc).Format("2006-01-02T15:04Z07:00"))
+			c.NominalTime.In(loc).Format(oozietime.ZonedLayout))
 		deps := coordrun.MissingList(c.MissingDependencies)
 		switch {
 		case c.ErrorCode != "":

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/server"
 )
 
@@ -166,7 +167,7 @@ const logSecondLayout = "2006-01-02 15:04:05"
 
 // parseLogBound reads a time or an offset.
 func parseLogBound(s string, loc *time.Location) (logBound, error) {
-	if t, err := time.Parse("2006-01-02T15:04Z", s); err == nil {
+	if t, err := time.Parse(oozietime.Layout, s); err == nil {
 		return logBound{at: t, set: true}, nil
 	}
 	for _, layout := range []string{logTimeLayout, logSecondLayout} {

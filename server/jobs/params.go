@@ -13,7 +13,8 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/conf"
-	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/oozieerr"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/oozieapi"
 )
@@ -35,13 +36,13 @@ const (
 
 // Oozie error codes returned by this package (the server maps them to responses).
 const (
-	codeXML            = "E0700" // XML error, {0}
-	codeSchema         = "E0701" // XML schema error, {0}
-	codeMissingProp    = "E0401" // Missing configuration property [{0}]
-	codeCallbackID     = "E0402" // Invalid callback ID [{0}]
-	codeNoAppPath      = "E0405" // Submission request does not have any application or lib path
-	codeJobsFilter     = "E0420" // Invalid jobs filter [{0}], {1}
-	codeAppDefMissing  = "E0505" // App definition [{0}] does not exist
+	codeXML            = oozieerr.E0700 // XML error, {0}
+	codeSchema         = oozieerr.E0701 // XML schema error, {0}
+	codeMissingProp    = oozieerr.E0401 // Missing configuration property [{0}]
+	codeCallbackID     = oozieerr.E0402 // Invalid callback ID [{0}]
+	codeNoAppPath      = oozieerr.E0405 // Submission request does not have any application or lib path
+	codeJobsFilter     = oozieerr.E0420 // Invalid jobs filter [{0}], {1}
+	codeAppDefMissing  = oozieerr.E0505 // App definition [{0}] does not exist
 	xmlContentType     = "application/xml"
 	textContentType    = "text/plain;charset=UTF-8"
 	xmlResponseType    = "application/xml;charset=UTF-8"
@@ -150,7 +151,7 @@ func zoneParam(q url.Values) (*time.Location, error) {
 	if id == "" {
 		return oozieapi.GMT, nil
 	}
-	loc, err := coordinator.LoadZone(id)
+	loc, err := oozietime.LoadZone(id)
 	if err != nil {
 		return nil, server.ErrInvalidParamValue(paramTimezone, id)
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"regexp"
 	"strings"
 
 	"github.com/gozie/gozie/bundle"
@@ -156,11 +155,7 @@ func rootElement(doc []byte) (xml.Name, error) {
 	}
 }
 
-// codePrefix matches the "E0701: XML schema error, " a domain error message starts with.
-var codePrefix = regexp.MustCompile(`^E\d{4}: (XML schema error, )?`)
-
-// withoutCode is an error's message without its leading Oozie code, for embedding in
-// another message.
-func withoutCode(err error) string {
-	return codePrefix.ReplaceAllString(err.Error(), "")
-}
+// withoutCode is a parser error's text without its Oozie code and without the "XML schema
+// error, " a workflow schema error's message starts with (workflow.Detail), for embedding in
+// the E0701 answer; any other error's whole text.
+func withoutCode(err error) string { return workflow.Detail(err) }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -17,11 +18,11 @@ type FilterError struct {
 
 // Error returns "E0303: Invalid parameter value, [filter] = [...] (reason)".
 func (e *FilterError) Error() string {
-	return fmt.Sprintf("E0303: Invalid parameter value, [filter] = [%s] (%s)", e.Filter, e.Reason)
+	return fmt.Sprintf(string(oozieerr.E0303)+": Invalid parameter value, [filter] = [%s] (%s)", e.Filter, e.Reason)
 }
 
 // ErrorCode returns E0303.
-func (e *FilterError) ErrorCode() string { return "E0303" }
+func (e *FilterError) ErrorCode() string { return string(oozieerr.E0303) }
 
 // filterKeys maps each filter name (aliases included) to what it sets.
 var filterKeys = map[string]func(f *store.SLAFilter, v string, parse func(string) (time.Time, error)) error{

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/oozietime"
 )
 
 // FuzzParseFilter: any filter text parses or fails with a FilterError,
@@ -13,7 +13,7 @@ func FuzzParseFilter(f *testing.F) {
 	f.Add("app_name=a;id=b,c;parent_id=p")
 	f.Add("created_time_start=2026-01-01T00:00Z;expected_duration_max=60000")
 	f.Fuzz(func(t *testing.T, text string) {
-		flt, err := ParseFilter(text, coordinator.UTC.Parse)
+		flt, err := ParseFilter(text, oozietime.UTC.Parse)
 		if err != nil {
 			if _, ok := err.(*FilterError); !ok {
 				t.Fatalf("error of type %T: %v", err, err)

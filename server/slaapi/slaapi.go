@@ -22,7 +22,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/clock"
-	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/server/oozieapi"
@@ -62,7 +62,7 @@ func Register(srv *server.Server, d Deps) error {
 		d.Clock = clock.Real{}
 	}
 	if d.ParseTime == nil {
-		d.ParseTime = coordinator.UTC.Parse
+		d.ParseTime = oozietime.UTC.Parse
 	}
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
@@ -159,7 +159,7 @@ type Query struct {
 func ParseQuery(q url.Values, parse func(string) (time.Time, error)) (Query, error) {
 	var out Query
 	if parse == nil {
-		parse = coordinator.UTC.Parse
+		parse = oozietime.UTC.Parse
 	}
 	if !q.Has("filter") {
 		return out, server.ErrMissingParam("filter")
@@ -197,7 +197,7 @@ func ParseQuery(q url.Values, parse func(string) (time.Time, error)) (Query, err
 		return out, server.ErrInvalidParamValue("order", v)
 	}
 	if v := q.Get("timezone"); v != "" {
-		loc, err := coordinator.LoadZone(v)
+		loc, err := oozietime.LoadZone(v)
 		if err != nil {
 			return out, server.ErrInvalidParamValue("timezone", v)
 		}
@@ -304,7 +304,7 @@ func (a *api) events(w http.ResponseWriter, r *http.Request) error {
 	}
 	var loc *time.Location
 	if v := q.Get("timezone"); v != "" {
-		l, err := coordinator.LoadZone(v)
+		l, err := oozietime.LoadZone(v)
 		if err != nil {
 			return server.ErrInvalidParamValue("timezone", v)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -62,7 +63,7 @@ func seqs(recs []store.AuditRecord) []int64 {
 func testAuditAppendList(t *testing.T, open Opener) {
 	s := open(t)
 	failed := auditRec("W2", "W2", "kill", 3*time.Second)
-	failed.Status, failed.HTTPCode, failed.ErrorCode = store.AuditFailed, 404, "E0604"
+	failed.Status, failed.HTTPCode, failed.ErrorCode = store.AuditFailed, 404, oozieerr.E0604
 	failed.ErrorMessage = "E0604: Job does not exist [W2]\nsecond line, ünïcode"
 	failed.At = failed.At.Add(456*time.Microsecond + 789) // the store keeps milliseconds
 	// Appended out of time order, with ties: the listing is by time, then
@@ -154,7 +155,7 @@ func testAuditSurvivesRollback(t *testing.T, open Opener) {
 		t.Fatal("the failing transaction committed")
 	}
 	failed := auditRec("", "W1", "kill", 0)
-	failed.Status, failed.HTTPCode, failed.ErrorCode = store.AuditFailed, 500, "E0307"
+	failed.Status, failed.HTTPCode, failed.ErrorCode = store.AuditFailed, 500, oozieerr.E0307
 	appendAudit(t, s, failed)
 	if got := listAudit(t, s, store.AuditFilter{}); len(got) != 1 || got[0].Target != "W1" {
 		t.Errorf("records after a rollback: %+v", got)

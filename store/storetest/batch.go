@@ -133,10 +133,11 @@ func testBatchScheduleTriggers(t *testing.T, open Opener) {
 	}
 	tx(t, s, func(x store.Tx) error { return x.ScheduleTriggers(ctx, reqs) })
 	for _, tc := range []struct {
-		kind, id string
-		due      time.Time
-		payload  string
-		owner    string
+		kind    store.TriggerKind
+		id      string
+		due     time.Time
+		payload string
+		owner   string
 	}{
 		{"k", "new", t0.Add(time.Minute), "p2", ""},
 		{"k", "existing", t0.Add(30 * time.Minute), "", ""},

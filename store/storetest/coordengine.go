@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -239,7 +240,7 @@ func testTimeRange(t *testing.T, open Opener) {
 	s := open(t)
 	job := func(id string, start time.Time) store.CoordJob {
 		return store.CoordJob{ID: id, Status: store.JobFailed, ExecutionOrder: "FIFO", StartTime: start,
-			EndTime: store.MaxTime, ErrorCode: "E1012", ErrorMessage: "gave up", CreatedTime: t0}
+			EndTime: store.MaxTime, ErrorCode: oozieerr.E1012, ErrorMessage: "gave up", CreatedTime: t0}
 	}
 	tx(t, s, func(x store.Tx) error {
 		c := job("C-min", store.MinTime)
@@ -247,7 +248,7 @@ func testTimeRange(t *testing.T, open Opener) {
 	})
 	var got store.CoordJob
 	tx(t, s, func(x store.Tx) (err error) { got, err = x.GetCoordJob(ctx, "C-min"); return })
-	if !got.StartTime.Equal(store.MinTime) || !got.EndTime.Equal(store.MaxTime) || got.ErrorCode != "E1012" ||
+	if !got.StartTime.Equal(store.MinTime) || !got.EndTime.Equal(store.MaxTime) || got.ErrorCode != oozieerr.E1012 ||
 		got.ErrorMessage != "gave up" {
 		t.Fatalf("round trip of the range's ends and the job's error: %+v", got)
 	}

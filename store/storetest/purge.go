@@ -166,7 +166,7 @@ func (w *purgeWorld) checkPurged(t *testing.T, st store.Store, oldActions bool, 
 	sameSet(t, "bundle actions", snap.bundleActions, bundleActions)
 
 	// Triggers and waits, of what stays and of what went.
-	check := func(kind, id string, want bool) {
+	check := func(kind store.TriggerKind, id string, want bool) {
 		if got := hasTrigger(t, st, kind, id); got != want {
 			t.Errorf("trigger %s/%s exists: %v, want %v", kind, id, got, want)
 		}

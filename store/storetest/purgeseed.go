@@ -63,6 +63,7 @@ func (s *seeder) sla(id, parent string, typ store.AppType, at time.Time) {
 		ExpectedEnd: purgeNow.Add(time.Hour), ExpectedDuration: -1, ActualDuration: -1, SLAStatus: store.SLAInProcess,
 		CreatedTime: at, LastModified: at}
 	s.do(s.x.InsertSLA(s.ctx, &r))
+	s.do(s.x.Schedule(s.ctx, store.KindSLADeadline, id, r.ExpectedEnd.Add(time.Millisecond), ""))
 	s.do(s.x.InsertSLAEvent(s.ctx, &store.SLAEvent{SLAID: id, AppName: "app", EventStatus: store.SLAStartMet, EventTime: at,
 		SLAStatus: store.SLAInProcess}))
 }
@@ -248,7 +249,7 @@ func takeSnapshot(t *testing.T, st store.Store) snapshot {
 }
 
 // hasTrigger reports whether trigger (kind, id) exists.
-func hasTrigger(t *testing.T, st store.Store, kind, id string) bool {
+func hasTrigger(t *testing.T, st store.Store, kind store.TriggerKind, id string) bool {
 	t.Helper()
 	_, err := getTrigger(t, st, kind, id)
 	switch {

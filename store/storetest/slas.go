@@ -206,25 +206,17 @@ func sameSLAEvent(a, b store.SLAEvent) bool {
 		a.ActualEnd.Equal(b.ActualEnd) && a.ActualDuration == b.ActualDuration
 }
 
-func testSLADeadlineArmed(t *testing.T, open Opener) {
+// testSLADeadlineDeleted: the store applies no SLA rule, InsertSLA stores the
+// registration as given and arms nothing (package sla's Insert arms the first
+// deadline); DeleteSLA removes the registration's deadline with it.
+func testSLADeadlineDeleted(t *testing.T, open Opener) {
 	s := open(t)
 	late := store.SLA{ID: "W1", AppType: store.AppWorkflowJob, NominalTime: t0, ExpectedStart: t0.Add(10 * time.Minute),
 		ExpectedEnd: t0.Add(5 * time.Minute), ExpectedDuration: -1, ActualDuration: -1, SLAStatus: store.SLANotStarted, CreatedTime: t0}
-	none := store.SLA{ID: "W2", AppType: store.AppWorkflowJob, NominalTime: t0, ExpectedDuration: -1, ActualDuration: -1,
-		SLAStatus: store.SLANotStarted, CreatedTime: t0}
-	tx(t, s, func(x store.Tx) error {
-		if err := x.InsertSLA(ctx, &late); err != nil {
-			return err
-		}
-		return x.InsertSLA(ctx, &none)
-	})
-	var trig store.Trigger
-	tx(t, s, func(x store.Tx) (err error) { trig, err = x.GetTrigger(ctx, store.KindSLADeadline, "W1"); return })
-	if !trig.DueAt.Equal(t0.Add(5*time.Minute + time.Millisecond)) {
-		t.Fatalf("deadline armed at %v, want just after the expected end", trig.DueAt)
-	}
-	err := s.Tx(ctx, func(x store.Tx) error { _, err := x.GetTrigger(ctx, store.KindSLADeadline, "W2"); return err })
+	tx(t, s, func(x store.Tx) error { return x.InsertSLA(ctx, &late) })
+	err := s.Tx(ctx, func(x store.Tx) error { _, err := x.GetTrigger(ctx, store.KindSLADeadline, "W1"); return err })
 	wantErr(t, err, store.ErrNotFound)
+	schedule(t, s, store.KindSLADeadline, "W1", t0.Add(5*time.Minute+time.Millisecond))
 	tx(t, s, func(x store.Tx) error { return x.DeleteSLA(ctx, "W1") })
 	err = s.Tx(ctx, func(x store.Tx) error { _, err := x.GetTrigger(ctx, store.KindSLADeadline, "W1"); return err })
 	wantErr(t, err, store.ErrNotFound)

@@ -42,7 +42,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"SLAs", testSLAs},
 		{"SLAFilters", testSLAFilters},
 		{"SLAEventHistory", testSLAEventHistory},
-		{"SLADeadlineArmed", testSLADeadlineArmed},
+		{"SLADeadlineDeleted", testSLADeadlineDeleted},
 		{"ServersAndLeases", testServersAndLeases},
 		{"RollbackOnError", testRollbackOnError},
 		{"TriggerSchedule", testTriggerSchedule},

@@ -10,7 +10,7 @@ import (
 	"github.com/gozie/gozie/store"
 )
 
-func claim(t *testing.T, s store.Store, owner string, now time.Time, limit int, kinds ...string) []store.Trigger {
+func claim(t *testing.T, s store.Store, owner string, now time.Time, limit int, kinds ...store.TriggerKind) []store.Trigger {
 	t.Helper()
 	ts, err := s.ClaimTriggers(ctx, store.ClaimRequest{Owner: owner, Now: now, LeaseUntil: now.Add(time.Minute), Limit: limit, Kinds: kinds})
 	if err != nil {
@@ -19,12 +19,12 @@ func claim(t *testing.T, s store.Store, owner string, now time.Time, limit int, 
 	return ts
 }
 
-func schedule(t *testing.T, s store.Store, kind, id string, due time.Time) {
+func schedule(t *testing.T, s store.Store, kind store.TriggerKind, id string, due time.Time) {
 	t.Helper()
 	tx(t, s, func(x store.Tx) error { return x.Schedule(ctx, kind, id, due, "") })
 }
 
-func getTrigger(t *testing.T, s store.Store, kind, id string) (store.Trigger, error) {
+func getTrigger(t *testing.T, s store.Store, kind store.TriggerKind, id string) (store.Trigger, error) {
 	var tr store.Trigger
 	err := s.Tx(ctx, func(x store.Tx) (err error) { tr, err = x.GetTrigger(ctx, kind, id); return })
 	return tr, err

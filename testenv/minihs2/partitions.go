@@ -215,8 +215,9 @@ func (s *Server) addPartitions(ctx context.Context, t table, parts []partition, 
 		}
 	}
 	added, err := s.cat.addPartitions(t.db, t.name, parts, ifNotExists, time.Now())
-	if errors.Is(err, errExists) {
-		return nil, ddlError(fmt.Sprintf("AlreadyExistsException(message:Partition already exists: %s)", strings.TrimPrefix(err.Error(), errExists.Error()+": ")))
+	var pe *partitionExists
+	if errors.As(err, &pe) {
+		return nil, ddlError(fmt.Sprintf("AlreadyExistsException(message:Partition already exists: %s)", pe.partition))
 	}
 	if err != nil {
 		return nil, ddl(err, fmt.Sprintf("Table hive.%s.%s", t.db, t.name))
@@ -296,7 +297,7 @@ func (c *catalog) addPartitions(db, name string, parts []partition, ifNotExists 
 		exists := slices.ContainsFunc(t.parts, func(q partition) bool { return slices.Equal(q.values, p.values) }) ||
 			slices.ContainsFunc(added, func(q partition) bool { return slices.Equal(q.values, p.values) })
 		if exists && !ifNotExists {
-			return nil, fmt.Errorf("%w: Partition(values:[%s], dbName:%s, tableName:%s)", errExists, strings.Join(p.values, ", "), t.db, t.name)
+			return nil, &partitionExists{partition: fmt.Sprintf("Partition(values:[%s], dbName:%s, tableName:%s)", strings.Join(p.values, ", "), t.db, t.name)}
 		}
 		if !exists {
 			p.created = now
@@ -353,3 +354,12 @@ func (c *catalog) dropPartition(db, name string, values []string) (partition, bo
 	t.parts = slices.Delete(slices.Clone(t.parts), i, i+1)
 	return p, true
 }
+
+// partitionExists is errExists for one partition, which it names as the
+// metastore does ("Partition(values:[...], dbName:..., tableName:...)").
+type partitionExists struct{ partition string }
+
+func (e *partitionExists) Error() string { return errExists.Error() + ": " + e.partition }
+
+// Unwrap returns errExists, so that errors.Is sees an existing partition.
+func (e *partitionExists) Unwrap() error { return errExists }

@@ -12,6 +12,7 @@ import (
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
 )
@@ -172,7 +173,7 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, def [
 	case err == nil:
 		p, perr := conf.ReadConfigurationXML(bytes.NewReader(raw), defaultsFile)
 		if perr != nil {
-			return "", nil, nil, &Error{Code: "E0701", Msg: perr.Error(), Err: perr}
+			return "", nil, nil, &Error{Code: CodeSchema, Msg: perr.Error(), Err: perr}
 		}
 		defaults = p.Map()
 	case errors.Is(err, fs.ErrNotExist):
@@ -189,7 +190,7 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, def [
 func appIOError(err error) *Error {
 	var nf *hadoop.NoFileSystemError
 	if errors.As(err, &nf) {
-		return &Error{Code: nf.ErrorCode(), Msg: nf.Message(), Err: err}
+		return &Error{Code: oozieerr.Code(nf.ErrorCode()), Msg: nf.Message(), Err: err}
 	}
 	return &Error{Code: CodeIO, Msg: "IO error, " + err.Error(), Err: err}
 }

@@ -233,11 +233,10 @@ func (r *Runner) handleCheck(ctx context.Context, run *engine.Run) error {
 	}
 	st, err := exec.Check(hadoop.AsUser(ctx, l.job.User), r.actionRun(&l.job, &l.act, l.conf))
 	if err != nil {
-		if actions.KindOf(err) == actions.Transient {
-			return err // the engine retries with backoff and records why
-		}
 		var ee *actions.ExecError
-		errors.As(err, &ee)
+		if !errors.As(err, &ee) || ee.Kind == actions.Transient {
+			return err // the engine retries with backoff and records why (actions.KindOf)
+		}
 		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: actions.Failed, ErrorCode: ee.Code, ErrorMessage: ee.Err.Error()})
 	}
 	if st.Done {
@@ -314,7 +313,7 @@ func endEvent(node string, st actions.Status) workflow.Event {
 // action ends in ERROR with the engine's cause, and the workflow follows its error
 // transition, so that no workflow is left RUNNING on work that will never happen.
 func (r *Runner) giveUp(ctx context.Context, x store.Tx, t store.Trigger, cause string) error {
-	err := r.endIn(ctx, x, t.EntityID, actions.Status{Done: true, Outcome: actions.Error, ErrorCode: CodeInternal,
+	err := r.endIn(ctx, x, t.EntityID, actions.Status{Done: true, Outcome: actions.Error, ErrorCode: string(CodeInternal),
 		ErrorMessage: cause}, t.Payload)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil

@@ -43,13 +43,15 @@ import (
 
 // Trigger kinds owned by the runner.
 const (
-	KindActionStart = "wf-action-start"
-	KindActionCheck = "wf-action-check"
-	KindActionKill  = "wf-action-kill"
-	KindActionRetry = "wf-action-retry"
-	KindPoll        = "wf-poll"
-	pollEntity      = "yarn"
+	KindActionStart store.TriggerKind = "wf-action-start"
+	KindActionCheck store.TriggerKind = "wf-action-check"
+	KindActionKill  store.TriggerKind = "wf-action-kill"
+	KindActionRetry store.TriggerKind = "wf-action-retry"
+	KindPoll        store.TriggerKind = "wf-poll"
 )
+
+// pollEntity is the one entity id of the batched poll's trigger.
+const pollEntity = "yarn"
 
 // Config configures a Runner. Zero durations take the documented defaults.
 type Config struct {
@@ -75,18 +77,21 @@ type Config struct {
 	// "gozie-sys".
 	SystemDir string
 	// PollInterval is how often running YARN actions are looked at in one
-	// batch. Default 10s.
+	// batch (gozie.action.poll.interval). Default
+	// conf.DefaultActionPollInterval.
 	PollInterval time.Duration
 	// CheckInterval is how often an action whose executor cannot be polled
-	// in batch is checked. Default 30s.
+	// in batch is checked (gozie.action.check.interval). Default
+	// conf.DefaultActionCheckInterval.
 	CheckInterval time.Duration
 	// FallbackCheckInterval is how often an action that the batched poll
 	// follows is also checked on its own, for the rare run the batch misses
-	// (an application the ResourceManager forgot between two polls).
-	// Default 5m.
+	// (an application the ResourceManager forgot between two polls)
+	// (gozie.action.fallback-check.interval). Default
+	// conf.DefaultActionFallbackCheckInterval.
 	FallbackCheckInterval time.Duration
 	// StartRetry says how a start that failed transiently is retried before
-	// the action waits for a person. Zero: Oozie's defaults.
+	// the action waits for a person. Zero: DefaultStartRetry.
 	StartRetry StartRetry
 	// Location is the processing time zone of timestamp(); nil is UTC.
 	Location *time.Location
@@ -119,8 +124,11 @@ type StartRetry struct {
 	Policy   string // workflow.RetryPeriodic or workflow.RetryExponential
 }
 
-// DefaultStartRetry is Oozie's: 3 retries 10 s apart.
-var DefaultStartRetry = StartRetry{Max: 3, Interval: 10 * time.Second, Policy: workflow.RetryPeriodic}
+// DefaultStartRetry is Oozie's: 3 retries 10 s apart, the defaults of
+// gozie.action.retries.max, gozie.action.retry.interval and
+// gozie.action.retry.policy.
+var DefaultStartRetry = StartRetry{Max: conf.DefaultActionRetriesMax, Interval: conf.DefaultActionRetryInterval,
+	Policy: conf.DefaultActionRetryPolicy}
 
 // Runner runs workflow jobs.
 type Runner struct {
@@ -158,13 +166,13 @@ func New(cfg Config) (*Runner, error) {
 		cfg.SystemDir = "gozie-sys"
 	}
 	if cfg.PollInterval <= 0 {
-		cfg.PollInterval = 10 * time.Second
+		cfg.PollInterval = conf.DefaultActionPollInterval
 	}
 	if cfg.CheckInterval <= 0 {
-		cfg.CheckInterval = 30 * time.Second
+		cfg.CheckInterval = conf.DefaultActionCheckInterval
 	}
 	if cfg.FallbackCheckInterval <= 0 {
-		cfg.FallbackCheckInterval = 5 * time.Minute
+		cfg.FallbackCheckInterval = conf.DefaultActionFallbackCheckInterval
 	}
 	if cfg.StartRetry.Interval <= 0 {
 		cfg.StartRetry = DefaultStartRetry
@@ -186,12 +194,14 @@ func New(cfg Config) (*Runner, error) {
 	return r, nil
 }
 
-// Register registers the runner's trigger handlers on e.
+// Register registers the runner's trigger handlers on e. Starting an
+// action and its retry start new work (engine.StartsNewWork), which SAFEMODE
+// holds.
 func (r *Runner) Register(e *engine.Engine) {
-	e.Handle(KindActionStart, r.handleStart)
+	e.Handle(KindActionStart, r.handleStart, engine.StartsNewWork())
 	e.Handle(KindActionCheck, r.handleCheck)
 	e.Handle(KindActionKill, r.handleKill)
-	e.Handle(KindActionRetry, r.handleRetry)
+	e.Handle(KindActionRetry, r.handleRetry, engine.StartsNewWork())
 	e.Handle(KindPoll, r.handlePoll)
 	// Launch failures of the cluster are retried inside the start handlers; what still
 	// fails them is the server's own trouble, given up on after bounded attempts. Checks,

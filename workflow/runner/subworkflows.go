@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
 )
@@ -65,11 +66,5 @@ func (r *Runner) cascade(ctx context.Context, x store.Tx, jobID string, ev workf
 	return nil
 }
 
-// errorCode returns the Oozie code of a runner error, "" for others.
-func errorCode(err error) string {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	return ""
-}
+// errorCode returns the Oozie code of a coded error, "" for others.
+func errorCode(err error) oozieerr.Code { return oozieerr.CodeOf(err) }

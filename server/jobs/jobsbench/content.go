@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/gozie/gozie/oozietime"
 )
 
 // The text columns of the fixture: what a coordinator of an hourly HDFS dataset and its
@@ -12,8 +14,6 @@ import (
 const (
 	nameNode = "hdfs://nn.example.com:8020"
 	rmAddr   = "rm.example.com:8032"
-	// layout is Oozie's yyyy-MM-dd'T'HH:mm'Z'.
-	layout = "2006-01-02T15:04Z"
 )
 
 // property appends one Hadoop configuration property.
@@ -55,7 +55,7 @@ func (s Spec) coordDefinition(i int) string {
       </configuration>
     </workflow>
   </action>
-</coordinator-app>`, appName(i), start.Format(layout), start.AddDate(2, 0, 0).Format(layout), datasetTemplate(i), s.coordAppPath(i))
+</coordinator-app>`, appName(i), start.Format(oozietime.Layout), start.AddDate(2, 0, 0).Format(oozietime.Layout), datasetTemplate(i), s.coordAppPath(i))
 }
 
 // coordConf is the job configuration of coordinator i (about 800 bytes).
@@ -82,15 +82,15 @@ func (s Spec) actionXML(i, n int, nominal time.Time) string {
 	b.Grow(2048)
 	start := coordStart(i)
 	fmt.Fprintf(&b, `<coordinator-app xmlns="uri:oozie:coordinator:0.4" name="%s" frequency="60" start="%s" end="%s" timezone="UTC" freq_timeunit="MINUTE" end_of_duration="NONE" instance-number="%d" action-nominal-time="%s" action-actual-time="%s">`,
-		appName(i), start.Format(layout), start.AddDate(2, 0, 0).Format(layout), n, nominal.Format(layout),
-		nominal.Add(3*time.Minute).Format(layout))
+		appName(i), start.Format(oozietime.Layout), start.AddDate(2, 0, 0).Format(oozietime.Layout), n, nominal.Format(oozietime.Layout),
+		nominal.Add(3*time.Minute).Format(oozietime.Layout))
 	b.WriteString(`<controls><timeout>120</timeout><concurrency>1</concurrency><execution>FIFO</execution><throttle>12</throttle></controls>`)
 	dir := fmt.Sprintf("%s/data/bench/%04d/events/%s", nameNode, i, nominal.Format("2006/01/02/15"))
 	fmt.Fprintf(&b, `<input-events><data-in name="input" dataset="events"><uris>%s</uris><dataset name="events" frequency="60" initial-instance="2023-01-01T00:00Z" timezone="UTC" freq_timeunit="MINUTE" end_of_duration="NONE"><uri-template>%s</uri-template><done-flag>_SUCCESS</done-flag></dataset></data-in></input-events>`,
 		dir, datasetTemplate(i))
 	fmt.Fprintf(&b, `<action><workflow><app-path>%s-wf</app-path><configuration>`, s.coordAppPath(i))
 	property(&b, "inputDir", dir)
-	property(&b, "nominalTime", nominal.Format(layout))
+	property(&b, "nominalTime", nominal.Format(oozietime.Layout))
 	property(&b, "outputDir", fmt.Sprintf("%s/warehouse/bench/%04d/%s", nameNode, i, nominal.Format("2006010215")))
 	// Some actions carry more configuration, so row sizes vary as in real coordinators.
 	for k := range n % 8 {
@@ -104,7 +104,7 @@ func (s Spec) actionXML(i, n int, nominal time.Time) string {
 func (s Spec) actionConf(i int, nominal time.Time) string {
 	c := s.coordConf(i)
 	return strings.TrimSuffix(c, "</configuration>") +
-		fmt.Sprintf("<property><name>nominalTime</name><value>%s</value></property></configuration>", nominal.Format(layout))
+		fmt.Sprintf("<property><name>nominalTime</name><value>%s</value></property></configuration>", nominal.Format(oozietime.Layout))
 }
 
 // workflowDefinition is the workflow XML of coordinator i's workflow (about 900 bytes).

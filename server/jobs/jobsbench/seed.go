@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/postgres"
 )
@@ -137,7 +138,7 @@ func (s Spec) coordActionRows(emit func(...any) error) error {
 			case store.CoordActionFailed:
 				code, msg = "JA018", "Main class [org.apache.oozie.action.hadoop.Hive2Main], exit code [2]"
 			case store.CoordActionTimedOut:
-				code, msg = "E1022", "Coord action timed out waiting for its inputs"
+				code, msg = oozieerr.E1022, "Coord action timed out waiting for its inputs"
 			case store.CoordActionWaiting:
 				missing = fmt.Sprintf("%s/data/bench/%04d/events/%s", nameNode, i, nominal.Format("2006/01/02/15"))
 			}

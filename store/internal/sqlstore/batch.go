@@ -90,7 +90,7 @@ func (x *txn) ReleaseTriggers(ctx context.Context, rs []store.TriggerRelease) er
 		t := r.Trigger
 		c, ok := claims[t.ID]
 		if !ok || c.seq != t.LeaseSeq || c.owner != t.LeaseOwner || t.LeaseOwner == "" {
-			lost = append(lost, t.Kind+"/"+t.EntityID)
+			lost = append(lost, string(t.Kind)+"/"+t.EntityID)
 			continue
 		}
 		if c.requeue.IsZero() && (r.Next.IsZero() || c.cancelled) {
@@ -137,7 +137,10 @@ var scheduleConflict = scheduleTrigger[strings.Index(scheduleTrigger, "ON CONFLI
 // PostgreSQL refuses an upsert that touches one row twice, so a trigger
 // named twice is merged first.
 func (x *txn) ScheduleTriggers(ctx context.Context, rs []store.ScheduleRequest) error {
-	type key struct{ kind, entity string }
+	type key struct {
+		kind   store.TriggerKind
+		entity string
+	}
 	merged := make([]store.ScheduleRequest, 0, len(rs))
 	at := make(map[key]int, len(rs))
 	for _, r := range rs {
@@ -174,7 +177,7 @@ func (x *txn) ScheduleTriggers(ctx context.Context, rs []store.ScheduleRequest) 
 			}
 			n := len(args)
 			fmt.Fprintf(&b, "($%d, $%d, $%d, $%d, $%d)", n+1, n+2, n+3, n+4, n+5)
-			args = append(args, r.Kind, r.EntityID, r.Payload, x.d.tv(r.Due), now)
+			args = append(args, string(r.Kind), r.EntityID, r.Payload, x.d.tv(r.Due), now)
 		}
 		b.WriteString("\n")
 		b.WriteString(scheduleConflict)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gozie/gozie/store"
@@ -38,24 +37,7 @@ var slaSortColumns = map[string]string{
 }
 
 func (x *txn) InsertSLA(ctx context.Context, s *store.SLA) error {
-	if err := slas.insert(ctx, x, s); err != nil {
-		return err
-	}
-	if !s.ActualEnd.IsZero() && strings.Contains(s.EventStatus, "END_") {
-		return nil // judged to the end already (a copy, a backfill): nothing is due
-	}
-	var first time.Time
-	for _, t := range []time.Time{s.ExpectedStart, s.ExpectedEnd} {
-		if !t.IsZero() && (first.IsZero() || t.Before(first)) {
-			first = t
-		}
-	}
-	if first.IsZero() {
-		return nil
-	}
-	// A job that starts or ends exactly on time meets its SLA: the
-	// deadline is the first millisecond after.
-	return x.Schedule(ctx, store.KindSLADeadline, s.ID, first.Add(time.Millisecond), "")
+	return slas.insert(ctx, x, s)
 }
 
 func (x *txn) GetSLA(ctx context.Context, id string) (store.SLA, error) {

@@ -32,7 +32,7 @@ ON CONFLICT (kind, entity_id) DO UPDATE SET
                     THEN excluded.due_at ELSE triggers.requeue_at END,
   cancelled = CASE WHEN triggers.lease_owner = '' THEN triggers.cancelled ELSE FALSE END`
 
-func (x *txn) Schedule(ctx context.Context, kind, entityID string, due time.Time, payload string) error {
+func (x *txn) Schedule(ctx context.Context, kind store.TriggerKind, entityID string, due time.Time, payload string) error {
 	if kind == "" || entityID == "" {
 		return fmt.Errorf("scheduling trigger: empty kind or entity id")
 	}
@@ -40,17 +40,17 @@ func (x *txn) Schedule(ctx context.Context, kind, entityID string, due time.Time
 		return fmt.Errorf("scheduling trigger %s/%s: zero due time", kind, entityID)
 	}
 	now := time.Now()
-	if _, err := x.tx.ExecContext(ctx, scheduleTrigger, kind, entityID, payload, x.d.tv(due), x.d.tv(now)); err != nil {
+	if _, err := x.tx.ExecContext(ctx, scheduleTrigger, string(kind), entityID, payload, x.d.tv(due), x.d.tv(now)); err != nil {
 		return x.mapErr(err, "scheduling trigger %s/%s", kind, entityID)
 	}
 	return x.markScheduled(ctx)
 }
 
-func (x *txn) Unschedule(ctx context.Context, kind, entityID string) error {
-	if _, err := x.tx.ExecContext(ctx, `DELETE FROM triggers WHERE kind = $1 AND entity_id = $2 AND lease_owner = ''`, kind, entityID); err != nil {
+func (x *txn) Unschedule(ctx context.Context, kind store.TriggerKind, entityID string) error {
+	if _, err := x.tx.ExecContext(ctx, `DELETE FROM triggers WHERE kind = $1 AND entity_id = $2 AND lease_owner = ''`, string(kind), entityID); err != nil {
 		return x.mapErr(err, "unscheduling trigger %s/%s", kind, entityID)
 	}
-	if _, err := x.tx.ExecContext(ctx, `UPDATE triggers SET cancelled = TRUE, requeue_at = NULL WHERE kind = $1 AND entity_id = $2`, kind, entityID); err != nil {
+	if _, err := x.tx.ExecContext(ctx, `UPDATE triggers SET cancelled = TRUE, requeue_at = NULL WHERE kind = $1 AND entity_id = $2`, string(kind), entityID); err != nil {
 		return x.mapErr(err, "cancelling trigger %s/%s", kind, entityID)
 	}
 	return nil
@@ -141,9 +141,9 @@ func (x *txn) RenewLease(ctx context.Context, t store.Trigger, until time.Time) 
 	return nil
 }
 
-func (x *txn) GetTrigger(ctx context.Context, kind, entityID string) (store.Trigger, error) {
+func (x *txn) GetTrigger(ctx context.Context, kind store.TriggerKind, entityID string) (store.Trigger, error) {
 	var t store.Trigger
-	err := x.tx.QueryRowContext(ctx, `SELECT `+triggerCols+` FROM triggers WHERE kind = $1 AND entity_id = $2`, kind, entityID).
+	err := x.tx.QueryRowContext(ctx, `SELECT `+triggerCols+` FROM triggers WHERE kind = $1 AND entity_id = $2`, string(kind), entityID).
 		Scan(x.d.triggerFields(&t)...)
 	if err != nil {
 		return t, x.mapErr(err, "getting trigger %s/%s", kind, entityID)
@@ -213,7 +213,11 @@ func (s *DB) ClaimTriggers(ctx context.Context, req store.ClaimRequest) ([]store
 		if col == "" {
 			col = "kind"
 		}
-		kw.in(col, req.Kinds, false)
+		names := make([]string, len(req.Kinds))
+		for i, k := range req.Kinds {
+			names[i] = string(k)
+		}
+		kw.in(col, names, false)
 		w.args = kw.args
 		kinds = " AND " + kw.conds[0]
 	}

@@ -1,4 +1,4 @@
-package coordinator
+package oozietime
 
 import "time"
 
@@ -79,6 +79,49 @@ func addMonths(t time.Time, n int, loc *time.Location) time.Time {
 	y, m := floorDiv(total, 12), time.Month(floorMod(total, 12)+1)
 	d := min(lt.Day(), daysIn(y, m))
 	return time.Date(y, m, d, lt.Hour(), lt.Minute(), lt.Second(), lt.Nanosecond(), loc)
+}
+
+// StepIndex returns the largest k (possibly negative) with AddUnits(start, u, k×freq, loc) at
+// or before t, the index of the step of a series (dataset instances, nominal times) that is
+// current at t; it is 0 when freq is not positive.
+func StepIndex(start time.Time, u Unit, freq int, loc *time.Location, t time.Time) int {
+	if freq <= 0 {
+		return 0
+	}
+	k := estimateSteps(start, u, freq, loc, t)
+	for k > -1<<40 && AddUnits(start, u, k*freq, loc).After(t) {
+		k--
+	}
+	for k < 1<<40 && !AddUnits(start, u, (k+1)*freq, loc).After(t) {
+		k++
+	}
+	return k
+}
+
+// estimateSteps guesses the number of whole frequency steps from start to t; StepIndex
+// corrects the guess by at most a few steps (daylight-saving days, month lengths).
+func estimateSteps(start time.Time, u Unit, freq int, loc *time.Location, t time.Time) int {
+	var units int
+	secs := int(t.Unix() - start.Unix()) // not t.Sub: a Duration saturates past 292 years
+	switch u {
+	case Minute:
+		units = secs / 60
+	case Hour:
+		units = secs / 3600
+	case Day, EndOfDay:
+		units = secs / (24 * 3600)
+	case Week, EndOfWeek:
+		units = secs / (7 * 24 * 3600)
+	case Month, EndOfMonth, Year:
+		a, b := start.In(loc), t.In(loc)
+		units = (b.Year()-a.Year())*12 + int(b.Month()) - int(a.Month())
+		if u == Year {
+			units = floorDiv(units, 12)
+		}
+	default:
+		return 0
+	}
+	return floorDiv(units, freq)
 }
 
 // MoveToEnd applies Oozie's end-of-duration adjustment to a coordinator start or a dataset

@@ -1,53 +1,70 @@
-package coordinator
+package oozietime
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/gozie/gozie/store"
 )
 
-// TimeFormat is Oozie's processing time zone together with its datetime mask. Every
+// Go layouts of the datetimes Oozie reads and prints, for code that needs a plain time.Parse
+// or time.Format rather than the processing zone's Format (which is stricter and zone-aware).
+const (
+	// Layout is Oozie's UTC mask, yyyy-MM-dd'T'HH:mm'Z' (DateUtils.ISO8601_UTC_MASK):
+	// 2009-09-08T23:59Z.
+	Layout = "2006-01-02T15:04Z"
+	// OffsetLayout is the mask of a GMT±HHMM processing time zone, yyyy-MM-dd'T'HH:mm
+	// followed by the offset: 2009-09-09T05:29+0530.
+	OffsetLayout = "2006-01-02T15:04-0700"
+	// ZonedLayout prints a minute-precision datetime in any zone with the offset in ISO 8601
+	// form, Z in UTC and ±hh:mm elsewhere (2009-09-08T16:59-07:00); gozie's job log uses it
+	// for times shown in the caller's zone.
+	ZonedLayout = "2006-01-02T15:04Z07:00"
+	// JavaDateLayout is what java.util.Date.toString prints, "EEE MMM dd HH:mm:ss zzz yyyy"
+	// (Tue Sep 08 23:59:00 UTC 2009): Oozie's CLI shows bundle times with it, and
+	// java.util.Properties.store writes it in its header comment.
+	JavaDateLayout = "Mon Jan 02 15:04:05 MST 2006"
+)
+
+// Format is Oozie's processing time zone together with its datetime mask. Every
 // coordinator datetime (start, end, initial-instance, nominal times, EL results) is parsed and
 // printed with it. The zero value is the default, UTC, whose mask is yyyy-MM-dd'T'HH:mm'Z'.
-type TimeFormat struct {
+type Format struct {
 	name   string         // "" (UTC) or "GMT+0530"
 	suffix string         // "" (means "Z") or "+0530"
 	loc    *time.Location // nil means UTC
 }
 
 // UTC is the default processing time zone.
-var UTC = TimeFormat{}
+var UTC = Format{}
 
-// NewTimeFormat returns the format of a processing time zone, which Oozie restricts to "UTC"
+// NewFormat returns the format of a processing time zone, which Oozie restricts to "UTC"
 // or "GMT" followed by a sign and four digits (oozie.processing.timezone). The offset becomes
 // part of the mask: with GMT+0530 datetimes read and print as 2009-01-01T10:00+0530.
-func NewTimeFormat(processingTZ string) (TimeFormat, error) {
+func NewFormat(processingTZ string) (Format, error) {
 	if processingTZ == "UTC" {
 		return UTC, nil
 	}
 	if len(processingTZ) != 8 || !strings.HasPrefix(processingTZ, "GMT") ||
 		(processingTZ[3] != '+' && processingTZ[3] != '-') || !allDigits(processingTZ[4:]) {
-		return TimeFormat{}, fmt.Errorf("invalid processing time zone %q: it must be UTC or GMT(+/-)####",
+		return Format{}, fmt.Errorf("invalid processing time zone %q: it must be UTC or GMT(+/-)####",
 			processingTZ)
 	}
 	hh, _ := strconv.Atoi(processingTZ[4:6])
 	mm, _ := strconv.Atoi(processingTZ[6:8])
 	if hh > 23 || mm > 59 {
-		return TimeFormat{}, fmt.Errorf("invalid processing time zone %q: offset out of range", processingTZ)
+		return Format{}, fmt.Errorf("invalid processing time zone %q: offset out of range", processingTZ)
 	}
 	secs := hh*3600 + mm*60
 	if processingTZ[3] == '-' {
 		secs = -secs
 	}
 	id := fmt.Sprintf("GMT%c%s:%s", processingTZ[3], processingTZ[4:6], processingTZ[6:8])
-	return TimeFormat{name: processingTZ, suffix: processingTZ[3:], loc: time.FixedZone(id, secs)}, nil
+	return Format{name: processingTZ, suffix: processingTZ[3:], loc: time.FixedZone(id, secs)}, nil
 }
 
 // Name returns the processing time zone as configured ("UTC" or "GMT+0530").
-func (f TimeFormat) Name() string {
+func (f Format) Name() string {
 	if f.name == "" {
 		return "UTC"
 	}
@@ -55,7 +72,7 @@ func (f TimeFormat) Name() string {
 }
 
 // Location returns the processing time zone.
-func (f TimeFormat) Location() *time.Location {
+func (f Format) Location() *time.Location {
 	if f.loc == nil {
 		return time.UTC
 	}
@@ -63,7 +80,7 @@ func (f TimeFormat) Location() *time.Location {
 }
 
 // Mask returns the Java date pattern of the format, as Oozie prints it in error messages.
-func (f TimeFormat) Mask() string {
+func (f Format) Mask() string {
 	if f.suffix == "" {
 		return "yyyy-MM-dd'T'HH:mm'Z'"
 	}
@@ -71,7 +88,7 @@ func (f TimeFormat) Mask() string {
 }
 
 // literal returns the text that must follow the minutes.
-func (f TimeFormat) literal() string {
+func (f Format) literal() string {
 	if f.suffix == "" {
 		return "Z"
 	}
@@ -79,13 +96,14 @@ func (f TimeFormat) literal() string {
 }
 
 // Format prints t with the mask, e.g. 2009-09-08T23:59Z. Seconds are dropped, as in Oozie.
-func (f TimeFormat) Format(t time.Time) string {
-	return f.formatWall(t, f.Location())
+func (f Format) Format(t time.Time) string {
+	return f.FormatIn(t, f.Location())
 }
 
-// formatWall prints the wall-clock time of t in loc followed by the mask's zone literal, as
-// Oozie's DateUtils.formatDate does for a calendar in another zone.
-func (f TimeFormat) formatWall(t time.Time, loc *time.Location) string {
+// FormatIn prints the wall-clock time of t in loc followed by the mask's zone literal, as
+// Oozie's DateUtils.formatDate does for a calendar in another zone (coord:dateTzOffset):
+// the result reads as a datetime of the mask but names the wall clock of loc.
+func (f Format) FormatIn(t time.Time, loc *time.Location) string {
 	lt := t.In(loc)
 	var b strings.Builder
 	b.Grow(17 + len(f.suffix))
@@ -124,7 +142,7 @@ const maxFieldDigits = 9
 // ("2009-1-2T7:00Z" and "2009-03-06T010:00Z" are accepted, "09" is the year 9), the ranges of
 // month, day, hour and minute are checked (hour 24 and February 30 are rejected), there are no
 // seconds, and nothing may follow the zone literal.
-func (f TimeFormat) Parse(s string) (time.Time, error) {
+func (f Format) Parse(s string) (time.Time, error) {
 	orig := s
 	s = strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
 	fail := func(why string) (time.Time, error) {
@@ -174,22 +192,6 @@ func (f TimeFormat) Parse(s string) (time.Time, error) {
 		return fail("minute out of range")
 	}
 	return time.Date(y, time.Month(mo), d, h, mi, 0, 0, f.Location()), nil
-}
-
-// ParseStored is Parse for a datetime that a job keeps (a start, an end, a pause or kick-off
-// time): it must also lie in the range the store holds (store.MinTime to store.MaxTime, the
-// years 1000 to 9999; 0001-01-01T00:00Z would be stored as "not set"), so that it is refused at submission rather than failing, or turning into "not
-// set", when it is written.
-func (f TimeFormat) ParseStored(s string) (time.Time, error) {
-	t, err := f.Parse(s)
-	if err != nil {
-		return t, err
-	}
-	if t.Before(store.MinTime) || t.After(store.MaxTime) { // a parsed date is never "not set"
-		return time.Time{}, fmt.Errorf("[%s] is outside the dates gozie stores, %s to %s", strings.TrimSpace(s),
-			f.Format(store.MinTime), f.Format(store.MaxTime))
-	}
-	return t, nil
 }
 
 // daysIn returns the number of days of a month in the proleptic Gregorian calendar.

@@ -1,4 +1,4 @@
-package coordinator
+package oozietime
 
 import (
 	"fmt"
@@ -7,12 +7,12 @@ import (
 	"time"
 )
 
-// formatJava formats t (already in the wanted zone) with a java.text.SimpleDateFormat
+// FormatJava formats t (already in the wanted zone) with a java.text.SimpleDateFormat
 // pattern in the en-US locale, as coord:formatTime does. Supported letters: G y Y M L d D E u
 // a H k K h m s S z Z X w W F; text in single quotes is literal and two single quotes
 // stand for one. Other ASCII
 // letters are an error, as in Java ("Illegal pattern character").
-func formatJava(t time.Time, pattern string) (string, error) {
+func FormatJava(t time.Time, pattern string) (string, error) {
 	var b strings.Builder
 	for i := 0; i < len(pattern); {
 		c := pattern[i]

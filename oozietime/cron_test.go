@@ -1,4 +1,4 @@
-package coordinator
+package oozietime
 
 import (
 	"math/rand/v2"
