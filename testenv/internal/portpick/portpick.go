@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // lowest is the lowest port picked: above the well-known and most
@@ -88,7 +89,7 @@ func Listen(ctx context.Context, addr string) (net.Listener, error) {
 	}
 	var lc net.ListenConfig
 	if port != "0" {
-		return lc.Listen(ctx, "tcp", addr)
+		return listenAgain(ctx, &lc, addr)
 	}
 	var l net.Listener
 	if _, err := Bind(host, func(a string) error {
@@ -152,4 +153,27 @@ func lockDirLocked() string {
 		}
 	}
 	return reserved.dir
+}
+
+// busyWait bounds how long a given port that is in use is waited for.
+const busyWait = 10 * time.Second
+
+// listenAgain listens on a given address, waiting up to busyWait while it
+// is in use: a cluster restarted at once takes its recorded ports again,
+// and a socket of its last run (or a brief bind by another process, such
+// as a cluster pinned to nearby ports failing its start) may still hold
+// one for a moment.
+func listenAgain(ctx context.Context, lc *net.ListenConfig, addr string) (net.Listener, error) {
+	deadline := time.Now().Add(busyWait)
+	for {
+		l, err := lc.Listen(ctx, "tcp", addr)
+		if err == nil || !errors.Is(err, syscall.EADDRINUSE) || time.Now().After(deadline) {
+			return l, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(50 * time.Millisecond): // polling the port, bounded by the deadline
+		}
+	}
 }

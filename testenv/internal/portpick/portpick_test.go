@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestListenPicksBelowTheEphemeralRange: a port-0 address listens on a port
@@ -35,15 +36,24 @@ func TestListenPicksBelowTheEphemeralRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
 	taken := l.Addr().String()
-	if _, err := Listen(context.Background(), taken); err == nil {
+	// A given port in use is waited for, as long as the context allows.
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := Listen(ctx, taken); err == nil {
 		t.Errorf("a second listener on %s", taken)
 	}
+	// And taken once it is free.
+	_, port, _ := net.SplitHostPort(taken)
+	l.Close()
+	again, err := Listen(context.Background(), taken)
+	if err != nil {
+		t.Fatalf("listening again on %s: %v", taken, err)
+	}
+	again.Close()
 	if _, err := Listen(context.Background(), "no-port"); err == nil {
 		t.Error("an address without a port was accepted")
 	}
-	_, port, _ := net.SplitHostPort(taken)
 	if n, _ := strconv.Atoi(port); n == 0 {
 		t.Errorf("listener address %s", taken)
 	}
