@@ -8,7 +8,7 @@
 // fs and email run in the server; hive2 talks to HiveServer2 directly; a
 // sub-workflow is a child job.
 //
-// Exactly-once launches: the runner records Run.Tag on the action's row
+// Exactly-once launches: the runner records Attempt.Tag on the action's row
 // before it calls Start, and Start must first look for existing external
 // work with that tag (a server that crashed between launching and recording
 // the launch) and return it instead of launching again.
@@ -19,18 +19,21 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/workflow"
 )
 
-// Run is one run of one workflow action: everything an executor needs to
-// start, check or kill it.
-type Run struct {
+// Attempt is one attempt at one workflow action (a rerun or a user retry is
+// a new attempt, with a new Key): everything an executor needs to start,
+// check or kill it.
+type Attempt struct {
 	ActionID string // <jobID>@<node>
 	JobID    string
 	Node     string
 	Type     string // shell, java, fs, map-reduce, hive, hive2, sub-workflow, email
-	// Key is unique to this run of the action (a rerun or a user retry is a
-	// new run): "<actionID>#<wfRun>.<attempt>".
+	// Key is unique to this attempt at the action (a rerun or a user retry
+	// is a new attempt): "<actionID>#<wfRun>.<attempt>".
 	Key string
 	// Tag is the YARN application tag derived from Key, recorded on the
 	// action row before Start is called.
@@ -42,8 +45,8 @@ type Run struct {
 	// Body is the action's XML with EL resolved and the global section and
 	// configuration defaults merged in (store.WorkflowAction.Conf).
 	Body string
-	// JobConf is the resolved job configuration.
-	JobConf map[string]string
+	// JobConf is the resolved job configuration, in name order.
+	JobConf *conf.Properties
 	// NameNode and ResourceManager are the cluster addresses the action
 	// names, or the server's defaults when it names none.
 	NameNode        string
@@ -76,16 +79,18 @@ type Credential struct {
 	Properties map[string]string
 }
 
-// Status is what an executor reports about a run.
+// Status is what an executor reports about an attempt.
 type Status struct {
 	ExternalID       string // YARN application id, child workflow id, HiveServer2 operation
 	ExternalStatus   string // the external system's status, e.g. RUNNING, SUCCEEDED, FAILED/KILLED
 	TrackerURI       string
 	ConsoleURL       string
 	ExternalChildIDs []string
-	// Done is true once the run has ended; Outcome then says how.
+	// Done is true once the attempt has ended; Outcome then says how, in the
+	// decision core's vocabulary (workflow.OutcomeOK, OutcomeError,
+	// OutcomeFailed), which the runner hands to workflow.Decide unchanged.
 	Done    bool
-	Outcome Outcome
+	Outcome workflow.Outcome
 	// ErrorCode and ErrorMessage explain an ERROR or FAILED outcome
 	// (wf:errorCode, wf:errorMessage): e.g. the shell exit code "1".
 	ErrorCode    string
@@ -93,42 +98,31 @@ type Status struct {
 	// Data is the captured output (capture-output) as Java properties
 	// text, at most the server's limit (2 KB by default).
 	Data string
-	// Stats is the run's external statistics as JSON, recorded on the
+	// Stats is the attempt's external statistics as JSON, recorded on the
 	// action row (store.WorkflowAction.Stats, Oozie's stats): a map-reduce
 	// run's job counters, in Oozie's MRStats shape, which hadoop:counters
 	// reads. Empty when the executor has none.
 	Stats string
 }
 
-// Outcome is how a run ended.
-type Outcome string
-
-// Outcomes: OK takes the ok transition, ERROR the error transition (after
-// user retries), FAILED fails the job.
-const (
-	OK     Outcome = "OK"
-	Error  Outcome = "ERROR"
-	Failed Outcome = "FAILED"
-)
-
 // Executor runs one type of action.
 type Executor interface {
-	// Start launches the run, or finds the external work already launched
-	// for run.Tag and reports it. A synchronous executor does the whole
+	// Start launches the attempt, or finds the external work already
+	// launched for its Tag and reports it. A synchronous executor does the whole
 	// work here and returns a Done status.
-	Start(ctx context.Context, run *Run) (Status, error)
-	// Check reports the run's current state.
-	Check(ctx context.Context, run *Run) (Status, error)
-	// Kill stops the run's external work and its children; killing work
+	Start(ctx context.Context, run *Attempt) (Status, error)
+	// Check reports the attempt's current state.
+	Check(ctx context.Context, run *Attempt) (Status, error)
+	// Kill stops the attempt's external work and its children; killing work
 	// that already ended is not an error.
-	Kill(ctx context.Context, run *Run) error
+	Kill(ctx context.Context, run *Attempt) error
 }
 
-// BatchChecker is implemented by executors whose runs are YARN
-// applications: one call looks at every running run at once (one RM list
+// BatchChecker is implemented by executors whose attempts are YARN
+// applications: one call looks at every running attempt at once (one RM list
 // query per cycle), returning the statuses of those that have ended.
 type BatchChecker interface {
-	CheckAll(ctx context.Context, runs []*Run) (map[string]Status, error)
+	CheckAll(ctx context.Context, runs []*Attempt) (map[string]Status, error)
 }
 
 // ErrorKind classifies executor failures as Oozie's ActionExecutorException

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/oozietime"
 )
 
@@ -28,11 +28,11 @@ func (j *Job) DefinitionXML(format oozietime.Format) string {
 			b.WriteString(` enabled="false"`)
 		}
 		fmt.Fprintf(&b, ">\n    <app-path>%s</app-path>\n", escape(c.AppPath))
-		if len(c.Conf) > 0 {
+		if c.Conf.Len() > 0 {
 			b.WriteString("    <configuration>\n")
-			for _, p := range c.Conf {
+			for k, v := range c.Conf.All() {
 				fmt.Fprintf(&b, "      <property>\n        <name>%s</name>\n        <value>%s</value>\n      </property>\n",
-					escape(p.Name), escape(p.Value))
+					escape(k), escape(v))
 			}
 			b.WriteString("    </configuration>\n")
 		}
@@ -50,13 +50,13 @@ func escape(s string) string {
 }
 
 // LoadJob reads back a definition written by DefinitionXML: the values are taken as they
-// are, with no EL evaluated again, and conf is the stored job configuration.
-func LoadJob(definition string, conf coordinator.Props, format oozietime.Format) (*Job, error) {
+// are, with no EL evaluated again, and props is the stored job configuration.
+func LoadJob(definition string, props *conf.Properties, format oozietime.Format) (*Job, error) {
 	app, err := Parse([]byte(definition))
 	if err != nil {
 		return nil, fmt.Errorf("reading a stored bundle definition: %w", err)
 	}
-	job := &Job{Namespace: app.Namespace, Name: strings.TrimSpace(app.Name), Conf: conf}
+	job := &Job{Namespace: app.Namespace, Name: strings.TrimSpace(app.Name), Conf: props}
 	if k := strings.TrimSpace(app.KickOffTime); k != "" {
 		if job.KickoffTime, err = format.Parse(k); err != nil {
 			return nil, fmt.Errorf("reading a stored bundle definition: kick-off-time %q: %w", k, err)
@@ -64,9 +64,9 @@ func LoadJob(definition string, conf coordinator.Props, format oozietime.Format)
 	}
 	for _, def := range app.Coordinators {
 		c := Coordinator{Name: def.Name, AppPath: def.AppPath, Critical: def.HasCritical && def.Critical == "true",
-			Enabled: !def.HasEnabled || def.Enabled == "true"}
+			Enabled: !def.HasEnabled || def.Enabled == "true", Conf: &conf.Properties{}}
 		for _, p := range def.Configuration {
-			c.Conf = c.Conf.Set(p.Name, p.Value)
+			c.Conf.Set(p.Name, p.Value)
 		}
 		job.Coordinators = append(job.Coordinators, c)
 	}

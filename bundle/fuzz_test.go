@@ -3,7 +3,7 @@ package bundle
 import (
 	"testing"
 
-	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/conf"
 )
 
 // FuzzParse feeds arbitrary documents to Parse and Resolve: they may fail, with an Oozie
@@ -11,9 +11,8 @@ import (
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(doc02))
 	f.Add([]byte(`<bundle-app name='b' xmlns='uri:oozie:bundle:0.1'><coordinator name='c'><app-path>/a</app-path></coordinator></bundle-app>`))
-	conf := coordinator.Props{{Name: "user.name", Value: "joe"}, {Name: "bundleName", Value: "n"}, {Name: "kickOff", Value: "2025-01-01T00:00Z"},
-		{Name: "nameNode", Value: "hdfs://nn"}, {Name: "start", Value: "s"}, {Name: "suffix", Value: "x"}, {Name: "aggEnabled", Value: "true"},
-		{Name: "queue", Value: "q"}}
+	props := conf.NewProperties("user.name", "joe", "bundleName", "n", "kickOff", "2025-01-01T00:00Z",
+		"nameNode", "hdfs://nn", "start", "s", "suffix", "x", "aggEnabled", "true", "queue", "q")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		app, err := Parse(data)
 		if err != nil {
@@ -22,7 +21,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		job, err := Resolve(app, Request{Conf: conf})
+		job, err := Resolve(app, Request{Conf: props})
 		if err != nil {
 			if ErrorCode(err) == "" {
 				t.Fatalf("error without a code: %v", err)

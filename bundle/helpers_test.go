@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/gozie/gozie/conf"
-	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/oozietime"
 )
 
@@ -14,7 +13,7 @@ var testFormat = oozietime.UTC
 
 // readProps reads a job.properties file as the engine would see it: user.name set (to
 // joe) and property-to-property substitution done.
-func readProps(t *testing.T, path string) coordinator.Props {
+func readProps(t *testing.T, path string) *conf.Properties {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -30,20 +29,12 @@ func readProps(t *testing.T, path string) coordinator.Props {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out coordinator.Props
-	for k, v := range p.All() {
-		out = out.Set(k, v)
-	}
-	return out
+	return p
 }
 
 // props builds a configuration from name/value pairs.
-func props(kv ...string) coordinator.Props {
-	var out coordinator.Props
-	for i := 0; i+1 < len(kv); i += 2 {
-		out = out.Set(kv[i], kv[i+1])
-	}
-	return out
+func props(kv ...string) *conf.Properties {
+	return conf.NewProperties(kv...)
 }
 
 // readFile reads a file, failing the test on error.

@@ -3,6 +3,7 @@ package bundle
 import (
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
 )
 
@@ -35,7 +36,7 @@ type CoordinatorDef struct {
 	AppPath string
 	// Configuration is the entry's <configuration>, overriding the bundle's job
 	// configuration for this coordinator.
-	Configuration []coordinator.Property
+	Configuration []conf.Property
 	// Critical and Enabled are the optional attributes; Has* tells whether they were
 	// written (enabled only exists in schema 0.2).
 	Critical, Enabled       string
@@ -54,7 +55,7 @@ type Job struct {
 	// KickoffTime is when the coordinators are submitted; zero means at once.
 	KickoffTime time.Time
 	// Conf is the job configuration, with the formal parameters' defaults added.
-	Conf coordinator.Props
+	Conf *conf.Properties
 	// Coordinators are the entries, in document order, disabled ones included.
 	Coordinators []Coordinator
 }
@@ -66,7 +67,7 @@ type Coordinator struct {
 	// AppPath is the coordinator application's path.
 	AppPath string
 	// Conf is the entry's configuration, overriding the bundle's.
-	Conf coordinator.Props
+	Conf *conf.Properties
 	// Critical is stored and shown; it changes nothing, as in Oozie.
 	Critical bool
 	// Enabled is false for an entry whose enabled attribute is not "true" (any case).

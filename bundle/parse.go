@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/internal/xmltree"
 	"github.com/gozie/gozie/oozieerr"
@@ -154,12 +155,12 @@ func (p parser) coordinator(n *xmltree.Node) (CoordinatorDef, error) {
 }
 
 // configuration converts a coordinator's <configuration>.
-func (p parser) configuration(n *xmltree.Node) ([]coordinator.Property, error) {
+func (p parser) configuration(n *xmltree.Node) ([]conf.Property, error) {
 	kids, err := n.Sequence(p.ns, []xmltree.Rule{{Name: "property", Min: 1, Max: xmltree.Unbounded}})
 	if err != nil {
 		return nil, err
 	}
-	var out []coordinator.Property
+	var out []conf.Property
 	for _, prop := range kids["property"] {
 		f, err := prop.Sequence(p.ns, []xmltree.Rule{
 			{Name: "name", Min: 1, Max: 1}, {Name: "value", Min: 1, Max: 1}, {Name: "description", Min: 0, Max: 1},
@@ -180,7 +181,7 @@ func (p parser) configuration(n *xmltree.Node) ([]coordinator.Property, error) {
 				return nil, err
 			}
 		}
-		out = append(out, coordinator.Property{Name: strings.TrimSpace(name), Value: strings.TrimSpace(value)})
+		out = append(out, conf.Property{Name: strings.TrimSpace(name), Value: strings.TrimSpace(value)})
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/el"
 	"github.com/gozie/gozie/oozieerr"
@@ -19,7 +20,7 @@ const PropUser = "user.name"
 type Request struct {
 	// Conf is the job configuration after property-to-property substitution, with
 	// bundle-config-default.xml under it; it must set user.name.
-	Conf coordinator.Props
+	Conf *conf.Properties
 	// Format is the processing time zone, in which the kick-off time is read.
 	Format oozietime.Format
 	// Now is the submission time, the value of EL's timestamp().
@@ -34,7 +35,7 @@ var reservedNames = []string{"YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "DAYS", "
 
 // CheckConf refuses a job configuration that sets a reserved name (E0808); with defaults
 // set, conf is bundle-config-default.xml, which may not set user.name either.
-func CheckConf(conf coordinator.Props, defaults bool) error {
+func CheckConf(conf *conf.Properties, defaults bool) error {
 	names := reservedNames
 	if defaults {
 		names = append([]string{PropUser}, names...)
@@ -55,7 +56,7 @@ func CheckConf(conf coordinator.Props, defaults bool) error {
 // the coordinator names are checked: not empty (E1305) and unique (E1304). A coordinator
 // configuration may not name another user (E1303).
 func Resolve(app *App, req Request) (*Job, error) {
-	conf, err := applyParameters(app, req.Conf)
+	conf, err := applyParameters(app, req.Conf.Clone())
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +102,7 @@ func Resolve(app *App, req Request) (*Job, error) {
 // resolveCoordinator evaluates one coordinator entry.
 func resolveCoordinator(ev *evaluator, def CoordinatorDef, user string) (Coordinator, error) {
 	where := fmt.Sprintf("line %d <coordinator>", def.Line)
-	var c Coordinator
+	c := Coordinator{Conf: &conf.Properties{}}
 	name, err := ev.eval(where+"/@name", def.Name)
 	if err != nil {
 		return c, err
@@ -123,7 +124,7 @@ func resolveCoordinator(ev *evaluator, def CoordinatorDef, user string) (Coordin
 		if err != nil {
 			return c, err
 		}
-		c.Conf = c.Conf.Set(strings.TrimSpace(n), strings.TrimSpace(v))
+		c.Conf.Set(strings.TrimSpace(n), strings.TrimSpace(v))
 	}
 	if u, ok := c.Conf.Get(PropUser); ok && u != user {
 		return c, newError(CodeAttributes, where+"/configuration",
@@ -150,7 +151,7 @@ func resolveCoordinator(ev *evaluator, def CoordinatorDef, user string) (Coordin
 
 // applyParameters checks the formal parameters (schema 0.2) and adds the defaults of those
 // the configuration does not set (coordinator.ApplyParameters).
-func applyParameters(app *App, conf coordinator.Props) (coordinator.Props, error) {
+func applyParameters(app *App, conf *conf.Properties) (*conf.Properties, error) {
 	return coordinator.ApplyParameters(app.Parameters, app.Version, "0.2", conf, func(code oozieerr.Code, msg string) error {
 		return newError(code, "parameters", "%s", msg)
 	})
@@ -170,7 +171,7 @@ var registry = func() *el.Registry {
 }()
 
 // newEvaluator returns the evaluator of a submission.
-func newEvaluator(conf coordinator.Props, req Request) *evaluator {
+func newEvaluator(conf *conf.Properties, req Request) *evaluator {
 	now := req.Now
 	return &evaluator{env: &el.Env{
 		Funcs:    registry,
@@ -195,11 +196,11 @@ func (e *evaluator) eval(where, text string) (string, error) {
 
 // fnConf is bundle:conf(name): a property of the job configuration, or null.
 func fnConf(env *el.Env, args []any) (any, error) {
-	conf, ok := env.Data.(coordinator.Props)
+	props, ok := env.Data.(*conf.Properties)
 	if !ok {
 		return nil, errors.New("bundle:conf called without a bundle configuration")
 	}
-	if v, ok := conf.Get(el.ToString(args[0])); ok {
+	if v, ok := props.Get(el.ToString(args[0])); ok {
 		return v, nil
 	}
 	return nil, nil

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
@@ -34,7 +34,7 @@ func TestResolveBundleExample(t *testing.T) {
 			if c.Name != w.name || c.AppPath != w.appPath || !c.Enabled || c.Critical != w.critical {
 				t.Errorf("coordinator %d = %+v, want %+v", i, c, w)
 			}
-			if !slices.Equal(c.Conf, props(w.conf...)) {
+			if !slices.Equal(c.Conf.Entries(), props(w.conf...).Entries()) {
 				t.Errorf("coordinator %s configuration = %+v, want %v", c.Name, c.Conf, w.conf)
 			}
 		}
@@ -191,7 +191,7 @@ func TestCheckConf(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name     string
-		conf     coordinator.Props
+		conf     *conf.Properties
 		defaults bool
 		code     oozieerr.Code
 	}{
@@ -226,7 +226,7 @@ func TestDefinitionRoundTrip(t *testing.T) {
 	}
 	for i := range job.Coordinators {
 		w, g := job.Coordinators[i], back.Coordinators[i]
-		if g.Name != w.Name || g.AppPath != w.AppPath || g.Critical != w.Critical || g.Enabled != w.Enabled || !slices.Equal(g.Conf, w.Conf) {
+		if g.Name != w.Name || g.AppPath != w.AppPath || g.Critical != w.Critical || g.Enabled != w.Enabled || !slices.Equal(g.Conf.Entries(), w.Conf.Entries()) {
 			t.Errorf("coordinator %d read back %+v, want %+v", i, g, w)
 		}
 	}

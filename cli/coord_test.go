@@ -3,8 +3,8 @@ package cli
 import (
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/server/jobs/jobstest"
 )
 
@@ -27,17 +27,10 @@ func runCoordScenario(t *testing.T, f *cliFixture) (id, app string) {
 // waitStatus polls `job -info` until the coordinator has the status, failing after a deadline.
 func (f *cliFixture) waitStatus(t *testing.T, id, status string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	testwait.WaitForLast(t, testwait.Timeout, id+" to reach "+status, func() (bool, string) {
 		out := f.mustRun(t, "job", "-info", id, "-len", "1")
-		if strings.Contains(out, "Status      : "+status+"\n") {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s never reached %s:\n%s", id, status, out)
-		}
-		time.Sleep(10 * time.Millisecond) // polling a condition, with the deadline above
-	}
+		return strings.Contains(out, "Status      : "+status+"\n"), "\n" + out
+	})
 }
 
 func TestCoordInfoGolden(t *testing.T) {

@@ -60,6 +60,10 @@ const (
 	DefaultActionCheckInterval = 30 * time.Second
 	// DefaultActionFallbackCheckInterval is gozie.action.fallback-check.interval.
 	DefaultActionFallbackCheckInterval = 5 * time.Minute
+	// DefaultWorkflowDefinitionCacheSize is gozie.workflow.definition-cache.size: more
+	// jobs than one server usually has running, each entry a parsed workflow.xml and its
+	// configuration.
+	DefaultWorkflowDefinitionCacheSize = 1024
 
 	// DefaultSLAAlertEvents is gozie.sla.default.alert-events.
 	DefaultSLAAlertEvents = "END_MISS"

@@ -193,6 +193,8 @@ type Action struct {
 	CheckInterval time.Duration
 	// FallbackCheckInterval is the interval of the own check of actions the poll follows.
 	FallbackCheckInterval time.Duration
+	// DefinitionCacheSize bounds the workflow jobs whose parsed definitions are kept.
+	DefinitionCacheSize int
 }
 
 // HadoopSettings locates the Hadoop cluster.

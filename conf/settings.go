@@ -272,6 +272,10 @@ var settings = []Setting{
 		"Interval of the check of its own of an action the batched poll follows, for the rare run the batch "+
 			"misses (an application the ResourceManager forgot between two polls).",
 		func(s *Server) *time.Duration { return &s.Action.FallbackCheckInterval }),
+	intv("gozie.workflow.definition-cache.size", strconv.Itoa(DefaultWorkflowDefinitionCacheSize), 1,
+		"How many workflow jobs' parsed definitions a server keeps in memory, the least recently used "+
+			"dropped first; a dropped job is parsed again when next used.",
+		func(s *Server) *int { return &s.Action.DefinitionCacheSize }),
 
 	// Hadoop, YARN and the launcher.
 	str("gozie.hadoop.conf.dir", "",

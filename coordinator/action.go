@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/oozietime"
 )
 
@@ -64,9 +65,9 @@ func setResolved(x *xEvent, ev ResolvedEvent) {
 	}
 }
 
-// ParseActionXML reads an action document written by ActionDoc.XML. conf is the job
+// ParseActionXML reads an action document written by ActionDoc.XML. props is the job
 // configuration (the action's run configuration).
-func ParseActionXML(text string, conf []Property, format oozietime.Format) (*ActionDoc, error) {
+func ParseActionXML(text string, props *conf.Properties, format oozietime.Format) (*ActionDoc, error) {
 	doc, err := unmarshalDoc(text)
 	if err != nil {
 		return nil, err
@@ -75,7 +76,7 @@ func ParseActionXML(text string, conf []Property, format oozietime.Format) (*Act
 	// LoadJob needs, so give it the nominal time for both (they are not used afterwards).
 	doc.Start, doc.End = doc.NominalTime, doc.NominalTime
 	saved := doc.Action.SLA
-	job, err := LoadJob(marshalDoc(doc), conf, format)
+	job, err := LoadJob(marshalDoc(doc), props, format)
 	if err != nil {
 		return nil, err
 	}

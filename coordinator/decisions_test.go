@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
@@ -62,20 +63,20 @@ func TestWorkflowConf(t *testing.T) {
 	job, _ := newJob(t, jobSpec{freq: "10", unit: oozietime.Minute, start: "2020-06-01T11:00Z", end: "2020-06-01T11:30Z"})
 	job.Configuration = []Property{{Name: "queue", Value: "etl"}, {Name: "input", Value: "/a,/b"}}
 	doc := &ActionDoc{Job: job, Number: 1, NominalTime: utc(t, "2020-06-01T11:00Z")}
-	run := Props{{Name: "user.name", Value: "test"}, {Name: "queue", Value: "default"}, {Name: "nameNode", Value: "hdfs://nn"},
-		{Name: "rerunConf", Value: "<configuration/>"}}
-	conf, err := WorkflowConf(doc, run, []Property{{Name: "nameNode", Value: "hdfs://other"}})
+	run := conf.NewProperties("user.name", "test", "queue", "default", "nameNode", "hdfs://nn",
+		"rerunConf", "<configuration/>")
+	got, err := WorkflowConf(doc, run, conf.NewProperties("nameNode", "hdfs://other"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]string{"user.name": "test", "queue": "etl", "input": "/a,/b", "nameNode": "hdfs://other",
 		KeyWorkflowAppPath: "hdfs:///tmp/workflows/", KeyNominalTime: "1591009200000"}
 	for k, v := range want {
-		if conf.Value(k) != v {
-			t.Errorf("%s = %q, want %q", k, conf.Value(k), v)
+		if got.Value(k) != v {
+			t.Errorf("%s = %q, want %q", k, got.Value(k), v)
 		}
 	}
-	if _, ok := conf.Get("rerunConf"); ok {
+	if _, ok := got.Get("rerunConf"); ok {
 		t.Error("rerunConf passed on")
 	}
 	job.Configuration = append(job.Configuration, Property{Name: "user.name", Value: "mallory"})

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/oozietime"
 )
 
@@ -188,7 +189,7 @@ func (j *Job) jobDoc() *xApp {
 	if len(j.Configuration) > 0 {
 		c := &xConfiguration{}
 		for _, p := range j.Configuration {
-			c.Properties = append(c.Properties, xProperty(p))
+			c.Properties = append(c.Properties, xProperty{Name: p.Name, Value: p.Value})
 		}
 		doc.Action.Workflow.Configuration = c
 	}
@@ -251,12 +252,11 @@ func (j *Job) DefinitionXML() string {
 // LoadJob rebuilds a Job from its stored definition (store.CoordJob.Definition) and the job
 // configuration. No EL is evaluated: everything the definition holds was resolved at
 // submission.
-func LoadJob(definition string, conf []Property, format oozietime.Format) (*Job, error) {
+func LoadJob(definition string, props *conf.Properties, format oozietime.Format) (*Job, error) {
 	doc, err := unmarshalDoc(definition)
 	if err != nil {
 		return nil, err
 	}
-	props := Props(conf)
 	j := &Job{Namespace: doc.XMLName.Space, Name: doc.Name, TimeZone: doc.TimeZone, Conf: props,
 		User: props.Value("user.name"), Format: format, AppPath: strings.TrimSpace(doc.Action.Workflow.AppPath)}
 	fail := func(what string, err error) (*Job, error) {
@@ -321,7 +321,7 @@ func LoadJob(definition string, conf []Property, format oozietime.Format) (*Job,
 	}
 	if doc.Action.Workflow.Configuration != nil {
 		for _, p := range doc.Action.Workflow.Configuration.Properties {
-			j.Configuration = append(j.Configuration, Property(p))
+			j.Configuration = append(j.Configuration, Property{Name: p.Name, Value: p.Value})
 		}
 	}
 	j.SLA = loadSLA(doc.Action.SLA)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/el"
 	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
@@ -83,7 +84,7 @@ type ELContext struct {
 	// User is the job's user (coord:user()).
 	User string
 	// Conf is the job configuration (variables and coord:conf).
-	Conf Props
+	Conf *conf.Properties
 
 	// Unit and EndOf are set by the frequency functions: the last one evaluated wins.
 	Unit  oozietime.Unit

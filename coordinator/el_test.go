@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/oozietime"
 )
 
@@ -15,7 +16,7 @@ func b0(t testing.TB) *ELContext {
 	la := zone(t, "America/Los_Angeles")
 	return &ELContext{
 		User: "test_user",
-		Conf: Props{{Name: "user.name", Value: "test_user"}},
+		Conf: conf.NewProperties("user.name", "test_user"),
 		Dataset: &Dataset{Name: "test", Frequency: 1, Unit: oozietime.Day, EndOf: oozietime.NoUnit,
 			InitialInstance: utc(t, "2009-09-01T23:59Z"), TimeZone: "America/Los_Angeles", Location: la,
 			URITemplate: "hdfs://localhost:9000/user/test_user/US/${YEAR}/${MONTH}/${DAY}", HasDoneFlag: true},
@@ -116,7 +117,7 @@ func TestFrequencyFunctions(t *testing.T) {
 		t.Error("coord:days(0) accepted")
 	}
 	// F15: coord:conf reads the job configuration.
-	c := &ELContext{Conf: Props{{Name: "my.test.variable", Value: "test"}}}
+	c := &ELContext{Conf: conf.NewProperties("my.test.variable", "test")}
 	if got, err := c.EvalString(PhaseSubmitFreq, "${coord:conf('my.test.variable')}"); err != nil || got != "test" {
 		t.Errorf("F15: got %q, %v", got, err)
 	}
@@ -274,7 +275,7 @@ func TestDateAndActionFunctions(t *testing.T) {
 	t.Parallel()
 	withDate := func(t testing.TB) *ELContext {
 		c := b0(t)
-		c.Conf = append(c.Conf, Property{Name: "date", Value: "2009-09-08T23:59Z"})
+		c.Conf.Set("date", "2009-09-08T23:59Z")
 		return c
 	}
 	unresolvedABC := func(t testing.TB) *ELContext {

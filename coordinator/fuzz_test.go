@@ -3,6 +3,7 @@ package coordinator
 import (
 	"testing"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/oozietime"
 )
 
@@ -12,7 +13,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(minimalApp("0.5", "")))
 	f.Add([]byte(appWith("${coord:days(1)}", `<controls><timeout>10</timeout></controls>`)))
 	f.Add([]byte(`<coordinator-app xmlns="uri:oozie:coordinator:0.1"/>`))
-	conf := append([]Property{}, submitConf...)
+	entries := append([]Property{}, submitConf...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		app, err := Parse(data)
 		if err != nil {
@@ -21,7 +22,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		job, err := Submit(app, SubmitRequest{Conf: conf})
+		job, err := Submit(app, SubmitRequest{Conf: conf.PropertiesOf(entries...)})
 		if err != nil {
 			if ErrorCode(err) == "" {
 				t.Fatalf("submit error without a code: %v", err)

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
@@ -47,7 +48,7 @@ func newJob(t testing.TB, s jobSpec) (*Job, store.CoordJob) {
 	j := &Job{Namespace: "uri:oozie:coordinator:0.4", Name: "test-coord", Frequency: f,
 		Start: utc(t, s.start), End: utc(t, s.end), TimeZone: s.tz, Location: zone(t, s.tz), Timeout: 120,
 		Concurrency: 1, Throttle: s.throttle, Execution: s.execution, AppPath: "hdfs:///tmp/workflows/",
-		Conf: Props{{Name: "user.name", Value: "test"}}, User: "test"}
+		Conf: conf.NewProperties("user.name", "test"), User: "test"}
 	row := j.Row()
 	row.ID = testJobID
 	return j, row

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/store"
 )
 
@@ -20,7 +21,7 @@ type InputCheckRequest struct {
 	// times and run configuration.
 	Action store.CoordAction
 	// RunConf is the action's run configuration (the job configuration at materialization).
-	RunConf []Property
+	RunConf *conf.Properties
 	// Timeout is the action's timeout in minutes (negative: never).
 	Timeout int
 	// Exists answers whether a URI (with done-flag) exists.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
@@ -48,13 +49,13 @@ func checkJobXML(dir, startInstance, endInstance string) string {
 }
 
 // submitXML parses and submits an application with a user and extra properties.
-func submitXML(t testing.TB, xml string, conf ...Property) *Job {
+func submitXML(t testing.TB, xml string, extra ...Property) *Job {
 	t.Helper()
 	app, err := Parse([]byte(xml))
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, err := Submit(app, SubmitRequest{Conf: append([]Property{{Name: "user.name", Value: "test"}}, conf...),
+	job, err := Submit(app, SubmitRequest{Conf: conf.PropertiesOf(append([]Property{{Name: "user.name", Value: "test"}}, extra...)...),
 		Settings: DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
@@ -107,7 +108,7 @@ func TestInputLogic(t *testing.T) {
 		t.Fatal(err)
 	}
 	app, _ := Parse([]byte(logicJobXML(t.TempDir(), `<data-in dataset="nope"/>`)))
-	if _, err := Submit(app, SubmitRequest{Conf: []Property{{Name: "user.name", Value: "u"}}}); ErrorCode(err) != CodeInputLogic {
+	if _, err := Submit(app, SubmitRequest{Conf: conf.NewProperties("user.name", "u")}); ErrorCode(err) != CodeInputLogic {
 		t.Fatalf("unknown logic data-in: %v", err)
 	}
 }

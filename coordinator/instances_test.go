@@ -8,15 +8,17 @@ import (
 )
 
 // rangeJob returns a job with one data-in over a dataset (freq, unit, initial, zone) and the
-// given start/end instance texts; conf variables are added to the job configuration.
-func rangeJob(t testing.TB, freq int, unit oozietime.Unit, initial, tz, template, start, end string, conf ...Property) *Job {
+// given start/end instance texts; vars are added to the job configuration.
+func rangeJob(t testing.TB, freq int, unit oozietime.Unit, initial, tz, template, start, end string, vars ...Property) *Job {
 	t.Helper()
 	ds, err := datasetFromDef("a", freq, unit, oozietime.NoUnit, utc(t, initial), tz, template, "", true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	job, _ := newJob(t, jobSpec{freq: "1", unit: oozietime.Day, tz: "UTC", start: "2009-08-06T01:00Z", end: "2009-10-10T23:59Z"})
-	job.Conf = append(job.Conf, conf...)
+	for _, v := range vars {
+		job.Conf.Put(v)
+	}
 	job.DataIns = []DataIn{{Name: "A", Dataset: ds, IsRange: true, StartInstance: start, EndInstance: end}}
 	return job
 }

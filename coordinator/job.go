@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
@@ -83,7 +84,7 @@ type Job struct {
 	SLA *SLADef
 
 	// Conf is the job configuration, parameter defaults included.
-	Conf Props
+	Conf *conf.Properties
 	// User is the job's user (user.name).
 	User string
 	// Format is the processing time zone the job was resolved with.

@@ -1,5 +1,7 @@
 package coordinator
 
+import "github.com/gozie/gozie/conf"
+
 // App is a coordinator application exactly as written in coordinator.xml: every value is the
 // raw text (trimmed), with no EL evaluated. Parse builds it; Submit resolves it into a Job.
 type App struct {
@@ -103,11 +105,9 @@ type ActionDef struct {
 	SLA           *SLADef
 }
 
-// Property is one name/value pair of a configuration.
-type Property struct {
-	Name  string
-	Value string
-}
+// Property is one name/value pair of a configuration: conf.Property, of which the
+// coordinator uses the name and the value.
+type Property = conf.Property
 
 // SLADef is an <sla:info> element: its namespace and its child elements in order (local
 // name and text).

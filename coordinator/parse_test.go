@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
@@ -102,7 +103,7 @@ func testExampleApplications(t *testing.T, apps string) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			job, err := Submit(app, SubmitRequest{Conf: exampleConf, Settings: DefaultSettings()})
+			job, err := Submit(app, SubmitRequest{Conf: conf.PropertiesOf(exampleConf...), Settings: DefaultSettings()})
 			if err != nil {
 				t.Fatalf("Submit: %v", err)
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
@@ -16,7 +17,7 @@ import (
 type SubmitRequest struct {
 	// Conf is the job configuration after property-to-property substitution; it must set
 	// user.name.
-	Conf []Property
+	Conf *conf.Properties
 	// Format is the processing time zone (the zero value is UTC).
 	Format oozietime.Format
 	// Settings are the server defaults; start from DefaultSettings.
@@ -60,7 +61,7 @@ func (s *submitter) run() (*Job, error) {
 		return nil, newError(CodeBundleNamespace, "coordinator-app",
 			"bundle app can not submit coordinator namespace %s, please use 0.2 or later", app.Namespace)
 	}
-	conf, err := applyParameters(app, Props(s.req.Conf))
+	conf, err := applyParameters(app, s.req.Conf.Clone())
 	if err != nil {
 		return nil, err
 	}
@@ -82,31 +83,31 @@ func (s *submitter) run() (*Job, error) {
 
 // applyParameters checks the formal parameters (schema 0.4 and later) and adds the defaults
 // of those the configuration does not set.
-func applyParameters(app *App, conf Props) (Props, error) {
-	return ApplyParameters(app.Parameters, app.Version, "0.4", conf, func(code oozieerr.Code, msg string) error {
+func applyParameters(app *App, props *conf.Properties) (*conf.Properties, error) {
+	return ApplyParameters(app.Parameters, app.Version, "0.4", props, func(code oozieerr.Code, msg string) error {
 		return newError(code, "parameters", "%s", msg)
 	})
 }
 
 // ApplyParameters checks the formal parameters of an application of schema version and
-// adds the defaults of those conf does not set; schemas before since have none
+// sets on props the defaults of those it does not set; schemas before since have none
 // (coordinators 0.4, bundles 0.2). A parameter with an empty name is E0739, parameters
 // with neither a value nor a default E0738; fail builds the error of the caller's package
 // from the code and the message.
-func ApplyParameters(params []Parameter, version, since string, conf Props, fail func(code oozieerr.Code, msg string) error) (Props, error) {
+func ApplyParameters(params []Parameter, version, since string, props *conf.Properties, fail func(code oozieerr.Code, msg string) error) (*conf.Properties, error) {
 	if len(params) == 0 || version < since {
-		return conf, nil
+		return props, nil
 	}
 	var missing []string
 	for _, p := range params {
 		if p.Name == "" {
 			return nil, fail(CodeEmptyParameter, "A parameter has an empty name")
 		}
-		if _, ok := conf.Get(p.Name); ok {
+		if _, ok := props.Get(p.Name); ok {
 			continue
 		}
 		if p.HasValue {
-			conf = conf.Set(p.Name, p.Value)
+			props.Set(p.Name, p.Value)
 			continue
 		}
 		missing = append(missing, p.Name)
@@ -116,7 +117,7 @@ func ApplyParameters(params []Parameter, version, since string, conf Props, fail
 			"The following %d parameters are required but were not defined and no default values are available: %s",
 			len(missing), strings.Join(missing, ", ")))
 	}
-	return conf, nil
+	return props, nil
 }
 
 // evalString evaluates text in a phase and reports failures against where.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
 )
@@ -28,7 +29,7 @@ func submitDoc(doc string, s Settings, extra ...Property) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Submit(app, SubmitRequest{Conf: append(append([]Property{}, submitConf...), extra...), Settings: s})
+	return Submit(app, SubmitRequest{Conf: conf.PropertiesOf(append(append([]Property{}, submitConf...), extra...)...), Settings: s})
 }
 
 func TestSubmitFrequencyTable(t *testing.T) {
@@ -229,7 +230,7 @@ func TestSubmitParametersAndBundles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, err = Submit(app, SubmitRequest{Conf: submitConf, BundleCoordName: "from-bundle"})
+	job, err = Submit(app, SubmitRequest{Conf: conf.PropertiesOf(submitConf...), BundleCoordName: "from-bundle"})
 	if err != nil || job.Name != "from-bundle" {
 		t.Fatalf("bundle name: %v", err)
 	}
@@ -237,7 +238,7 @@ func TestSubmitParametersAndBundles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err = Submit(app, SubmitRequest{Conf: submitConf, BundleCoordName: "x"}); ErrorCode(err) != CodeBundleNamespace {
+	if _, err = Submit(app, SubmitRequest{Conf: conf.PropertiesOf(submitConf...), BundleCoordName: "x"}); ErrorCode(err) != CodeBundleNamespace {
 		t.Fatalf("E1319: %v", err)
 	}
 }
@@ -272,7 +273,7 @@ func TestSubmitIncludes(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return Submit(app, SubmitRequest{Conf: submitConf, ReadInclude: read})
+		return Submit(app, SubmitRequest{Conf: conf.PropertiesOf(submitConf...), ReadInclude: read})
 	}
 	job, err := submit(`<include>${nameNode}/ds1.xml</include><include>${nameNode}/ds2.xml</include>`)
 	if err != nil {

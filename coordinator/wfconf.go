@@ -2,6 +2,8 @@ package coordinator
 
 import (
 	"strconv"
+
+	"github.com/gozie/gozie/conf"
 )
 
 // Configuration keys of the workflow a coordinator action starts.
@@ -25,22 +27,26 @@ const (
 // configuration of a coordinator rerun, and oozie.coord.action.nominal_time in epoch
 // milliseconds. user.name and mapreduce.job.user.name may not name another user than the
 // job's (E1003).
-func WorkflowConf(doc *ActionDoc, runConf, rerunConf []Property) (Props, error) {
-	var conf Props
-	for _, p := range runConf {
-		if p.Name != keyRerunConf {
-			conf = conf.Set(p.Name, p.Value)
+func WorkflowConf(doc *ActionDoc, runConf, rerunConf *conf.Properties) (*conf.Properties, error) {
+	out := &conf.Properties{}
+	for k, v := range runConf.All() {
+		if k != keyRerunConf {
+			out.Set(k, v)
 		}
 	}
-	conf = conf.Merge(doc.Job.Configuration)
-	conf = conf.Set(KeyWorkflowAppPath, doc.Job.AppPath)
-	conf = conf.Merge(rerunConf)
+	for _, p := range doc.Job.Configuration {
+		out.Set(p.Name, p.Value)
+	}
+	out.Set(KeyWorkflowAppPath, doc.Job.AppPath)
+	for k, v := range rerunConf.All() {
+		out.Set(k, v)
+	}
 	user := doc.Job.User
 	for _, k := range []string{KeyUserName, keyMRUserName} {
-		if v, ok := conf.Get(k); ok && v != user {
+		if v, ok := out.Get(k); ok && v != user {
 			return nil, newError(CodeSubmit, k, "%s=%s", k, v)
 		}
 	}
-	conf = conf.Set(KeyNominalTime, strconv.FormatInt(doc.NominalTime.UnixMilli(), 10))
-	return conf, nil
+	out.Set(KeyNominalTime, strconv.FormatInt(doc.NominalTime.UnixMilli(), 10))
+	return out, nil
 }

@@ -15,13 +15,13 @@ import (
 // idle is an executor that is registered but never asked to run anything here.
 type idle struct{}
 
-func (idle) Start(context.Context, *actions.Run) (actions.Status, error) {
+func (idle) Start(context.Context, *actions.Attempt) (actions.Status, error) {
 	return actions.Status{}, errors.New("idle executor")
 }
-func (idle) Check(context.Context, *actions.Run) (actions.Status, error) {
+func (idle) Check(context.Context, *actions.Attempt) (actions.Status, error) {
 	return actions.Status{}, errors.New("idle executor")
 }
-func (idle) Kill(context.Context, *actions.Run) error { return nil }
+func (idle) Kill(context.Context, *actions.Attempt) error { return nil }
 
 // serveExecutors is serve with the daemon's action executors given.
 func serveExecutors(t *testing.T, reg actions.Registry) *served {

@@ -184,7 +184,8 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		Executors: opts.Executors, IDs: ids.NewGenerator(cfg.SystemID, opts.Clock.Now()),
 		CallbackBaseURL: cfg.CallbackBaseURL, Options: wopts, SubstituteDepth: cfg.SubstituteDepth,
 		PollInterval: cfg.Action.PollInterval, CheckInterval: cfg.Action.CheckInterval,
-		FallbackCheckInterval: cfg.Action.FallbackCheckInterval, StartRetry: runner.StartRetry{Max: cfg.Action.RetriesMax,
+		FallbackCheckInterval: cfg.Action.FallbackCheckInterval, DefinitionCacheSize: cfg.Action.DefinitionCacheSize,
+		StartRetry: runner.StartRetry{Max: cfg.Action.RetriesMax,
 			Interval: cfg.Action.RetryInterval, Policy: cfg.Action.RetryPolicy}, Metrics: reg,
 		OnChange: onWorkflowChange,
 		// Coordinator actions follow their workflows (see below).

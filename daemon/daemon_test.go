@@ -40,7 +40,7 @@ func TestShutdownFinishesInFlightWork(t *testing.T) {
 	}
 	entered, release := make(chan struct{}), make(chan struct{})
 	finished := false
-	d.Engine.Handle("slow", func(ctx context.Context, r *engine.Run) error {
+	d.Engine.Handle("slow", func(ctx context.Context, r *engine.Claim) error {
 		close(entered)
 		<-release
 		finished = true

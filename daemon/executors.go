@@ -121,9 +121,9 @@ func executors(cfg *conf.Server, hc *conf.Hadoop, fs *hadoop.Restricted, hdfs *h
 // reads and writes with; an RM token for the actions whose work submits
 // YARN applications of its own (map-reduce, hive, sqoop); and the tokens of the
 // action's <credential>s.
-func launchTokens(hc *conf.Hadoop, hdfs *hadoop.Resolver, yc *yarn.Client, creds *credentials.Provider, typ string) func(context.Context, *actions.Run) ([]hadoop.Token, error) {
+func launchTokens(hc *conf.Hadoop, hdfs *hadoop.Resolver, yc *yarn.Client, creds *credentials.Provider, typ string) func(context.Context, *actions.Attempt) ([]hadoop.Token, error) {
 	renewer := shortName(hc.ResourceManagerPrincipal())
-	return func(ctx context.Context, run *actions.Run) ([]hadoop.Token, error) {
+	return func(ctx context.Context, run *actions.Attempt) ([]hadoop.Token, error) {
 		var out []hadoop.Token
 		t, err := hdfs.DelegationToken(ctx, run.NameNode, run.User, renewer)
 		switch {
@@ -162,8 +162,8 @@ func launchTokens(hc *conf.Hadoop, hdfs *hadoop.Resolver, yc *yarn.Client, creds
 // the token's renewer, for the run's user, as gozie's principal acting for
 // them (what a hive2 <credential> does). The launch asks only when the
 // action's own <credential>s give no such token.
-func hiveServerToken(krb *krbclient.Client) func(context.Context, *actions.Run, string) (hadoop.Token, error) {
-	return func(ctx context.Context, run *actions.Run, jdbcURL string) (hadoop.Token, error) {
+func hiveServerToken(krb *krbclient.Client) func(context.Context, *actions.Attempt, string) (hadoop.Token, error) {
+	return func(ctx context.Context, run *actions.Attempt, jdbcURL string) (hadoop.Token, error) {
 		url, principal := hive2.CutPrincipal(jdbcURL)
 		props := map[string]string{hive2.CredentialJDBCURL: url, hive2.CredentialPrincipal: principal}
 		t, err := hive2.FetchDelegationToken(ctx, krb, props, run.User)

@@ -11,6 +11,7 @@ import (
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/daemon"
+	"github.com/gozie/gozie/internal/testwait"
 )
 
 // noFileSystemMsg is Hadoop 3's message for a scheme without a FileSystem
@@ -135,24 +136,22 @@ func TestPathsOnSchemeWithoutFileSystemFail(t *testing.T) {
 // seconds.
 func (s *served) waitCoordAction(t *testing.T, id string, done func(coordActionInfo) bool, step func()) coordActionInfo {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		var info coordActionInfo
+	var info coordActionInfo
+	testwait.WaitForLast(t, testwait.Timeout, "coordinator "+id+" to meet the condition", func() (bool, string) {
+		info = coordActionInfo{}
 		_, _, out := s.call(t, http.MethodGet, "/v2/job/"+id+"?show=info&len=-1", "alice", "")
 		if err := json.Unmarshal([]byte(out), &info); err != nil {
 			t.Fatalf("info: %v: %s", err, out)
 		}
 		if len(info.Actions) > 0 && done(info) {
-			return info
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("coordinator %s: condition not met: %s", id, out)
+			return true, ""
 		}
 		if step != nil {
 			step()
 		}
-		time.Sleep(20 * time.Millisecond) // polling a condition, with the deadline above
-	}
+		return false, out
+	})
+	return info
 }
 
 // confXML is a job configuration of name=value pairs.

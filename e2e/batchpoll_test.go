@@ -14,6 +14,7 @@ import (
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/daemon"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/server/client"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/testenv/localcluster"
@@ -154,7 +155,7 @@ func TestLostCallbackFoundByTheFirstPollsAfterARestart(t *testing.T) {
 		}
 		return reps
 	}
-	waitFor(t, "the first action to run", func() bool {
+	testwait.WaitFor(t, time.Minute, "the first action to run", func() bool {
 		a := first.actions(t, id)["wait"]
 		return a.Status == store.ActionRunning && a.ExternalID != ""
 	})
@@ -164,7 +165,7 @@ func TestLostCallbackFoundByTheFirstPollsAfterARestart(t *testing.T) {
 	if err := os.WriteFile(flag, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the launcher to finish", func() bool {
+	testwait.WaitFor(t, time.Minute, "the launcher to finish", func() bool {
 		reps := apps()
 		return len(reps) == 1 && reps[0].State.Final()
 	})
@@ -172,7 +173,7 @@ func TestLostCallbackFoundByTheFirstPollsAfterARestart(t *testing.T) {
 	clk := clock.NewFake(time.Now())
 	second := startPollServer(t, dir, c, poll, clk)
 	clk.Advance(2 * poll)
-	waitFor(t, "the workflow to end", func() bool {
+	testwait.WaitFor(t, time.Minute, "the workflow to end", func() bool {
 		var job store.WorkflowJob
 		if err := second.d.Store.Tx(ctx, func(x store.Tx) (err error) { job, err = x.GetWorkflowJob(ctx, id); return err }); err != nil {
 			t.Fatal(err)

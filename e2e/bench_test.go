@@ -19,6 +19,7 @@ import (
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/daemon"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/server/client"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/postgres/pgtest"
@@ -173,21 +174,14 @@ func (e *benchEnv) runClosedLoop(b *testing.B, appPath string, n, k int) {
 // waitCount waits until count reaches want.
 func (e *benchEnv) waitCount(b *testing.B, what string, want int, count func(x store.Tx) (int, error)) {
 	b.Helper()
-	deadline := time.Now().Add(10 * time.Minute)
-	for {
+	testwait.Poll{Timeout: 10 * time.Minute, Every: 20 * time.Millisecond}.WaitForLast(b, what, func() (bool, string) {
 		var n int
 		err := e.d.Store.Tx(context.Background(), func(x store.Tx) (err error) { n, err = count(x); return })
 		if err != nil {
 			b.Fatal(err)
 		}
-		if n >= want {
-			return
-		}
-		if time.Now().After(deadline) {
-			b.Fatalf("%s: %d of %d", what, n, want)
-		}
-		time.Sleep(20 * time.Millisecond) // condition poll with a deadline
-	}
+		return n >= want, fmt.Sprintf("%d of %d", n, want)
+	})
 }
 
 func rssMB() float64 {

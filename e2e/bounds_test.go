@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/internal/testwait"
 )
 
 // rangeCoord is a one-minute coordinator over a one-minute dataset whose one data-in spans
@@ -190,22 +191,18 @@ type coordError struct {
 // waitCoordJSON polls GET /v2/job/<id> until cond holds.
 func (e *env) waitCoordJSON(t *testing.T, id string, timeout time.Duration, cond func(coordError) bool) coordError {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		var c coordError
+	var c coordError
+	// Polling the REST API as a script would.
+	testwait.Poll{Timeout: timeout, Every: 200 * time.Millisecond}.WaitForLast(t, "coordinator "+id, func() (bool, string) {
+		c = coordError{}
 		resp, err := http.Get(e.url + "/v2/job/" + id + "?show=info&len=0")
 		if err == nil {
 			err = json.NewDecoder(resp.Body).Decode(&c)
 			resp.Body.Close()
 		}
-		if err == nil && cond(c) {
-			return c
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("coordinator %s: last %+v, %v", id, c, err)
-		}
-		time.Sleep(200 * time.Millisecond) // polling the REST API as a script would
-	}
+		return err == nil && cond(c), fmt.Sprintf("%+v, %v", c, err)
+	})
+	return c
 }
 
 // TestSubstitutionAttack is the other memory attack of issue 13 through the real binary: a

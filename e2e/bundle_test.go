@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/internal/testapps"
+	"github.com/gozie/gozie/internal/testwait"
 )
 
 // bundleCoordRow is one row of the coordinator table of `job -info <bundle id>`.
@@ -43,17 +44,15 @@ func (e *env) bundleInfo(t *testing.T, id string) (string, []bundleCoordRow, str
 func (e *env) waitBundleInfo(t *testing.T, id, what string, timeout time.Duration,
 	cond func(status string, rows []bundleCoordRow) bool) (string, []bundleCoordRow) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		status, rows, out := e.bundleInfo(t, id)
-		if cond(status, rows) {
-			return status, rows
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("bundle %s: %s did not happen in %v; last info:\n%s", id, what, timeout, out)
-		}
-		time.Sleep(100 * time.Millisecond) // polling the CLI as a script would
-	}
+	var status string
+	var rows []bundleCoordRow
+	// Polling the CLI as a script would.
+	testwait.Poll{Timeout: timeout, Every: 100 * time.Millisecond}.WaitForLast(t, "bundle "+id+": "+what, func() (bool, string) {
+		var out string
+		status, rows, out = e.bundleInfo(t, id)
+		return cond(status, rows), "info:\n" + out
+	})
+	return status, rows
 }
 
 // bundleExample is the bundle example of one source: its name, the aggregator actions of

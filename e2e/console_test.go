@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/gozie/gozie/internal/testreq"
+	"github.com/gozie/gozie/internal/testwait"
 )
 
 // napApp runs one shell action that sleeps long enough to be killed.
@@ -149,19 +151,15 @@ func TestConsoleOnTheLocalCluster(t *testing.T) {
 // waitAction polls the REST API until workflow id's action name has status.
 func waitAction(t *testing.T, e *env, id, name, status string, timeout time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
+	testwait.WaitForLast(t, timeout, "action "+name+" of "+id+" to be "+status, func() (bool, string) {
 		j := e.jobInfo(t, id)
 		for _, a := range j.Actions {
 			if a.Name == name && a.Status == status {
-				return
+				return true, ""
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("action %s of %s is not %s after %v: %+v", name, id, status, timeout, j.Actions)
-		}
-		time.Sleep(200 * time.Millisecond) // polling the REST API as a script would
-	}
+		return false, fmt.Sprintf("%+v", j.Actions)
+	})
 }
 
 // startChromium starts headless Chromium at 1280x800 through chromedp and

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/internal/testapps"
+	"github.com/gozie/gozie/internal/testwait"
 	_ "modernc.org/sqlite" // the server's database, read by the crash test
 )
 
@@ -147,17 +148,15 @@ func dash(s string) string {
 func (e *env) waitCoord(t *testing.T, id string, timeout time.Duration, what string,
 	cond func(status string, acts []coordAction) bool, extra ...string) (string, []coordAction) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		status, acts, out := e.coordInfo(t, id, extra...)
-		if cond(status, acts) {
-			return status, acts
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("coordinator %s never reached %s in %v; last info:\n%s", id, what, timeout, out)
-		}
-		time.Sleep(200 * time.Millisecond) // polling the CLI as a script would
-	}
+	var status string
+	var acts []coordAction
+	// Polling the CLI as a script would.
+	testwait.Poll{Timeout: timeout, Every: 200 * time.Millisecond}.WaitForLast(t, "coordinator "+id+" to reach "+what, func() (bool, string) {
+		var out string
+		status, acts, out = e.coordInfo(t, id, extra...)
+		return cond(status, acts), "info:\n" + out
+	})
+	return status, acts
 }
 
 // coordTerminal reports whether a coordinator job status is final.

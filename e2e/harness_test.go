@@ -19,6 +19,7 @@ import (
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/internal/testapps"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/localcluster"
 )
 
@@ -295,22 +296,23 @@ var statusLine = regexp.MustCompile(`(?m)^Status\s*:\s*(\S+)`)
 // returns the info output.
 func (e *env) waitJob(t *testing.T, id string, timeout time.Duration) (string, string) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		out, err := e.cli(t, "job", "-info", id)
+	var status, out string
+	// Polling the CLI as a script would.
+	testwait.Poll{Timeout: timeout, Every: 100 * time.Millisecond}.WaitForLast(t, "job "+id+" to finish", func() (bool, string) {
+		var err error
+		out, err = e.cli(t, "job", "-info", id)
 		if err == nil {
 			if m := statusLine.FindStringSubmatch(out); m != nil {
 				switch m[1] {
 				case "SUCCEEDED", "KILLED", "FAILED":
-					return m[1], out
+					status = m[1]
+					return true, ""
 				}
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("job %s did not finish in %v; last info:\n%s (%v)", id, timeout, out, err)
-		}
-		time.Sleep(100 * time.Millisecond) // polling the CLI as a script would
-	}
+		return false, fmt.Sprintf("info:\n%s (%v)", out, err)
+	})
+	return status, out
 }
 
 var _ = context.Background

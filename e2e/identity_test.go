@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/internal/testwait"
 )
 
 // asBobApp is bob's workflow: an fs action in his own home, a shell action
@@ -158,26 +160,25 @@ func (e *env) submitAs(t *testing.T, user string, props map[string]string) strin
 // waitJobAs polls a workflow's info as user until it ends.
 func (e *env) waitJobAs(t *testing.T, user, id string, timeout time.Duration) jobJSON {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
+	var j jobJSON
+	// Polling the REST API as a client would.
+	testwait.Poll{Timeout: timeout, Every: 100 * time.Millisecond}.WaitForLast(t, "job "+id+" to end", func() (bool, string) {
 		resp, err := http.Get(e.url + "/v2/job/" + id + "?" + url.Values{"show": {"info"}, "user.name": {user}}.Encode())
 		if err != nil {
 			t.Fatal(err)
 		}
-		var j jobJSON
+		j = jobJSON{}
 		err = json.NewDecoder(resp.Body).Decode(&j)
 		resp.Body.Close()
 		if err == nil {
 			switch j.Status {
 			case "SUCCEEDED", "KILLED", "FAILED":
-				return j
+				return true, ""
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("job %s did not end in %v: %+v (%v)", id, timeout, j, err)
-		}
-		time.Sleep(100 * time.Millisecond) // polling the REST API as a client would
-	}
+		return false, fmt.Sprintf("%+v (%v)", j, err)
+	})
+	return j
 }
 
 // appUser reads an application's user from the ResourceManager's report.

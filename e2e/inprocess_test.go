@@ -13,6 +13,7 @@ import (
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/daemon"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/server/client"
 	"github.com/gozie/gozie/testenv/localcluster"
 	"github.com/gozie/gozie/testenv/smtpsink"
@@ -121,18 +122,6 @@ func (e *procEnv) writeApp(t *testing.T, name, xml string) {
 	}
 }
 
-// waitFor polls cond until it holds.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
-	}
-}
-
 func (e *procEnv) status(t *testing.T, id string) string {
 	t.Helper()
 	s, err := e.client.JobStatus(context.Background(), id)
@@ -164,12 +153,12 @@ func TestKillDuringLongHive2QueryCancelsIt(t *testing.T) {
 	hs2 := e.cluster.HS2
 	hs2.HangNext()
 	id := e.submit(t, "long-query", longHive2App)
-	waitFor(t, "the query to run", func() bool { return hs2.Running() == 1 })
+	testwait.WaitFor(t, time.Minute, "the query to run", func() bool { return hs2.Running() == 1 })
 	if err := e.client.Kill(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the workflow to be KILLED", func() bool { return e.status(t, id) == "KILLED" })
-	waitFor(t, "the statement to be cancelled and its session closed", func() bool {
+	testwait.WaitFor(t, time.Minute, "the workflow to be KILLED", func() bool { return e.status(t, id) == "KILLED" })
+	testwait.WaitFor(t, time.Minute, "the statement to be cancelled and its session closed", func() bool {
 		sts := hs2.Statements()
 		return hs2.Running() == 0 && hs2.Sessions() == 0 && len(sts) == 1 && sts[0].State == "CANCELED"
 	})
@@ -195,7 +184,7 @@ func TestSuspendAndKillCascadeToSubWorkflow(t *testing.T) {
 	ctx := context.Background()
 	e.writeApp(t, "held-child", strings.Replace(longHive2App, `name="long-query"`, `name="held-child"`, 1))
 	id := e.submit(t, "parent", subwfHeldApp)
-	waitFor(t, "the child's query to run", func() bool { return hs2.Running() == 1 })
+	testwait.WaitFor(t, time.Minute, "the child's query to run", func() bool { return hs2.Running() == 1 })
 	info, err := e.client.Info(ctx, id, 0, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -224,8 +213,8 @@ func TestSuspendAndKillCascadeToSubWorkflow(t *testing.T) {
 	if err := e.client.Kill(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "parent and child to be KILLED", func() bool { return e.status(t, id) == "KILLED" && e.status(t, child) == "KILLED" })
-	waitFor(t, "the child's query to be cancelled", func() bool { return hs2.Running() == 0 })
+	testwait.WaitFor(t, time.Minute, "parent and child to be KILLED", func() bool { return e.status(t, id) == "KILLED" && e.status(t, child) == "KILLED" })
+	testwait.WaitFor(t, time.Minute, "the child's query to be cancelled", func() bool { return hs2.Running() == 0 })
 }
 
 const emailApp = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="notify">

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/gozie/gozie/hadoop/krblogin"
 	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/internal/testreq"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/kdc"
 	"github.com/gozie/gozie/yarn"
 )
@@ -295,8 +297,8 @@ func TestTicketAndTokensExpireDuringACoordinator(t *testing.T) {
 // cond holds.
 func (k *krbEnv) waitKrbCoord(t *testing.T, id string, cond func([]coordAction) bool) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
+	// Polling the CLI as a script would.
+	testwait.Poll{Timeout: 2 * time.Minute, Every: 200 * time.Millisecond}.WaitForLast(t, "coordinator "+id, func() (bool, string) {
 		out, err := k.krbCLI(t, "job", "-info", id, "-verbose")
 		var acts []coordAction
 		for _, line := range strings.Split(out, "\n") {
@@ -308,11 +310,11 @@ func (k *krbEnv) waitKrbCoord(t *testing.T, id string, cond func([]coordAction) 
 			}
 		}
 		if err == nil && cond(acts) {
-			return
+			return true, ""
 		}
-		if strings.Contains(out, "FAILED") || strings.Contains(out, "KILLED") || time.Now().After(deadline) {
+		if strings.Contains(out, "FAILED") || strings.Contains(out, "KILLED") {
 			t.Fatalf("coordinator %s: %v\n%s", id, err, out)
 		}
-		time.Sleep(200 * time.Millisecond) // polling the CLI as a script would
-	}
+		return false, fmt.Sprintf("%v\n%s", err, out)
+	})
 }

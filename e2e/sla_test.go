@@ -17,6 +17,7 @@ import (
 
 	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/internal/testreq"
+	"github.com/gozie/gozie/internal/testwait"
 )
 
 // slaServer starts the local cluster and a gozie server (separate
@@ -99,26 +100,25 @@ type summary struct {
 // waitSLA polls GET /v2/sla?filter=id=<id> until cond holds.
 func (e *env) waitSLA(t *testing.T, id string, what string, cond func(summary) bool) summary {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	var last []summary
-	for {
+	var got summary
+	// Polling the REST API as a monitor would.
+	testwait.Poll{Timeout: 2 * time.Minute, Every: 200 * time.Millisecond}.WaitForLast(t, "the SLA of "+id+" to show "+what, func() (bool, string) {
 		resp, err := http.Get(e.url + "/v2/sla?filter=" + url.QueryEscape("id="+id))
-		if err == nil {
-			var l struct {
-				List []summary `json:"slaSummaryList"`
-			}
-			err = json.NewDecoder(resp.Body).Decode(&l)
-			resp.Body.Close()
-			last = l.List
-			if err == nil && len(l.List) == 1 && cond(l.List[0]) {
-				return l.List[0]
-			}
+		if err != nil {
+			return false, err.Error()
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the SLA of %s never showed %s; last %+v (%v)", id, what, last, err)
+		var l struct {
+			List []summary `json:"slaSummaryList"`
 		}
-		time.Sleep(200 * time.Millisecond) // polling the REST API as a monitor would
-	}
+		err = json.NewDecoder(resp.Body).Decode(&l)
+		resp.Body.Close()
+		if err == nil && len(l.List) == 1 && cond(l.List[0]) {
+			got = l.List[0]
+			return true, ""
+		}
+		return false, fmt.Sprintf("%+v (%v)", l.List, err)
+	})
+	return got
 }
 
 func has(list, ev string) bool { return strings.Contains(","+list+",", ","+ev+",") }

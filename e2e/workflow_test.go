@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/internal/testreq"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 )
@@ -312,15 +314,11 @@ func (e *env) yarnApps(t *testing.T) []yarn.AppReport {
 
 func (e *env) waitYARN(t *testing.T, cond func([]yarn.AppReport) bool) []yarn.AppReport {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for {
-		apps := e.yarnApps(t)
-		if cond(apps) {
-			return apps
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("YARN never reached the expected state: %+v", apps)
-		}
-		time.Sleep(50 * time.Millisecond) // polling the RM as an operator would
-	}
+	var apps []yarn.AppReport
+	// Polling the RM as an operator would.
+	testwait.Poll{Timeout: time.Minute, Every: 50 * time.Millisecond}.WaitForLast(t, "YARN to reach the expected state", func() (bool, string) {
+		apps = e.yarnApps(t)
+		return cond(apps), fmt.Sprintf("%+v", apps)
+	})
+	return apps
 }

@@ -15,10 +15,10 @@ import (
 // once (see HandleBatch), typically finishing them all in one transaction
 // with FinishBatch. When it returns, each run it left unfinished is
 // settled on its own: a run that FinishBatch could not finish is failed
-// with its own error (Run.Err), or let go if its lease was lost; the
+// with its own error (Claim.Err), or let go if its lease was lost; the
 // others are deleted when the handler returned nil, and failed with its
 // error otherwise, as a Handler's trigger would be.
-type BatchHandler func(ctx context.Context, runs []*Run) error
+type BatchHandler func(ctx context.Context, runs []*Claim) error
 
 // batchKind is a kind registered with HandleBatch.
 type batchKind struct {
@@ -50,9 +50,9 @@ func (e *Engine) runBatch(ctx context.Context, b *batchKind, ts []store.Trigger,
 	log := e.cfg.Logger.With("trigger", b.kind, "batch", len(ts))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	runs := make([]*Run, len(ts))
+	runs := make([]*Claim, len(ts))
 	for i, t := range ts {
-		runs[i] = &Run{Trigger: t, Now: claimedAt, e: e}
+		runs[i] = &Claim{Trigger: t, Now: claimedAt, e: e}
 	}
 	e.cfg.Metrics.batch(b.kind, len(runs))
 
@@ -76,7 +76,7 @@ func (e *Engine) runBatch(ctx context.Context, b *batchKind, ts []store.Trigger,
 }
 
 // callBatch runs the batch handler, turning a panic into an error.
-func (e *Engine) callBatch(ctx context.Context, b *batchKind, runs []*Run, log *slog.Logger) (err error) {
+func (e *Engine) callBatch(ctx context.Context, b *batchKind, runs []*Claim, log *slog.Logger) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			log.Error("batch trigger handler panicked", "panic", p, "stack", string(debug.Stack()))
@@ -92,7 +92,7 @@ func (e *Engine) callBatch(ctx context.Context, b *batchKind, runs []*Run, log *
 // batch's own transaction locks them all). A run whose lease is lost is
 // marked so; the handler's context is cancelled once every unfinished run
 // has lost its lease.
-func (e *Engine) renewBatch(ctx context.Context, runs []*Run, cancel context.CancelFunc, log *slog.Logger) {
+func (e *Engine) renewBatch(ctx context.Context, runs []*Claim, cancel context.CancelFunc, log *slog.Logger) {
 	for {
 		timer := e.cfg.Clock.NewTimer(e.cfg.Lease / 3)
 		select {
@@ -134,9 +134,9 @@ func (e *Engine) renewBatch(ctx context.Context, runs []*Run, cancel context.Can
 
 // settleBatch ends the claims of the runs the handler left unfinished, in
 // one transaction, or one by one when that fails (a lost lease among them).
-func (e *Engine) settleBatch(ctx context.Context, runs []*Run, herr error, log *slog.Logger) {
+func (e *Engine) settleBatch(ctx context.Context, runs []*Claim, herr error, log *slog.Logger) {
 	type outcome struct {
-		r     *Run
+		r     *Claim
 		err   error     // nil: released
 		retry time.Time // for a failure
 	}
@@ -194,23 +194,23 @@ func (e *Engine) settleBatch(ctx context.Context, runs []*Run, herr error, log *
 // after store.ErrConflict.
 const conflictRetries = 20
 
-// FinishBatch is Run.Finish for the runs of one batch: fn writes what the
+// FinishBatch is Claim.Finish for the runs of one batch: fn writes what the
 // runs' work changes, for all of them at once, and every run is released
 // in the same transaction, due again at next[i] for runs[i] (a nil slice or
 // a zero time: deleted, unless scheduled meanwhile). Runs finished already
 // are left out.
 //
 // If that transaction fails, the runs are finished one by one instead:
-// each in its own transaction with fn(x, []*Run{run}), run again while it
+// each in its own transaction with fn(x, []*Claim{run}), run again while it
 // fails with store.ErrConflict (at most 20 times). So a run whose rows
 // conflict, whose lease was lost or whose work fails never sinks the
 // others; fn must decide on the rows it reads itself, and work for any
 // subset of the runs. A run that still cannot be finished keeps its error
-// (Run.Err) and is settled on its own when the batch handler returns.
+// (Claim.Err) and is settled on its own when the batch handler returns.
 // FinishBatch returns nil when every run was finished, and otherwise the
 // errors of those that were not.
-func FinishBatch(ctx context.Context, runs []*Run, fn func(x store.Tx, runs []*Run) (next []time.Time, err error)) error {
-	var open []*Run
+func FinishBatch(ctx context.Context, runs []*Claim, fn func(x store.Tx, runs []*Claim) (next []time.Time, err error)) error {
+	var open []*Claim
 	for _, r := range runs {
 		if !r.finished.Load() {
 			open = append(open, r)
@@ -232,7 +232,7 @@ func FinishBatch(ctx context.Context, runs []*Run, fn func(x store.Tx, runs []*R
 	for _, r := range open {
 		var err error
 		for try := 0; try < conflictRetries; try++ {
-			if err = finishTogether(ctx, e, []*Run{r}, fn); !errors.Is(err, store.ErrConflict) || ctx.Err() != nil {
+			if err = finishTogether(ctx, e, []*Claim{r}, fn); !errors.Is(err, store.ErrConflict) || ctx.Err() != nil {
 				break
 			}
 		}
@@ -245,7 +245,7 @@ func FinishBatch(ctx context.Context, runs []*Run, fn func(x store.Tx, runs []*R
 }
 
 // finishTogether runs fn for runs and releases them all in one transaction.
-func finishTogether(ctx context.Context, e *Engine, runs []*Run, fn func(store.Tx, []*Run) ([]time.Time, error)) error {
+func finishTogether(ctx context.Context, e *Engine, runs []*Claim, fn func(store.Tx, []*Claim) ([]time.Time, error)) error {
 	for _, r := range runs {
 		if r.e != e {
 			return errors.New("engine: a batch holds runs of two engines")
@@ -278,8 +278,8 @@ func finishTogether(ctx context.Context, e *Engine, runs []*Run, fn func(store.T
 }
 
 // Err returns why FinishBatch could not finish the run, or nil.
-func (r *Run) Err() error { return r.err }
+func (r *Claim) Err() error { return r.err }
 
 // Finished reports whether the run's trigger has been released with its
 // writes (Finish or FinishBatch).
-func (r *Run) Finished() bool { return r.finished.Load() }
+func (r *Claim) Finished() bool { return r.finished.Load() }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/store"
 )
 
@@ -35,8 +36,8 @@ func scheduleMany(t *testing.T, s store.Store, kind store.TriggerKind, n int, du
 
 // insertJobs is a FinishBatch function that records each run's work as a
 // coordinator job named prefix+entity.
-func insertJobs(ctx context.Context, prefix string) func(store.Tx, []*engine.Run) ([]time.Time, error) {
-	return func(x store.Tx, runs []*engine.Run) ([]time.Time, error) {
+func insertJobs(ctx context.Context, prefix string) func(store.Tx, []*engine.Claim) ([]time.Time, error) {
+	return func(x store.Tx, runs []*engine.Claim) ([]time.Time, error) {
 		for _, r := range runs {
 			j := store.CoordJob{ID: prefix + r.Trigger.EntityID, Status: store.JobRunning, ExecutionOrder: "FIFO",
 				CreatedTime: r.Now}
@@ -96,7 +97,7 @@ func TestBatchHandlerFinishesManyTriggersTogether(t *testing.T) {
 		seen := map[string]int{}
 		e := engine.New(engine.Config{Store: s, Clock: clock.NewFake(t0), Logger: quietLogger(),
 			Metrics: engine.NewMetrics(reg), MaxSleep: time.Hour})
-		e.HandleBatch("m", limit, func(ctx context.Context, runs []*engine.Run) error {
+		e.HandleBatch("m", limit, func(ctx context.Context, runs []*engine.Claim) error {
 			mu.Lock()
 			sizes = append(sizes, len(runs))
 			for _, r := range runs {
@@ -106,7 +107,7 @@ func TestBatchHandlerFinishesManyTriggersTogether(t *testing.T) {
 			return engine.FinishBatch(ctx, runs, insertJobs(ctx, "J-"))
 		})
 		start(t, e)
-		waitFor(t, "every trigger to be finished", func() bool { return countTriggers(t, s) == 0 })
+		testwait.WaitFor(t, testwait.Timeout, "every trigger to be finished", func() bool { return countTriggers(t, s) == 0 })
 		e.Stop()
 		mu.Lock()
 		defer mu.Unlock()
@@ -149,7 +150,7 @@ func TestBatchesNeverExceedTheirMax(t *testing.T) {
 		var sizes []int
 		handled := 0
 		e := engine.New(engine.Config{Store: s, Clock: clock.NewFake(t0), Logger: quietLogger(), MaxSleep: time.Hour})
-		e.HandleBatch("m", limit, func(ctx context.Context, runs []*engine.Run) error {
+		e.HandleBatch("m", limit, func(ctx context.Context, runs []*engine.Claim) error {
 			mu.Lock()
 			sizes = append(sizes, len(runs))
 			handled += len(runs)
@@ -157,7 +158,7 @@ func TestBatchesNeverExceedTheirMax(t *testing.T) {
 			return nil
 		})
 		start(t, e)
-		waitFor(t, "every trigger to be handled", func() bool { return countTriggers(t, s) == 0 })
+		testwait.WaitFor(t, testwait.Timeout, "every trigger to be handled", func() bool { return countTriggers(t, s) == 0 })
 		e.Stop()
 		mu.Lock()
 		defer mu.Unlock()
@@ -218,9 +219,9 @@ func TestFinishBatchFallsBackOneByOne(t *testing.T) {
 		fake := clock.NewFake(t0)
 		e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger(), MaxSleep: time.Hour,
 			Backoff: func(int) time.Duration { return time.Hour }})
-		e.HandleBatch("m", 10, func(ctx context.Context, runs []*engine.Run) error {
+		e.HandleBatch("m", 10, func(ctx context.Context, runs []*engine.Claim) error {
 			ins := insertJobs(ctx, "J-")
-			err := engine.FinishBatch(ctx, runs, func(x store.Tx, part []*engine.Run) ([]time.Time, error) {
+			err := engine.FinishBatch(ctx, runs, func(x store.Tx, part []*engine.Claim) ([]time.Time, error) {
 				for _, r := range part {
 					if r.Trigger.EntityID == "e003" && flaky.Add(1) == 1 {
 						return nil, fmt.Errorf("row moved: %w", store.ErrConflict)
@@ -241,7 +242,7 @@ func TestFinishBatchFallsBackOneByOne(t *testing.T) {
 		})
 		start(t, e)
 		<-done
-		waitFor(t, "the runs to be settled", func() bool {
+		testwait.WaitFor(t, testwait.Timeout, "the runs to be settled", func() bool {
 			tr, err := getTrigger(t, s, "m", "e001")
 			return countTriggers(t, s) == 1 && err == nil && tr.LeaseOwner == ""
 		})
@@ -286,11 +287,11 @@ func TestStalledBatchLosesTakenOverTriggers(t *testing.T) {
 	eachBackend(t, func(t *testing.T, b backend) {
 		s := b.open(t)
 		scheduleMany(t, s, "m", 3, t0)
-		entered, resume := make(chan []*engine.Run), make(chan struct{})
+		entered, resume := make(chan []*engine.Claim), make(chan struct{})
 		finished := make(chan error, 1)
 		a := engine.New(engine.Config{Store: s, Clock: clock.NewFake(t0), Logger: quietLogger(), Owner: "a",
 			Lease: 5 * time.Second, MaxSleep: time.Hour, Backoff: func(int) time.Duration { return time.Hour }})
-		a.HandleBatch("m", 10, func(ctx context.Context, runs []*engine.Run) error {
+		a.HandleBatch("m", 10, func(ctx context.Context, runs []*engine.Claim) error {
 			entered <- runs
 			<-resume
 			err := engine.FinishBatch(ctx, runs, insertJobs(ctx, "A-"))
@@ -347,7 +348,7 @@ func TestBatchLeasesAreRenewed(t *testing.T) {
 		entered, resume := make(chan struct{}), make(chan struct{})
 		e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger(), Lease: 30 * time.Second,
 			MaxSleep: time.Hour})
-		e.HandleBatch("m", 10, func(ctx context.Context, runs []*engine.Run) error {
+		e.HandleBatch("m", 10, func(ctx context.Context, runs []*engine.Claim) error {
 			close(entered)
 			<-resume
 			return nil
@@ -357,7 +358,7 @@ func TestBatchLeasesAreRenewed(t *testing.T) {
 		renewAt := t0.Add(10 * time.Second)
 		waitTimerAt(t, fake, renewAt)
 		fake.Set(renewAt)
-		waitFor(t, "the leases to be renewed", func() bool {
+		testwait.WaitFor(t, testwait.Timeout, "the leases to be renewed", func() bool {
 			for _, id := range []string{"e000", "e001"} {
 				tr, err := getTrigger(t, s, "m", id)
 				if err != nil || !tr.LeaseExpires.Equal(renewAt.Add(30*time.Second)) {
@@ -368,7 +369,7 @@ func TestBatchLeasesAreRenewed(t *testing.T) {
 		})
 		close(resume)
 		// Returning nil without finishing deletes the triggers.
-		waitFor(t, "the triggers to be deleted", func() bool { return countTriggers(t, s) == 0 })
+		testwait.WaitFor(t, testwait.Timeout, "the triggers to be deleted", func() bool { return countTriggers(t, s) == 0 })
 	})
 }
 
@@ -381,14 +382,14 @@ func TestBatchHandlerErrorsAndPanics(t *testing.T) {
 		handler engine.BatchHandler
 		want    string
 	}{
-		{"error", func(ctx context.Context, runs []*engine.Run) error {
+		{"error", func(ctx context.Context, runs []*engine.Claim) error {
 			// One run is finished on its own first; only the others fail.
 			if err := runs[0].Finish(ctx, time.Time{}, nil); err != nil {
 				return err
 			}
 			return errors.New("NameNode unreachable")
 		}, "NameNode unreachable"},
-		{"panic", func(ctx context.Context, runs []*engine.Run) error {
+		{"panic", func(ctx context.Context, runs []*engine.Claim) error {
 			if err := runs[0].Finish(ctx, time.Time{}, nil); err != nil {
 				return err
 			}
@@ -412,7 +413,7 @@ func TestBatchHandlerErrorsAndPanics(t *testing.T) {
 					}
 					return n
 				}
-				waitFor(t, "two failed triggers", func() bool { return failed() == 2 && countTriggers(t, s) == 2 })
+				testwait.WaitFor(t, testwait.Timeout, "two failed triggers", func() bool { return failed() == 2 && countTriggers(t, s) == 2 })
 				for i := 0; i < 3; i++ {
 					tr, err := getTrigger(t, s, "m", fmt.Sprintf("e%03d", i))
 					if err != nil {
@@ -434,11 +435,11 @@ func TestHeldBatchKindWaits(t *testing.T) {
 		fake := clock.NewFake(t0)
 		ran := make(chan store.TriggerKind, 10)
 		e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger(), MaxSleep: time.Hour})
-		e.HandleBatch("coord-materialize", 10, func(ctx context.Context, runs []*engine.Run) error {
+		e.HandleBatch("coord-materialize", 10, func(ctx context.Context, runs []*engine.Claim) error {
 			ran <- runs[0].Trigger.Kind
 			return nil
 		})
-		e.Handle("wf-action-check", func(ctx context.Context, r *engine.Run) error { ran <- r.Trigger.Kind; return nil })
+		e.Handle("wf-action-check", func(ctx context.Context, r *engine.Claim) error { ran <- r.Trigger.Kind; return nil })
 		e.Hold("coord-materialize")
 		schedule(t, s, "coord-materialize", "C1", t0)
 		start(t, e)
@@ -483,7 +484,7 @@ func TestTwoEnginesNeverRunABatchedTriggerTwice(t *testing.T) {
 		for i, s := range []store.Store{s1, s2} {
 			owner := fmt.Sprintf("server%d", i+1)
 			e := engine.New(engine.Config{Store: s, Logger: quietLogger(), Owner: owner, Workers: 4})
-			e.HandleBatch("m", 50, func(ctx context.Context, batch []*engine.Run) error {
+			e.HandleBatch("m", 50, func(ctx context.Context, batch []*engine.Claim) error {
 				mu.Lock()
 				for _, r := range batch {
 					if prev, ok := runs[r.Trigger.EntityID]; ok {
@@ -492,11 +493,11 @@ func TestTwoEnginesNeverRunABatchedTriggerTwice(t *testing.T) {
 					runs[r.Trigger.EntityID] = owner
 				}
 				mu.Unlock()
-				return engine.FinishBatch(ctx, batch, func(store.Tx, []*engine.Run) ([]time.Time, error) { return nil, nil })
+				return engine.FinishBatch(ctx, batch, func(store.Tx, []*engine.Claim) ([]time.Time, error) { return nil, nil })
 			})
 			start(t, e)
 		}
-		waitFor(t, "all triggers to run", func() bool { return countTriggers(t, s1) == 0 })
+		testwait.WaitFor(t, testwait.Timeout, "all triggers to run", func() bool { return countTriggers(t, s1) == 0 })
 		mu.Lock()
 		defer mu.Unlock()
 		if len(dups) > 0 {
@@ -511,11 +512,11 @@ func TestTwoEnginesNeverRunABatchedTriggerTwice(t *testing.T) {
 // TestBatchKindRegisteredTwicePanics: a kind has one handler.
 func TestBatchKindRegisteredTwicePanics(t *testing.T) {
 	e := engine.New(engine.Config{Logger: quietLogger()})
-	e.Handle("k", func(context.Context, *engine.Run) error { return nil })
+	e.Handle("k", func(context.Context, *engine.Claim) error { return nil })
 	defer func() {
 		if recover() == nil {
 			t.Fatal("registering a batch handler for a kind with a handler did not panic")
 		}
 	}()
-	e.HandleBatch("k", 10, func(context.Context, []*engine.Run) error { return nil })
+	e.HandleBatch("k", 10, func(context.Context, []*engine.Claim) error { return nil })
 }

@@ -83,7 +83,7 @@ import (
 // Handler does the work of one claimed trigger. Returning nil without
 // calling run.Finish deletes the trigger; returning an error retries it
 // after a backoff, with the error recorded on the trigger.
-type Handler func(ctx context.Context, run *Run) error
+type Handler func(ctx context.Context, run *Claim) error
 
 // Config configures an Engine. Zero values take the documented defaults; those
 // that are server settings are the settings' defaults (package conf), which the
@@ -457,7 +457,7 @@ func (e *Engine) run(ctx context.Context, t store.Trigger, claimedAt time.Time) 
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &Run{Trigger: t, Now: claimedAt, e: e}
+	r := &Claim{Trigger: t, Now: claimedAt, e: e}
 
 	renewDone := make(chan struct{})
 	go func() {
@@ -499,7 +499,7 @@ func (e *Engine) logReleaseErr(log *slog.Logger, err error) {
 }
 
 // call runs the handler, turning a panic into an error.
-func (e *Engine) call(ctx context.Context, r *Run) (err error) {
+func (e *Engine) call(ctx context.Context, r *Claim) (err error) {
 	h := e.handlers[r.Trigger.Kind]
 	if h == nil {
 		return fmt.Errorf("no handler for trigger kind %q", r.Trigger.Kind)
@@ -516,7 +516,7 @@ func (e *Engine) call(ctx context.Context, r *Run) (err error) {
 
 // renew extends the lease every Lease/3 until ctx ends; a lost lease cancels
 // the handler.
-func (e *Engine) renew(ctx context.Context, r *Run, cancel context.CancelFunc, log *slog.Logger) {
+func (e *Engine) renew(ctx context.Context, r *Claim, cancel context.CancelFunc, log *slog.Logger) {
 	for {
 		timer := e.cfg.Clock.NewTimer(e.cfg.Lease / 3)
 		select {
@@ -541,8 +541,8 @@ func (e *Engine) renew(ctx context.Context, r *Run, cancel context.CancelFunc, l
 	}
 }
 
-// Run is one claimed trigger being handled.
-type Run struct {
+// Claim is one claimed trigger being handled.
+type Claim struct {
 	// Trigger is the claimed trigger.
 	Trigger store.Trigger
 	// Now is the engine's clock when the trigger was claimed.
@@ -561,7 +561,7 @@ type Run struct {
 // the trigger stays due at next, or is deleted when next is zero (a schedule
 // that arrived meanwhile still wins). If the lease was lost, nothing of fn is
 // committed and the error wraps store.ErrLeaseLost. fn may be nil.
-func (r *Run) Finish(ctx context.Context, next time.Time, fn func(store.Tx) error) error {
+func (r *Claim) Finish(ctx context.Context, next time.Time, fn func(store.Tx) error) error {
 	if r.finished.Load() {
 		return errors.New("engine: trigger already finished")
 	}
@@ -580,4 +580,4 @@ func (r *Run) Finish(ctx context.Context, next time.Time, fn func(store.Tx) erro
 }
 
 // Clock returns the engine's clock, for handlers.
-func (r *Run) Clock() clock.Clock { return r.e.cfg.Clock }
+func (r *Claim) Clock() clock.Clock { return r.e.cfg.Clock }

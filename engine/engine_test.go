@@ -18,6 +18,7 @@ import (
 
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/backends"
 	"github.com/gozie/gozie/store/postgres/pgtest"
@@ -90,25 +91,14 @@ func waitTimerAt(t *testing.T, f *clock.Fake, at time.Time) {
 	}
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond) // polling a condition, bounded by the deadline
-	}
-}
-
 func TestTriggerRunsAtItsDueTime(t *testing.T) {
 	eachBackend(t, func(t *testing.T, b backend) {
 		s := b.open(t)
 		fake := clock.NewFake(t0)
-		ran := make(chan *engine.Run, 1)
+		ran := make(chan *engine.Claim, 1)
 		// The fallback sleep is longer than the wait for the due time.
 		e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger(), MaxSleep: 30 * time.Second})
-		e.Handle("materialize", func(ctx context.Context, r *engine.Run) error { ran <- r; return nil })
+		e.Handle("materialize", func(ctx context.Context, r *engine.Claim) error { ran <- r; return nil })
 		due := t0.Add(10 * time.Second)
 		schedule(t, s, "materialize", "C1", due)
 		start(t, e)
@@ -138,11 +128,11 @@ func TestWriteWakesTheEngine(t *testing.T) {
 		fake := clock.NewFake(t0)
 		ran := make(chan string, 1)
 		e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger(), MaxSleep: time.Hour})
-		e.Handle("input-check", func(ctx context.Context, r *engine.Run) error { ran <- r.Trigger.EntityID; return nil })
+		e.Handle("input-check", func(ctx context.Context, r *engine.Claim) error { ran <- r.Trigger.EntityID; return nil })
 		start(t, e)
 		// The engine is asleep on its fallback timer, and the clock never
 		// moves: only the write's wake-up can make it run the trigger.
-		waitFor(t, "the engine to sleep", func() bool { return fake.Waiters() > 0 })
+		testwait.WaitFor(t, testwait.Timeout, "the engine to sleep", func() bool { return fake.Waiters() > 0 })
 		schedule(t, s, "input-check", "C1@1", t0)
 		select {
 		case id := <-ran:
@@ -161,9 +151,9 @@ func TestWakeupFromAnotherServer(t *testing.T) {
 	fake := clock.NewFake(t0)
 	ran := make(chan string, 1)
 	e := engine.New(engine.Config{Store: s1, Clock: fake, Logger: quietLogger(), MaxSleep: time.Hour})
-	e.Handle("k", func(ctx context.Context, r *engine.Run) error { ran <- r.Trigger.EntityID; return nil })
+	e.Handle("k", func(ctx context.Context, r *engine.Claim) error { ran <- r.Trigger.EntityID; return nil })
 	start(t, e)
-	waitFor(t, "the engine to sleep", func() bool { return fake.Waiters() > 0 })
+	testwait.WaitFor(t, testwait.Timeout, "the engine to sleep", func() bool { return fake.Waiters() > 0 })
 	schedule(t, s2, "k", "from-other-server", t0)
 	select {
 	case <-ran:
@@ -180,7 +170,7 @@ func TestHandlerErrorRetriesWithBackoff(t *testing.T) {
 		called := make(chan int, 10)
 		e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger(), MaxSleep: time.Hour,
 			Backoff: func(attempt int) time.Duration { return time.Duration(attempt) * 10 * time.Second }})
-		e.Handle("action-start", func(ctx context.Context, r *engine.Run) error {
+		e.Handle("action-start", func(ctx context.Context, r *engine.Claim) error {
 			n := int(calls.Add(1))
 			defer func() { called <- n }()
 			if n <= 2 {
@@ -205,7 +195,7 @@ func TestHandlerErrorRetriesWithBackoff(t *testing.T) {
 		at := t0
 		for try := 1; try <= 3; try++ {
 			<-called
-			waitFor(t, "the failure to be recorded", func() bool {
+			testwait.WaitFor(t, testwait.Timeout, "the failure to be recorded", func() bool {
 				tr, err := trigger()
 				return err == nil && tr.Attempts == try && tr.LeaseOwner == ""
 			})
@@ -226,7 +216,7 @@ func TestHandlerErrorRetriesWithBackoff(t *testing.T) {
 			at = want
 		}
 		<-called
-		waitFor(t, "the trigger to be deleted", func() bool { _, err := trigger(); return errors.Is(err, store.ErrNotFound) })
+		testwait.WaitFor(t, testwait.Timeout, "the trigger to be deleted", func() bool { _, err := trigger(); return errors.Is(err, store.ErrNotFound) })
 	})
 }
 
@@ -236,7 +226,7 @@ func TestFinishCommitsStateWithRelease(t *testing.T) {
 		fake := clock.NewFake(t0)
 		done := make(chan error, 1)
 		e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger()})
-		e.Handle("materialize", func(ctx context.Context, r *engine.Run) error {
+		e.Handle("materialize", func(ctx context.Context, r *engine.Claim) error {
 			err := r.Finish(ctx, r.Now.Add(time.Hour), func(x store.Tx) error {
 				j := store.CoordJob{ID: r.Trigger.EntityID, Status: store.JobRunning, ExecutionOrder: "FIFO", CreatedTime: r.Now}
 				return x.InsertCoordJob(ctx, &j)
@@ -272,7 +262,7 @@ func TestStopWaitsForRunningHandlers(t *testing.T) {
 	s := backend{"sqlite", "sqlite:" + filepath.Join(t.TempDir(), "gozie.db")}.open(t)
 	entered, unblock := make(chan struct{}), make(chan struct{})
 	e := engine.New(engine.Config{Store: s, Logger: quietLogger()})
-	e.Handle("k", func(ctx context.Context, r *engine.Run) error {
+	e.Handle("k", func(ctx context.Context, r *engine.Claim) error {
 		close(entered)
 		<-unblock
 		return nil
@@ -318,7 +308,7 @@ func TestTwoEnginesNeverRunATriggerTwice(t *testing.T) {
 		var dups []string
 		var total atomic.Int64
 		handler := func(owner string) engine.Handler {
-			return func(ctx context.Context, r *engine.Run) error {
+			return func(ctx context.Context, r *engine.Claim) error {
 				mu.Lock()
 				if prev, ok := runs[r.Trigger.EntityID]; ok {
 					dups = append(dups, fmt.Sprintf("%s by %s and %s", r.Trigger.EntityID, prev, owner))
@@ -347,7 +337,7 @@ func TestTwoEnginesNeverRunATriggerTwice(t *testing.T) {
 			start(t, e)
 			engines = append(engines, e)
 		}
-		waitFor(t, "all triggers to run", func() bool {
+		testwait.WaitFor(t, testwait.Timeout, "all triggers to run", func() bool {
 			var left int
 			_ = s1.Tx(context.Background(), func(x store.Tx) (err error) { left, err = x.CountTriggers(context.Background()); return })
 			return left == 0
@@ -390,7 +380,7 @@ func runChild(url string) {
 		os.Exit(1)
 	}
 	e := engine.New(engine.Config{Store: s, Logger: quietLogger(), Owner: "doomed", Lease: 2 * time.Second})
-	e.Handle("action-start", func(ctx context.Context, r *engine.Run) error {
+	e.Handle("action-start", func(ctx context.Context, r *engine.Claim) error {
 		fmt.Println("running", r.Trigger.EntityID)
 		select {} // killed here
 	})
@@ -427,7 +417,7 @@ func TestKilledEnginesTriggerIsTakenOver(t *testing.T) {
 
 		ran := make(chan store.Trigger, 2)
 		e := engine.New(engine.Config{Store: s, Logger: quietLogger(), Owner: "survivor", Lease: 2 * time.Second})
-		e.Handle("action-start", func(ctx context.Context, r *engine.Run) error { ran <- r.Trigger; return nil })
+		e.Handle("action-start", func(ctx context.Context, r *engine.Claim) error { ran <- r.Trigger; return nil })
 		start(t, e)
 		select {
 		case tr := <-ran:
@@ -451,8 +441,8 @@ func TestHeldKindsWaitUntilReleased(t *testing.T) {
 	fake := clock.NewFake(t0)
 	ran := make(chan store.TriggerKind, 2)
 	e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger(), MaxSleep: time.Hour})
-	e.Handle("coord-materialize", func(ctx context.Context, r *engine.Run) error { ran <- r.Trigger.Kind; return nil })
-	e.Handle("wf-action-check", func(ctx context.Context, r *engine.Run) error { ran <- r.Trigger.Kind; return nil })
+	e.Handle("coord-materialize", func(ctx context.Context, r *engine.Claim) error { ran <- r.Trigger.Kind; return nil })
+	e.Handle("wf-action-check", func(ctx context.Context, r *engine.Claim) error { ran <- r.Trigger.Kind; return nil })
 	e.Hold("coord-materialize")
 	schedule(t, s, "coord-materialize", "C1", t0)
 	start(t, e)

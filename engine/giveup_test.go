@@ -12,6 +12,7 @@ import (
 
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/store"
 )
 
@@ -59,7 +60,7 @@ func TestGiveUpAfterMaxAttempts(t *testing.T) {
 		var calls atomic.Int32
 		e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger(), MaxSleep: time.Hour, MaxAttempts: 3,
 			Backoff: func(int) time.Duration { return 0 }})
-		e.Handle("coord-status", func(ctx context.Context, r *engine.Run) error {
+		e.Handle("coord-status", func(ctx context.Context, r *engine.Claim) error {
 			n := calls.Add(1)
 			if r.Trigger.Attempts != int(n) {
 				return fmt.Errorf("claim %d counted %d attempts", n, r.Trigger.Attempts)
@@ -74,7 +75,7 @@ func TestGiveUpAfterMaxAttempts(t *testing.T) {
 		if got := <-g.done; got != "C1" {
 			t.Fatalf("gave up on %s", got)
 		}
-		waitFor(t, "the trigger to be removed", func() bool {
+		testwait.WaitFor(t, testwait.Timeout, "the trigger to be removed", func() bool {
 			_, err := triggerOf(t, s, "coord-status", "C1")
 			return errors.Is(err, store.ErrNotFound)
 		})
@@ -109,7 +110,7 @@ func TestGiveUpOnATriggerThatKeepsKillingItsServer(t *testing.T) {
 		fake := clock.NewFake(now)
 		ran := make(chan string, 4)
 		e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger(), MaxSleep: time.Hour, MaxAttempts: 3})
-		e.HandleBatch("coord-materialize", 10, func(ctx context.Context, runs []*engine.Run) error {
+		e.HandleBatch("coord-materialize", 10, func(ctx context.Context, runs []*engine.Claim) error {
 			for _, r := range runs {
 				ran <- r.Trigger.EntityID
 			}
@@ -129,7 +130,7 @@ func TestGiveUpOnATriggerThatKeepsKillingItsServer(t *testing.T) {
 		if !strings.Contains(cause, "after 3 attempts") || !strings.Contains(cause, "the server stopped while running it") {
 			t.Fatalf("cause %q", cause)
 		}
-		waitFor(t, "both triggers to go", func() bool {
+		testwait.WaitFor(t, testwait.Timeout, "both triggers to go", func() bool {
 			var n int
 			_ = s.Tx(context.Background(), func(x store.Tx) (err error) { n, err = x.CountTriggers(context.Background()); return })
 			return n == 0
@@ -159,7 +160,7 @@ func TestSuspectTriggerOfABatchKindRunsAlone(t *testing.T) {
 		fake := clock.NewFake(t0.Add(time.Minute))
 		batches := make(chan []string, 10)
 		e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger(), MaxSleep: time.Hour, Workers: 1})
-		e.HandleBatch("m", 10, func(ctx context.Context, runs []*engine.Run) error {
+		e.HandleBatch("m", 10, func(ctx context.Context, runs []*engine.Claim) error {
 			var ids []string
 			for _, r := range runs {
 				ids = append(ids, r.Trigger.EntityID)
@@ -192,7 +193,7 @@ func TestOutageOfAKindWithoutGiveUpIsRiddenOut(t *testing.T) {
 		healed := make(chan struct{})
 		e := engine.New(engine.Config{Store: s, Clock: fake, Logger: quietLogger(), MaxSleep: time.Hour, MaxAttempts: 3,
 			Backoff: func(int) time.Duration { return 0 }})
-		e.Handle("wf-poll", func(ctx context.Context, r *engine.Run) error {
+		e.Handle("wf-poll", func(ctx context.Context, r *engine.Claim) error {
 			if n := calls.Add(1); n <= 7 {
 				return fmt.Errorf("the ResourceManager is down (#%d)", n)
 			}
@@ -201,7 +202,7 @@ func TestOutageOfAKindWithoutGiveUpIsRiddenOut(t *testing.T) {
 		})
 		schedule(t, s, "wf-poll", "poll", t0)
 		start(t, e)
-		waitFor(t, "the poll to succeed after the outage", func() bool {
+		testwait.WaitFor(t, testwait.Timeout, "the poll to succeed after the outage", func() bool {
 			select {
 			case <-healed:
 				return true

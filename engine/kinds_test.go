@@ -10,9 +10,9 @@ import (
 	"github.com/gozie/gozie/store"
 )
 
-func nop(context.Context, *engine.Run) error { return nil }
+func nop(context.Context, *engine.Claim) error { return nil }
 
-func nopBatch(context.Context, []*engine.Run) error { return nil }
+func nopBatch(context.Context, []*engine.Claim) error { return nil }
 
 // TestKindRegistry: the registrations say which kinds start new work, which
 // are batched and which have a give-up handler; Kinds and NewWorkKinds list

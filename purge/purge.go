@@ -222,7 +222,7 @@ func (p *Purger) Purge(ctx context.Context, req Request) (Counts, error) {
 
 // handle is one periodic run: batches from where the last run stopped,
 // until the passes are done or the run's budget is spent.
-func (p *Purger) handle(ctx context.Context, run *engine.Run) error {
+func (p *Purger) handle(ctx context.Context, run *engine.Claim) error {
 	if p.cfg.Paused {
 		next := run.Clock().Now().Add(p.cfg.Settings.Interval)
 		return run.Finish(ctx, next, func(x store.Tx) error { return x.Schedule(ctx, Kind, Entity, next, position{}.String()) })

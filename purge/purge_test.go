@@ -13,6 +13,7 @@ import (
 
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/purge"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/backends"
@@ -239,18 +240,6 @@ func metricValue(t *testing.T, reg *prometheus.Registry, name, kind string) floa
 	return sum
 }
 
-// waitFor polls cond until it holds, failing the test after a deadline.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // armedFor reports whether the purge trigger rests, unleased, due at due
 // with a fresh position (its passes done).
 func armedFor(t *testing.T, st store.Store, due time.Time) bool {
@@ -296,7 +285,7 @@ func TestPeriodicPurge(t *testing.T) {
 		}
 		t.Cleanup(e.Stop)
 
-		waitFor(t, "the first purge to finish", func() bool { return armedFor(t, st, t0.Add(time.Hour)) })
+		testwait.WaitFor(t, testwait.Timeout, "the first purge to finish", func() bool { return armedFor(t, st, t0.Add(time.Hour)) })
 		checkWorld(t, st, w)
 		if got := exists(t, st, []string{"W-borderline"}, nil); !got["W-borderline"] {
 			t.Error("a workflow younger than 30 days was purged")
@@ -320,12 +309,12 @@ func TestPeriodicPurge(t *testing.T) {
 		// An interval later the borderline workflow is old too. The engine
 		// must be asleep on its timer for the next purge (or its jittered
 		// fallback, at most 20% earlier) before the clock moves.
-		waitFor(t, "the engine to sleep until the next purge", func() bool {
+		testwait.WaitFor(t, testwait.Timeout, "the engine to sleep until the next purge", func() bool {
 			next, ok := fake.NextDeadline()
 			return ok && !next.After(t0.Add(time.Hour)) && !next.Before(t0.Add(45*time.Minute))
 		})
 		fake.Advance(time.Hour)
-		waitFor(t, "the second purge to finish", func() bool { return armedFor(t, st, t0.Add(2*time.Hour)) })
+		testwait.WaitFor(t, testwait.Timeout, "the second purge to finish", func() bool { return armedFor(t, st, t0.Add(2*time.Hour)) })
 		if got := exists(t, st, []string{"W-borderline"}, nil); got["W-borderline"] {
 			t.Error("the borderline workflow outlived the second purge")
 		}
@@ -439,7 +428,7 @@ func TestPausedPurge(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(e.Stop)
-		waitFor(t, "the paused run to pass", func() bool { return armedFor(t, st, t0.Add(time.Hour)) })
+		testwait.WaitFor(t, testwait.Timeout, "the paused run to pass", func() bool { return armedFor(t, st, t0.Add(time.Hour)) })
 		if got := exists(t, st, w.old, nil); !got[w.old[0]] {
 			t.Fatal("a paused purge removed an old workflow")
 		}

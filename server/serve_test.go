@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/server/auth"
 )
 
@@ -45,16 +46,14 @@ func serveLoopback(t *testing.T, s *Server) (addr string, cancel context.CancelF
 // waitRefused polls until addr refuses connections, failing after a deadline.
 func waitRefused(t *testing.T, addr string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
+	testwait.WaitFor(t, 5*time.Second, addr+" to refuse connections", func() bool {
 		c, err := net.DialTimeout("tcp", addr, time.Second)
 		if err != nil {
-			return
+			return true
 		}
 		c.Close()
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("%s still accepts connections", addr)
+		return false
+	})
 }
 
 func TestServeDrainsInFlightRequests(t *testing.T) {

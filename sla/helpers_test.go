@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/store/postgres/pgtest"
 	"github.com/gozie/gozie/testenv/smtpsink"
 )
@@ -35,17 +36,7 @@ func waitMails(t *testing.T, s *smtpsink.Sink, n int) {
 // what it saw.
 func waitMetric(t *testing.T, what string, cond func() (bool, string)) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		ok, saw := cond()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s never held (last %s)", what, saw)
-		}
-		time.Sleep(2 * time.Millisecond) // condition poll with a deadline
-	}
+	testwait.WaitForLast(t, 20*time.Second, what, cond)
 }
 
 // counterSum sums a counter family's samples over their labels.

@@ -37,7 +37,7 @@ type Notifier interface {
 // in the metrics and handed to every notifier that wants it. The trigger
 // is written in the transaction that judged the event, so every event is
 // delivered at least once, after its judgment committed.
-func (s *Service) handleEvent(ctx context.Context, run *engine.Run) error {
+func (s *Service) handleEvent(ctx context.Context, run *engine.Claim) error {
 	seq, err := strconv.ParseInt(run.Trigger.EntityID, 10, 64)
 	if err != nil {
 		s.log.Error("SLA event trigger with a bad entity id; dropped", "entity_id", run.Trigger.EntityID)

@@ -188,7 +188,7 @@ func resetSummary(reg store.SLA) store.SLA {
 
 // handleDeadline judges a registration whose deadline passed, in one
 // transaction with the trigger's release; the next deadline is armed there.
-func (s *Service) handleDeadline(ctx context.Context, run *engine.Run) error {
+func (s *Service) handleDeadline(ctx context.Context, run *engine.Claim) error {
 	id := run.Trigger.EntityID
 	return retryConflicts(ctx, func() error {
 		return run.Finish(ctx, time.Time{}, func(x store.Tx) error { return s.Track(ctx, x, id) })

@@ -24,10 +24,12 @@ import (
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/sla"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/sqlite"
 	"github.com/gozie/gozie/testenv/smtpsink"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/workflow/runner"
 )
 
@@ -66,11 +68,11 @@ type shellExec struct {
 	ended map[string]actions.Status // action id → final status
 }
 
-func (e *shellExec) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (e *shellExec) Start(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	return actions.Status{ExternalID: "application_" + run.Tag, ExternalStatus: "RUNNING"}, nil
 }
 
-func (e *shellExec) Check(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (e *shellExec) Check(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if st, ok := e.ended[run.ActionID]; ok {
@@ -79,10 +81,10 @@ func (e *shellExec) Check(ctx context.Context, run *actions.Run) (actions.Status
 	return actions.Status{ExternalStatus: "RUNNING"}, nil
 }
 
-func (e *shellExec) Kill(ctx context.Context, run *actions.Run) error {
+func (e *shellExec) Kill(ctx context.Context, run *actions.Attempt) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.ended[run.ActionID] = actions.Status{Done: true, Outcome: actions.Error, ExternalStatus: "KILLED"}
+	e.ended[run.ActionID] = actions.Status{Done: true, Outcome: workflow.OutcomeError, ExternalStatus: "KILLED"}
 	return nil
 }
 
@@ -230,17 +232,12 @@ func (w *world) events(id string) []store.SLAEvent {
 // background), with a deadline.
 func (w *world) waitSLA(id string, what string, cond func(store.SLA) bool) store.SLA {
 	w.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		r := w.get(id)
-		if cond(r) {
-			return r
-		}
-		if time.Now().After(deadline) {
-			w.t.Fatalf("SLA of %s never got %s: %+v", id, what, r)
-		}
-		time.Sleep(2 * time.Millisecond) // condition poll with a deadline
-	}
+	var r store.SLA
+	testwait.WaitForLast(w.t, 20*time.Second, "the SLA of "+id+" to get "+what, func() (bool, string) {
+		r = w.get(id)
+		return cond(r), fmt.Sprintf("%+v", r)
+	})
+	return r
 }
 
 func (w *world) hook(want store.SLAEventStatus, id string) sla.WebhookPayload {
@@ -277,7 +274,7 @@ func (w *world) hooksOf(id string, n int) map[store.SLAEventStatus]sla.WebhookPa
 	return got
 }
 
-func (w *world) complete(actionID string, outcome actions.Outcome) {
+func (w *world) complete(actionID string, outcome workflow.Outcome) {
 	w.exec.mu.Lock()
 	w.exec.ended[actionID] = actions.Status{Done: true, Outcome: outcome, ExternalStatus: "SUCCEEDED"}
 	w.exec.mu.Unlock()
@@ -466,7 +463,7 @@ func TestLateStartOnTimeEnd(t *testing.T) {
 	}
 	w.started(id)
 	w.setClock(t0.Add(15 * time.Minute))
-	w.complete(id+"@step", actions.OK)
+	w.complete(id+"@step", workflow.OutcomeOK)
 	r = w.waitSLA(id, "MET", func(r store.SLA) bool { return r.SLAStatus == store.SLAMet })
 	if r.EventStatus != "START_MISS,DURATION_MET,END_MET" || r.ActualDuration != (5*time.Minute).Milliseconds() ||
 		r.JobStatus != "SUCCEEDED" {
@@ -500,7 +497,7 @@ func TestRunningPastShouldEnd(t *testing.T) {
 		t.Fatalf("webhook: %+v", p)
 	}
 	w.setClock(t0.Add(50 * time.Minute))
-	w.complete(id+"@step", actions.OK)
+	w.complete(id+"@step", workflow.OutcomeOK)
 	r = w.waitSLA(id, "ended", func(r store.SLA) bool { return !r.ActualEnd.IsZero() })
 	if r.SLAStatus != store.SLAMiss || r.EventStatus != "START_MET,DURATION_MET,END_MISS" {
 		t.Fatalf("after the late end: %+v", r)
@@ -534,7 +531,7 @@ func TestRerunRegistersAgain(t *testing.T) {
 	id := w.submit(true)
 	w.waitSLA(id, "IN_PROCESS", func(r store.SLA) bool { return r.SLAStatus == store.SLAInProcess })
 	w.started(id)
-	w.complete(id+"@step", actions.OK)
+	w.complete(id+"@step", workflow.OutcomeOK)
 	w.waitSLA(id, "MET", func(r store.SLA) bool { return r.SLAStatus == store.SLAMet })
 	w.setClock(t0.Add(2 * time.Hour))
 	props := conf.NewProperties("user.name", "alice", "oozie.wf.application.path", w.app(slaApp),
@@ -664,7 +661,7 @@ func TestCoordinatorActionRegistration(t *testing.T) {
 	}
 	w.started(wfID)
 	w.setClock(t0.Add(4 * time.Minute))
-	w.complete(wfID+"@step", actions.OK)
+	w.complete(wfID+"@step", workflow.OutcomeOK)
 	r = w.waitSLA(actionID, "MET", func(r store.SLA) bool { return r.SLAStatus == store.SLAMet })
 	if r.EventStatus != "START_MISS,DURATION_MET,END_MET" || !r.ActualEnd.Equal(t0.Add(4*time.Minute)) {
 		t.Fatalf("coordinator action end: %+v", r)

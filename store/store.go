@@ -106,6 +106,15 @@ type Triggers interface {
 	// with leased, those being handled now by lease expiry; otherwise the
 	// waiting ones by due time.
 	ListTriggers(ctx context.Context, leased bool, limit int) ([]Trigger, error)
+	// CountBusyTriggers counts the work an engine has at now, in one look:
+	// the leased triggers plus the unleased ones due at or before now,
+	// leaving out the due triggers of the kinds in except (kinds nobody
+	// here handles). Zero means the engines are idle at now; tests wait
+	// for it to settle an engine after moving a fake clock.
+	CountBusyTriggers(ctx context.Context, now time.Time, except []TriggerKind) (int, error)
+	// FailedTriggers returns up to limit triggers whose last attempt
+	// failed (LastError set), by due time.
+	FailedTriggers(ctx context.Context, limit int) ([]Trigger, error)
 }
 
 // JobFilter selects jobs for listings. Within one field values are ORed,

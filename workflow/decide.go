@@ -30,7 +30,7 @@ const (
 // returned as *Error or wrapped errors; events that do not apply to the
 // job's current state give an empty Step with Ignored set.
 func Decide(in Input, ev Event) (Step, error) {
-	r, err := newRun(&in)
+	r, err := newDecision(&in)
 	if err != nil {
 		return Step{}, err
 	}
@@ -58,8 +58,8 @@ func Decide(in Input, ev Event) (Step, error) {
 	return r.step(), nil
 }
 
-// run is the working state of one decision.
-type run struct {
+// decision is the working state of one call of Decide.
+type decision struct {
 	in       *Input
 	opts     Options
 	now      time.Time
@@ -78,7 +78,7 @@ type run struct {
 	env      *el.Env
 }
 
-func newRun(in *Input) (*run, error) {
+func newDecision(in *Input) (*decision, error) {
 	if in.App == nil {
 		return nil, fmt.Errorf("deciding for workflow %s: no app", in.Job.ID)
 	}
@@ -86,7 +86,7 @@ func newRun(in *Input) (*run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("deciding for workflow %s: %w", in.Job.ID, err)
 	}
-	r := &run{in: in, opts: in.Options.withDefaults(), now: in.Now, job: in.Job, inst: inst,
+	r := &decision{in: in, opts: in.Options.withDefaults(), now: in.Now, job: in.Job, inst: inst,
 		rows: make(map[string]*store.WorkflowAction, len(in.Actions))}
 	for i := range in.Actions {
 		a := in.Actions[i]
@@ -100,18 +100,18 @@ func newRun(in *Input) (*run, error) {
 }
 
 // ignore records why the event changes nothing.
-func (r *run) ignore(code oozieerr.Code, format string, args ...any) {
+func (r *decision) ignore(code oozieerr.Code, format string, args ...any) {
 	r.ignored = errorf(code, "", format, args...)
 }
 
 // setLastErrorNode records the last action that ended in ERROR.
-func (r *run) setLastErrorNode(name string) {
+func (r *decision) setLastErrorNode(name string) {
 	r.inst.LastErrorNode = name
 	r.ctx.LastErrorNode = name
 }
 
 // start starts a PREP job at its start node.
-func (r *run) start() {
+func (r *decision) start() {
 	if r.job.Status != store.WorkflowPrep {
 		r.ignore(CodeStartNotPrep, "Job already started, workflow [%s] status [%s]", r.job.ID, r.job.Status)
 		return
@@ -125,7 +125,7 @@ func (r *run) start() {
 }
 
 // kill kills the job and its active actions.
-func (r *run) kill() {
+func (r *decision) kill() {
 	switch r.job.Status {
 	case store.WorkflowPrep, store.WorkflowRunning, store.WorkflowSuspended:
 		r.terminate(store.WorkflowKilled)
@@ -136,7 +136,7 @@ func (r *run) kill() {
 
 // suspend suspends a RUNNING job. Running actions go on; their ends are
 // kept and acted upon at resume.
-func (r *run) suspend() {
+func (r *decision) suspend() {
 	if r.job.Status != store.WorkflowRunning {
 		r.ignore(CodeSuspendNotRun, "Workflow Job can not be suspended as its not in running state, %s, Status: %s",
 			r.job.ID, r.job.Status)
@@ -148,7 +148,7 @@ func (r *run) suspend() {
 // resume resumes a SUSPENDED job: PREP, START_RETRY and START_MANUAL
 // actions start, due user retries start, the others are scheduled, and the action ends that arrived while
 // suspended are acted upon.
-func (r *run) resume() {
+func (r *decision) resume() {
 	if r.job.Status != store.WorkflowSuspended {
 		r.ignore(CodeResumeNotSusp, "Workflow not suspended, workflow [%s] status [%s]", r.job.ID, r.job.Status)
 		return
@@ -197,7 +197,7 @@ func endable(s store.ActionStatus) bool {
 }
 
 // actionEnd acts on an action's end.
-func (r *run) actionEnd(ev Event) error {
+func (r *decision) actionEnd(ev Event) error {
 	row := r.rows[ev.Node]
 	if row == nil || isControlType(row.Type) {
 		return errorf(CodeActionNotFound, ev.Node, "Action does not exist [%s]", ids.ActionID(r.job.ID, ev.Node))
@@ -235,7 +235,7 @@ func (r *run) actionEnd(ev Event) error {
 
 // applyOutcome moves an ended action on: OK follows ok, ERROR retries or
 // follows error, FAILED fails the job.
-func (r *run) applyOutcome(row *store.WorkflowAction, outcome Outcome) {
+func (r *decision) applyOutcome(row *store.WorkflowAction, outcome Outcome) {
 	n := r.in.App.Node(row.Name)
 	if n == nil || n.Kind != KindAction {
 		r.failJob(CodeBadTransition, row.Name, fmt.Sprintf("node [%s] is not an action of the workflow", row.Name))
@@ -269,7 +269,7 @@ func (r *run) applyOutcome(row *store.WorkflowAction, outcome Outcome) {
 }
 
 // retryDue restarts an action whose user retry is due.
-func (r *run) retryDue(node string) error {
+func (r *decision) retryDue(node string) error {
 	row := r.rows[node]
 	if row == nil || isControlType(row.Type) {
 		return errorf(CodeActionNotFound, node, "Action does not exist [%s]", ids.ActionID(r.job.ID, node))
@@ -288,7 +288,7 @@ func (r *run) retryDue(node string) error {
 }
 
 // rerun resets a finished job for another run (the engine then starts it).
-func (r *run) rerun(ev Event) error {
+func (r *decision) rerun(ev Event) error {
 	switch r.job.Status {
 	case store.WorkflowSucceeded, store.WorkflowKilled, store.WorkflowFailed:
 	case store.WorkflowPrep, store.WorkflowRunning, store.WorkflowSuspended:
@@ -357,7 +357,7 @@ func isControlType(t string) bool {
 }
 
 // step assembles the Step from the run's changes.
-func (r *run) step() Step {
+func (r *decision) step() Step {
 	st := Step{Ignored: r.ignored, Warnings: r.warnings}
 	for _, name := range r.created {
 		st.Create = append(st.Create, *r.rows[name])

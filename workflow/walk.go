@@ -11,7 +11,7 @@ import (
 )
 
 // newRow creates the row of node name in this run.
-func (r *run) newRow(name, typ string, status store.ActionStatus) *store.WorkflowAction {
+func (r *decision) newRow(name, typ string, status store.ActionStatus) *store.WorkflowAction {
 	row := &store.WorkflowAction{
 		ID:           ids.ActionID(r.job.ID, name),
 		JobID:        r.job.ID,
@@ -32,7 +32,7 @@ func (r *run) newRow(name, typ string, status store.ActionStatus) *store.Workflo
 // enter moves an execution path on to node name, coming from node from.
 // Control nodes are executed at once; actions are created and queued to
 // start. Nothing happens once the job has reached a terminal status.
-func (r *run) enter(name, path, from string) {
+func (r *decision) enter(name, path, from string) {
 	if r.done {
 		return
 	}
@@ -94,7 +94,7 @@ func (r *run) enter(name, path, from string) {
 
 // join records the arrival of a fork path at join n and, when all paths of
 // the fork arrived, moves on from the join on the fork's own path.
-func (r *run) join(n *Node, path, from string) {
+func (r *decision) join(n *Node, path, from string) {
 	parent, fork, i, ok := splitBranch(path)
 	if !ok {
 		r.failJob(CodeForkJoinMismatch, n.Name, "Fork/join mismatch, node ["+n.Name+"]: reached outside a fork path")
@@ -127,7 +127,7 @@ func (r *run) join(n *Node, path, from string) {
 
 // decide evaluates a decision's cases in order and takes the first that is
 // "true", else the default. An EL error fails the job.
-func (r *run) decide(n *Node, path string) {
+func (r *decision) decide(n *Node, path string) {
 	row := r.newRow(n.Name, TypeDecision, store.ActionOK)
 	target := n.Default
 	for _, c := range n.Cases {
@@ -150,7 +150,7 @@ func (r *run) decide(n *Node, path string) {
 // createAction creates the row of action n with its resolved configuration
 // and queues it to start, unless the job is to suspend at n. An EL error in
 // the action fails the job.
-func (r *run) createAction(n *Node) {
+func (r *decision) createAction(n *Node) {
 	row := r.newRow(n.Name, n.Action.Type, store.ActionPrep)
 	row.Conf = serialize(n.Action.body)
 	max, interval, err := r.retrySettings(n)
@@ -173,7 +173,7 @@ func (r *run) createAction(n *Node) {
 }
 
 // resolveAction returns the action's merged body with its EL evaluated.
-func (r *run) resolveAction(n *Node, actionID string) (string, error) {
+func (r *decision) resolveAction(n *Node, actionID string) (string, error) {
 	body := r.in.App.mergedBody(n, r.in.Defaults, r.opts)
 	r.ctx.ActionID = actionID
 	defer func() { r.ctx.ActionID = "" }()
@@ -186,7 +186,7 @@ func (r *run) resolveAction(n *Node, actionID string) (string, error) {
 // retrySettings returns the user-retry maximum and interval (minutes) of
 // action n: its attributes (EL allowed) or the server defaults, the maximum
 // capped by Options.UserRetryMax with an E0820 warning.
-func (r *run) retrySettings(n *Node) (max, interval int, err error) {
+func (r *decision) retrySettings(n *Node) (max, interval int, err error) {
 	max = r.opts.UserRetryDefault
 	if n.Action.RetryMax != "" {
 		if max, err = r.evalInt(n.Action.RetryMax, "retry-max"); err != nil {
@@ -208,7 +208,7 @@ func (r *run) retrySettings(n *Node) (max, interval int, err error) {
 }
 
 // evalInt evaluates an attribute to a non-negative integer.
-func (r *run) evalInt(text, attr string) (int, error) {
+func (r *decision) evalInt(text, attr string) (int, error) {
 	v, err := r.env.EvalString(text)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", attr, err)
@@ -224,7 +224,7 @@ func (r *run) evalInt(text, attr string) (int, error) {
 // error code must be retryable and it must have retries left. It returns
 // when the retry is due (periodic: the interval; exponential: the interval
 // times 2^retries so far) and counts the retry on the row.
-func (r *run) userRetry(n *Node, row *store.WorkflowAction) (time.Time, bool) {
+func (r *decision) userRetry(n *Node, row *store.WorkflowAction) (time.Time, bool) {
 	if row.UserRetryCount >= row.UserRetryMax || !r.opts.retryableCode(row.ErrorCode) {
 		return time.Time{}, false
 	}
@@ -245,7 +245,7 @@ func (r *run) userRetry(n *Node, row *store.WorkflowAction) (time.Time, bool) {
 }
 
 // suspendsAt reports whether oozie.suspend.on.nodes names node (or is "*").
-func (r *run) suspendsAt(node string) bool {
+func (r *decision) suspendsAt(node string) bool {
 	for _, s := range strings.Split(r.in.Conf[PropSuspendOnNodes], ",") {
 		if s = strings.TrimSpace(s); s == "*" || s == node {
 			return true
@@ -255,7 +255,7 @@ func (r *run) suspendsAt(node string) bool {
 }
 
 // failJob fails the job with an error code and message.
-func (r *run) failJob(code, node, msg string) {
+func (r *decision) failJob(code, node, msg string) {
 	if r.done {
 		return
 	}
@@ -265,7 +265,7 @@ func (r *run) failJob(code, node, msg string) {
 
 // terminate ends the job with status: every action still active is killed
 // (its external work too, when it may have some) and nothing more starts.
-func (r *run) terminate(status store.WorkflowStatus) {
+func (r *decision) terminate(status store.WorkflowStatus) {
 	r.done = true
 	r.job.Status = status
 	r.job.EndTime = r.now

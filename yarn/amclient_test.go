@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/internal/testproc"
 	"github.com/gozie/gozie/testenv/miniyarn"
 	"github.com/gozie/gozie/yarn"
 )
@@ -126,7 +127,7 @@ func TestKillRunningApplicationMaster(t *testing.T) {
 	rm := startRM(t, miniyarn.Options{})
 	c := newClient(t, rm.WebURL())
 	id := submitAM(t, c, "run")
-	r := waitFor(t, c, id, "the AM to register and report progress", func(r yarn.AppReport) bool {
+	r := waitApp(t, c, id, "the AM to register and report progress", func(r yarn.AppReport) bool {
 		return r.State == yarn.StateRunning && r.Progress == 25
 	})
 	if r.TrackingUI != yarn.TrackingAM {
@@ -143,7 +144,7 @@ func TestKillRunningApplicationMaster(t *testing.T) {
 	if r.State != yarn.StateKilled || r.FinalStatus != yarn.FinalKilled {
 		t.Fatalf("after kill: %s/%s", r.State, r.FinalStatus)
 	}
-	waitGroupGone(t, pgid)
+	testproc.WaitGroupGone(t, waitTimeout, pgid)
 }
 
 func TestAMClientRejectsBadTokens(t *testing.T) {

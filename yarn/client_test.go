@@ -3,6 +3,7 @@ package yarn_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/miniyarn"
 	"github.com/gozie/gozie/yarn"
 )
@@ -81,29 +83,23 @@ func submit(t *testing.T, c *yarn.Client, command string, adjust func(*yarn.Appl
 	return na.ApplicationID
 }
 
-func waitFor(t *testing.T, c *yarn.Client, id yarn.ApplicationID, what string, cond func(yarn.AppReport) bool) yarn.AppReport {
+func waitApp(t *testing.T, c *yarn.Client, id yarn.ApplicationID, what string, cond func(yarn.AppReport) bool) yarn.AppReport {
 	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		r, err := c.App(ctxT(t), id)
+	var r yarn.AppReport
+	testwait.WaitForLast(t, waitTimeout, id.String()+" to reach "+what, func() (bool, string) {
+		var err error
+		r, err = c.App(ctxT(t), id)
 		if err != nil {
 			t.Fatalf("App(%s): %v", id, err)
 		}
-		if cond(r) {
-			return r
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: timed out waiting for %s (state %s/%s, diag %q)", id, what, r.State, r.FinalStatus, r.Diagnostics)
-		}
-		<-tick.C
-	}
+		return cond(r), fmt.Sprintf("state %s/%s, diag %q", r.State, r.FinalStatus, r.Diagnostics)
+	})
+	return r
 }
 
 func waitDone(t *testing.T, c *yarn.Client, id yarn.ApplicationID) yarn.AppReport {
 	t.Helper()
-	return waitFor(t, c, id, "a final state", yarn.AppReport.Done)
+	return waitApp(t, c, id, "a final state", yarn.AppReport.Done)
 }
 
 func TestClientAgainstMiniYARN(t *testing.T) {
@@ -128,7 +124,7 @@ func TestClientAgainstMiniYARN(t *testing.T) {
 	if id.ClusterTimestamp != rm.ClusterTimestamp() || id.Sequence != 1 || id.String() != "application_"+itoa(rm.ClusterTimestamp())+"_0001" {
 		t.Errorf("first application id %s", id)
 	}
-	r := waitFor(t, c, id, "RUNNING", func(r yarn.AppReport) bool { return r.State == yarn.StateRunning })
+	r := waitApp(t, c, id, "RUNNING", func(r yarn.AppReport) bool { return r.State == yarn.StateRunning })
 	if r.FinalStatus != yarn.FinalUndefined || r.TrackingUI != yarn.TrackingAM || !r.HasTag("gozie-wf-0000001") || r.User != testUser {
 		t.Errorf("running report %+v", r)
 	}

@@ -65,7 +65,7 @@ func fetchHive2(ctx context.Context, krb *krbclient.Client, c actions.Credential
 // is an actions error: JA020 for a credential that cannot be had, and the
 // fetcher's failure (a HiveServer2 that refuses, ...) as a transient error
 // the engine retries.
-func (p *Provider) Tokens(ctx context.Context, run *actions.Run) ([]Token, error) {
+func (p *Provider) Tokens(ctx context.Context, run *actions.Attempt) ([]Token, error) {
 	if len(run.Credentials) == 0 || p.Kerberos == nil {
 		return nil, nil
 	}

@@ -12,8 +12,8 @@ import (
 	krbclient "github.com/jcmturner/gokrb5/v8/client"
 )
 
-func run(creds ...actions.Credential) *actions.Run {
-	return &actions.Run{ActionID: "0000001-x-gozie-W@a", User: "alice", Credentials: creds}
+func run(creds ...actions.Credential) *actions.Attempt {
+	return &actions.Attempt{ActionID: "0000001-x-gozie-W@a", User: "alice", Credentials: creds}
 }
 
 func code(err error) string {

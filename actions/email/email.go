@@ -126,7 +126,7 @@ func New(cfg Config) (*Executor, error) {
 }
 
 // Start sends the message; the run is done when it returns.
-func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (e *Executor) Start(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	ctx = hadoop.AsUser(ctx, run.User) // attachments are read as the job's user
 	body, err := workflow.ParseBody(run.Body)
 	if err != nil {
@@ -146,16 +146,16 @@ func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status,
 	}
 	e.cfg.Logger.Info("sent the email", "action_id", run.ActionID, "recipients", len(msg.rcpt))
 	return actions.Status{ExternalID: "-", ExternalStatus: externalOK, TrackerURI: "-", ConsoleURL: "-",
-		Done: true, Outcome: actions.OK}, nil
+		Done: true, Outcome: workflow.OutcomeOK}, nil
 }
 
 // Check reports a sent message (Start does all the work).
-func (e *Executor) Check(ctx context.Context, run *actions.Run) (actions.Status, error) {
-	return actions.Status{ExternalStatus: externalOK, Done: true, Outcome: actions.OK}, nil
+func (e *Executor) Check(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
+	return actions.Status{ExternalStatus: externalOK, Done: true, Outcome: workflow.OutcomeOK}, nil
 }
 
 // Kill does nothing: a message is sent or not.
-func (e *Executor) Kill(ctx context.Context, run *actions.Run) error { return nil }
+func (e *Executor) Kill(ctx context.Context, run *actions.Attempt) error { return nil }
 
 // message is a composed message: envelope and content.
 type message struct {
@@ -181,7 +181,7 @@ func addresses(list string) ([]*mail.Address, error) {
 }
 
 // compose builds the message of an email action.
-func (e *Executor) compose(ctx context.Context, run *actions.Run, m *workflow.Email) (*message, error) {
+func (e *Executor) compose(ctx context.Context, run *actions.Attempt, m *workflow.Email) (*message, error) {
 	if strings.TrimSpace(m.To) == "" {
 		return nil, actions.Errorf(actions.ActionError, CodeNoRecipient, "No recipients were specified in the to-address field.")
 	}
@@ -293,7 +293,7 @@ type attachment struct {
 const maxAttachmentBytes = 16 << 20
 
 // attachments reads the attachment files.
-func (e *Executor) attachments(ctx context.Context, run *actions.Run, list string) ([]attachment, error) {
+func (e *Executor) attachments(ctx context.Context, run *actions.Attempt, list string) ([]attachment, error) {
 	var out []attachment
 	total := 0
 	for _, p := range strings.Split(list, ",") {
@@ -337,7 +337,7 @@ func (e *Executor) attachments(ctx context.Context, run *actions.Run, list strin
 }
 
 // root is scheme://authority of the run's name node or application.
-func root(run *actions.Run) string {
+func root(run *actions.Attempt) string {
 	for _, u := range []string{run.NameNode, run.AppPath} {
 		if scheme, rest, ok := strings.Cut(u, "://"); ok {
 			authority, _, _ := strings.Cut(rest, "/")

@@ -21,6 +21,7 @@ import (
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/testenv/minidfs"
 	"github.com/gozie/gozie/testenv/smtpsink"
+	"github.com/gozie/gozie/workflow"
 )
 
 func sink(t *testing.T, opts smtpsink.Options) *smtpsink.Sink {
@@ -47,8 +48,8 @@ func executor(t *testing.T, s *smtpsink.Sink, adjust func(*email.Config)) *email
 	return e
 }
 
-func run(body string) *actions.Run {
-	return &actions.Run{ActionID: "0000001-250101000000000-gozie-W@mail", JobID: "0000001-250101000000000-gozie-W",
+func run(body string) *actions.Attempt {
+	return &actions.Attempt{ActionID: "0000001-250101000000000-gozie-W@mail", JobID: "0000001-250101000000000-gozie-W",
 		Node: "mail", Type: "email", Key: "k", User: "alice", Body: body}
 }
 
@@ -69,7 +70,7 @@ second line</body></email>`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !st.Done || st.Outcome != actions.OK || st.ExternalStatus != "OK" {
+	if !st.Done || st.Outcome != workflow.OutcomeOK || st.ExternalStatus != "OK" {
 		t.Fatalf("status %+v", st)
 	}
 	msgs := s.Messages()
@@ -243,7 +244,7 @@ func TestServerDiskRefused(t *testing.T) {
 		}
 	}
 	s := sink(t, smtpsink.Options{})
-	attach := func(a string) *actions.Run {
+	attach := func(a string) *actions.Attempt {
 		return run(`<email xmlns="uri:oozie:email-action:0.2"><to>a@example.com</to><subject>s</subject><body>b</body>` +
 			`<attachment>` + a + `</attachment></email>`)
 	}

@@ -65,7 +65,7 @@ func New(cfg Config) (*Executor, error) {
 // failure as an *actions.ExecError (FS0xx codes end the action in ERROR;
 // an unreachable filesystem is transient and retried). Operations that ran
 // before a failure are not undone, as in Oozie.
-func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (e *Executor) Start(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	ctx = hadoop.AsUser(ctx, run.User) // every operation acts for the job's user
 	body, err := workflow.ParseBody(run.Body)
 	if err != nil {
@@ -90,13 +90,13 @@ func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status,
 			return actions.Status{}, err
 		}
 	}
-	return actions.Status{ExternalID: "-", TrackerURI: "-", ConsoleURL: "-", ExternalStatus: "OK", Done: true, Outcome: actions.OK}, nil
+	return actions.Status{ExternalID: "-", TrackerURI: "-", ConsoleURL: "-", ExternalStatus: "OK", Done: true, Outcome: workflow.OutcomeOK}, nil
 }
 
 // recovery reports whether a Start of this run began before (the marker in
 // the action directory exists), and leaves the marker for the next one. A
 // run without an action directory is never in recovery.
-func (e *Executor) recovery(ctx context.Context, run *actions.Run) (bool, error) {
+func (e *Executor) recovery(ctx context.Context, run *actions.Attempt) (bool, error) {
 	if run.ActionDir == "" {
 		return false, nil
 	}
@@ -117,7 +117,7 @@ func (e *Executor) recovery(ctx context.Context, run *actions.Run) (bool, error)
 // Check runs the action again: Start ends every run, so a check only
 // happens when the server lost Start's answer, and a second run (in
 // recovery mode) is how Oozie finishes such an action.
-func (e *Executor) Check(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (e *Executor) Check(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	st, err := e.Start(ctx, run)
 	if err != nil {
 		return actions.Status{}, fmt.Errorf("checking fs action %s: %w", run.ActionID, err)
@@ -126,4 +126,4 @@ func (e *Executor) Check(ctx context.Context, run *actions.Run) (actions.Status,
 }
 
 // Kill does nothing: an fs action has no external work to stop.
-func (e *Executor) Kill(context.Context, *actions.Run) error { return nil }
+func (e *Executor) Kill(context.Context, *actions.Attempt) error { return nil }

@@ -18,6 +18,7 @@ import (
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/testenv/minidfs"
+	"github.com/gozie/gozie/workflow"
 )
 
 const testUser = "alice"
@@ -65,13 +66,13 @@ func ctxT(t *testing.T) context.Context {
 }
 
 // run makes a run of an fs action with the given operations.
-func (e *env) run(nameNode, ops string) *actions.Run {
+func (e *env) run(nameNode, ops string) *actions.Attempt {
 	nn := ""
 	if nameNode != "" {
 		nn = "<name-node>" + nameNode + "</name-node>"
 	}
 	n := e.seq.Add(1)
-	return &actions.Run{
+	return &actions.Attempt{
 		ActionID: "0000001-fs-W@fs", JobID: "0000001-fs-W", Node: "fs", Type: "fs", User: testUser,
 		Body:      `<fs xmlns="uri:oozie:workflow:0.5">` + nn + ops + `</fs>`,
 		ActionDir: e.nn + "/user/alice/gozie-sys/0000001-fs-W/fs--fs/" + strconv.FormatInt(n, 10) + ".0",
@@ -104,7 +105,7 @@ func (e *env) mode(t *testing.T, p string) fs.FileMode {
 }
 
 // start runs the action and returns the error code ("" on success).
-func (e *env) start(t *testing.T, run *actions.Run) string {
+func (e *env) start(t *testing.T, run *actions.Attempt) string {
 	t.Helper()
 	st, err := e.exec.Start(ctxT(t), run)
 	if err != nil {
@@ -117,7 +118,7 @@ func (e *env) start(t *testing.T, run *actions.Run) string {
 		}
 		return ee.Code
 	}
-	if !st.Done || st.Outcome != actions.OK || st.ExternalStatus != "OK" {
+	if !st.Done || st.Outcome != workflow.OutcomeOK || st.ExternalStatus != "OK" {
 		t.Fatalf("Start status %+v", st)
 	}
 	return ""
@@ -230,7 +231,7 @@ func TestMoveRecoveryAfterACrash(t *testing.T) {
 		t.Errorf("second run of the same action: code %s, want success", code)
 	}
 	// Check does the same.
-	if st, err := e.exec.Check(ctxT(t), run); err != nil || !st.Done || st.Outcome != actions.OK {
+	if st, err := e.exec.Check(ctxT(t), run); err != nil || !st.Done || st.Outcome != workflow.OutcomeOK {
 		t.Errorf("Check: %+v, %v", st, err)
 	}
 	// A new run (another action directory) is not in recovery.
@@ -490,7 +491,7 @@ func TestPermissionDenied(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := hadoop.AsUser(ctxT(t), "bob")
-	run := &actions.Run{ActionID: "0000002-fs-W@fs", JobID: "0000002-fs-W", Node: "fs", Type: "fs", User: "bob",
+	run := &actions.Attempt{ActionID: "0000002-fs-W@fs", JobID: "0000002-fs-W", Node: "fs", Type: "fs", User: "bob",
 		Body: `<fs xmlns="uri:oozie:workflow:0.5"><mkdir path="` + dfs.URI() + `/user/alice/stolen"/></fs>`}
 	_, err = e.Start(ctx, run)
 	var ee *actions.ExecError

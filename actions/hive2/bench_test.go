@@ -16,6 +16,7 @@ import (
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/testenv/minidfs"
 	"github.com/gozie/gozie/testenv/minihs2"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 )
 
@@ -52,11 +53,11 @@ func newBenchEnv(b *testing.B) *benchEnv {
 
 // noopRun is a new run of a hive2 action whose one statement is SELECT 1,
 // with a Notify that signals done.
-func (e *benchEnv) noopRun(done chan<- struct{}) *actions.Run {
+func (e *benchEnv) noopRun(done chan<- struct{}) *actions.Attempt {
 	n := e.seq.Add(1)
 	job := fmt.Sprintf("%07d-250101000000000-gozie-W", n)
 	key := job + "@noop#0.0"
-	return &actions.Run{
+	return &actions.Attempt{
 		ActionID: job + "@noop", JobID: job, Node: "noop", Type: "hive2", Key: key, Tag: yarn.ActionTag(key),
 		User: "bench", AppPath: e.nn + "/user/bench/apps/noop", Body: body(e.hs2.JDBCURL(""), query("SELECT 1")),
 		ActionDir: e.nn + "/user/bench/gozie-sys/" + job + "/noop--hive2/0.0",
@@ -79,7 +80,7 @@ func (e *benchEnv) runAction(ex *hive2.Executor) error {
 		return fmt.Errorf("the action did not end")
 	}
 	st, err := ex.Check(ctx, run)
-	if err != nil || !st.Done || st.Outcome != actions.OK {
+	if err != nil || !st.Done || st.Outcome != workflow.OutcomeOK {
 		return fmt.Errorf("Check: %+v, %v", st, err)
 	}
 	return nil

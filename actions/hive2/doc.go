@@ -36,7 +36,7 @@
 // the Hive JDBC driver does) is hive.execution.engine=tez, then the
 // action's configuration (oozie.* properties excepted), the URL's
 // configuration part and --hiveconf arguments; the run's YARN tag
-// (Run.Tag) is added to tez.application.tags and mapreduce.job.tags, so
+// (Attempt.Tag) is added to tez.application.tags and mapreduce.job.tags, so
 // the Tez and MapReduce applications HiveServer2 starts can be found and
 // killed by tag. Application ids seen in the operation log ("Executing on
 // YARN cluster with App id ...") are reported as ExternalChildIDs.
@@ -55,7 +55,7 @@
 //
 // StateFile (the record), StatementsFile (the statements as run) and
 // LogFile (gozie's lines and HiveServer2's operation log, which
-// `oozie job -log` shows; LogPath) live in Run.ActionDir, and KillFile
+// `oozie job -log` shows; LogPath) live in Attempt.ActionDir, and KillFile
 // when a kill was requested.
 //
 //	Start ─► record {owner, next=0} ─► for each statement i:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/workflow"
 )
 
 // Executor runs hive2 actions on HiveServer2. See the package
@@ -43,13 +44,13 @@ func New(cfg Config) (*Executor, error) {
 //
 // Everything the executor does on the filesystem acts for run.User, in the
 // call as in the run's own goroutine, which outlives the call.
-func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (e *Executor) Start(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	return e.ensure(hadoop.AsUser(ctx, run.User), run)
 }
 
 // Check reports the run. A run whose owner is gone (a crash, here or on
 // another server) is resumed by the executor that checks it.
-func (e *Executor) Check(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (e *Executor) Check(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	return e.ensure(hadoop.AsUser(ctx, run.User), run)
 }
 
@@ -58,7 +59,7 @@ func (e *Executor) Check(ctx context.Context, run *actions.Run) (actions.Status,
 // Kill returns (bounded by ctx). For a run owned by another executor Kill
 // leaves KillFile, which the owner sees at its next heartbeat; a run
 // nobody owns is recorded as killed. Killing an ended run does nothing.
-func (e *Executor) Kill(ctx context.Context, run *actions.Run) error {
+func (e *Executor) Kill(ctx context.Context, run *actions.Attempt) error {
 	if run.ActionDir == "" {
 		return actions.Errorf(actions.ActionFailed, CodeBadAction, "%s: a hive2 run needs an action directory", run.ActionID)
 	}
@@ -85,7 +86,7 @@ func (e *Executor) Kill(ctx context.Context, run *actions.Run) error {
 	if !found || st.Done || !e.stale(st) {
 		return nil // never started, ended, or its owner cancels it
 	}
-	st.finish(actions.Error, statusKilled, CodeKilled, "killed")
+	st.finish(workflow.OutcomeError, statusKilled, CodeKilled, "killed")
 	if err := e.writeState(ctx, run.ActionDir, st); err != nil {
 		return actions.Errorf(actions.Transient, CodeIO, "killing %s: %v", run.ActionID, err)
 	}
@@ -130,7 +131,7 @@ func (e *Executor) stale(st state) bool {
 
 // ensure is Start and Check: report the run, starting or resuming it when
 // nobody runs it.
-func (e *Executor) ensure(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (e *Executor) ensure(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	if run.ActionDir == "" || run.Key == "" || run.User == "" {
 		return actions.Status{}, actions.Errorf(actions.ActionFailed, CodeBadAction,
 			"%s: a hive2 run needs an action directory, a run key and a user", run.ActionID)
@@ -178,7 +179,7 @@ func (e *Executor) ensure(ctx context.Context, run *actions.Run) (actions.Status
 	}
 	if killed {
 		st.Key = run.Key
-		st.finish(actions.Error, statusKilled, CodeKilled, "killed")
+		st.finish(workflow.OutcomeError, statusKilled, CodeKilled, "killed")
 		if err := e.writeState(ctx, run.ActionDir, st); err != nil {
 			return actions.Status{}, actions.Errorf(actions.Transient, CodeIO, "%s: %v", run.ActionID, err)
 		}
@@ -193,7 +194,7 @@ func (e *Executor) ensure(ctx context.Context, run *actions.Run) (actions.Status
 // begin starts a run that never ran: statements, prepare, the record
 // (claiming the run before anything slow, so that a concurrent Start
 // elsewhere sees it), the session, then the background loop.
-func (e *Executor) begin(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (e *Executor) begin(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	j, err := e.prepare(run)
 	if err != nil {
 		return actions.Status{}, err
@@ -215,7 +216,7 @@ func (e *Executor) begin(ctx context.Context, run *actions.Run) (actions.Status,
 	}
 	st := state{Key: run.Key, Owner: e.cfg.InstanceID, Heartbeat: now, Statements: len(stmts)}
 	if len(stmts) == 0 {
-		st.finish(actions.OK, statusSucceeded, "", "")
+		st.finish(workflow.OutcomeOK, statusSucceeded, "", "")
 		log.printf(now, "nothing to run")
 	}
 	if err := e.writeFiles(ctx, run, stmts, st, log); err != nil {
@@ -239,7 +240,7 @@ func (e *Executor) begin(ctx context.Context, run *actions.Run) (actions.Status,
 	return e.spawn(run, j, conn, stmts, st, log), nil
 }
 
-func (e *Executor) writeFiles(ctx context.Context, run *actions.Run, stmts []string, st state, log *opLog) error {
+func (e *Executor) writeFiles(ctx context.Context, run *actions.Attempt, stmts []string, st state, log *opLog) error {
 	if err := e.writeStatements(ctx, run.ActionDir, stmts); err != nil {
 		return actions.Errorf(actions.Transient, CodeIO, "%s: %v", run.ActionID, err)
 	}
@@ -258,7 +259,7 @@ func (e *Executor) writeFiles(ctx context.Context, run *actions.Run, stmts []str
 // finished are not run again; session statements before them are replayed
 // on the new session; a statement in flight is run again only when that is
 // safe (see rerunnable), else the run ends with CodeInDoubt.
-func (e *Executor) resume(ctx context.Context, run *actions.Run, st state) (actions.Status, error) {
+func (e *Executor) resume(ctx context.Context, run *actions.Attempt, st state) (actions.Status, error) {
 	stmts, err := e.readStatements(ctx, run.ActionDir)
 	if err != nil {
 		return actions.Status{}, actions.Errorf(actions.Transient, CodeIO, "%s: %v", run.ActionID, err)
@@ -277,7 +278,7 @@ func (e *Executor) resume(ctx context.Context, run *actions.Run, st state) (acti
 			st.Next+1, len(stmts), stmts[st.Next])
 		log.printf(now, "%s", msg)
 		st.Owner = e.cfg.InstanceID
-		st.finish(actions.Error, statusFailed, CodeInDoubt, msg)
+		st.finish(workflow.OutcomeError, statusFailed, CodeInDoubt, msg)
 		if err := e.writeFinal(ctx, run, st, log); err != nil {
 			return actions.Status{}, err
 		}
@@ -300,7 +301,7 @@ func (e *Executor) resume(ctx context.Context, run *actions.Run, st state) (acti
 	return e.spawn(run, j, conn, stmts, st, log), nil
 }
 
-func (e *Executor) writeFinal(ctx context.Context, run *actions.Run, st state, log *opLog) error {
+func (e *Executor) writeFinal(ctx context.Context, run *actions.Attempt, st state, log *opLog) error {
 	if content, changed := log.snapshot(); changed {
 		if err := e.cfg.FS.WriteFile(ctx, LogPath(run.ActionDir), content, 0o644); err != nil {
 			e.log.Warn("hive2: writing the operation log failed", "action_id", run.ActionID, "err", err)
@@ -313,7 +314,7 @@ func (e *Executor) writeFinal(ctx context.Context, run *actions.Run, st state, l
 }
 
 // spawn registers the run and starts its loop.
-func (e *Executor) spawn(run *actions.Run, j *job, conn *hiveConn, stmts []string, st state, log *opLog) actions.Status {
+func (e *Executor) spawn(run *actions.Attempt, j *job, conn *hiveConn, stmts []string, st state, log *opLog) actions.Status {
 	ar := newActiveRun(e, run, j, conn, stmts, st, log)
 	e.mu.Lock()
 	e.runs[run.Key] = ar

@@ -13,6 +13,7 @@ import (
 	"github.com/gozie/gozie/actions/hive2"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/internal/testapps"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/localcluster"
 	"github.com/gozie/gozie/testenv/minihs2"
 	"github.com/gozie/gozie/workflow"
@@ -107,7 +108,7 @@ func exampleEndToEnd(t *testing.T, dir string, want hive2Example) {
 		t.Fatalf("Start: %+v", st)
 	}
 	st = waitDone(t, ex, run)
-	if st.Outcome != actions.OK || st.ExternalStatus != "SUCCEEDED" {
+	if st.Outcome != workflow.OutcomeOK || st.ExternalStatus != "SUCCEEDED" {
 		t.Fatalf("run ended %+v", st)
 	}
 	if got, err := c.FS.ReadFile(ctx, out+"/000000_0"); err != nil || string(got) != "10\n20\n30\n" {
@@ -153,12 +154,12 @@ func exampleEndToEnd(t *testing.T, dir string, want hive2Example) {
 			t.Errorf("%s lacks %q:\n%s", hive2.LogFile, want, logText)
 		}
 	}
-	waitFor(t, "the session to close", func() bool { return hs2.Sessions() == 0 })
+	testwait.WaitFor(t, testwait.Timeout, "the session to close", func() bool { return hs2.Sessions() == 0 })
 
 	// Start again (a runner that crashed before recording RUNNING) reports
 	// the end without running anything.
 	again, err := ex.Start(ctx, run)
-	if err != nil || !again.Done || again.Outcome != actions.OK || len(hs2.Statements()) != 3 {
+	if err != nil || !again.Done || again.Outcome != workflow.OutcomeOK || len(hs2.Statements()) != 3 {
 		t.Errorf("second Start: %+v %v, %d statements", again, err, len(hs2.Statements()))
 	}
 }
@@ -192,7 +193,7 @@ func TestTransportsAndSessionSettings(t *testing.T) {
 			if _, err := ex.Start(ctxT(t), run); err != nil {
 				t.Fatal(err)
 			}
-			if st := waitDone(t, ex, run); st.Outcome != actions.OK {
+			if st := waitDone(t, ex, run); st.Outcome != workflow.OutcomeOK {
 				t.Fatalf("run ended %+v", st)
 			}
 			want := []string{"CREATE TABLE IF NOT EXISTS t (a INT, d STRING)", "INSERT INTO t VALUES (7, '2024-01-01')"}
@@ -213,7 +214,7 @@ func TestTransportsAndSessionSettings(t *testing.T) {
 			if rows := tableRows(t, e.fs, "/user/hive/warehouse/t"); !slices.Equal(rows, []string{"7\x012024-01-01"}) {
 				t.Errorf("table rows %q", rows)
 			}
-			waitFor(t, "the session to close", func() bool { return e.hs2.Sessions() == 0 })
+			testwait.WaitFor(t, testwait.Timeout, "the session to close", func() bool { return e.hs2.Sessions() == 0 })
 		})
 	}
 }
@@ -250,7 +251,7 @@ func TestFailingStatements(t *testing.T) {
 				t.Fatal(err)
 			}
 			st := waitDone(t, ex, run)
-			if st.Outcome != actions.Error || st.ExternalStatus != "FAILED" || st.ErrorCode != tc.code || !strings.Contains(st.ErrorMessage, tc.msg) {
+			if st.Outcome != workflow.OutcomeError || st.ExternalStatus != "FAILED" || st.ErrorCode != tc.code || !strings.Contains(st.ErrorMessage, tc.msg) {
 				t.Errorf("run ended %+v, want code %s and %q", st, tc.code, tc.msg)
 			}
 			if ran := len(e.hs2.Statements()) - before; ran != tc.ran {
@@ -308,7 +309,7 @@ func TestResumeAfterCrashRunsNothingTwice(t *testing.T) {
 	waitHanging(t, e.hs2)
 	a.Crash()
 	// The binary connection dropped: HiveServer2 cancels its statement.
-	waitFor(t, "the dropped session's statement to be cancelled", func() bool { return e.hs2.Running() == 0 })
+	testwait.WaitFor(t, testwait.Timeout, "the dropped session's statement to be cancelled", func() bool { return e.hs2.Running() == 0 })
 
 	b := newExecutor(t, testConfig(e.fs))
 	st, err := b.Start(ctxT(t), run) // the runner retrying a Start that crashed
@@ -319,7 +320,7 @@ func TestResumeAfterCrashRunsNothingTwice(t *testing.T) {
 		t.Fatalf("Start ran statements while the owner looked alive: %d", n)
 	}
 	st = waitDone(t, b, run)
-	if st.Outcome != actions.OK {
+	if st.Outcome != workflow.OutcomeOK {
 		t.Fatalf("resumed run ended %+v", st)
 	}
 	got := texts(e.hs2)
@@ -356,7 +357,7 @@ func TestInDoubtStatementIsNotRepeated(t *testing.T) {
 	a.Crash()
 	b := newExecutor(t, testConfig(e.fs))
 	st := waitDone(t, b, run)
-	if st.Outcome != actions.Error || st.ErrorCode != hive2.CodeInDoubt || !strings.Contains(st.ErrorMessage, "INSERT INTO d VALUES (2)") {
+	if st.Outcome != workflow.OutcomeError || st.ErrorCode != hive2.CodeInDoubt || !strings.Contains(st.ErrorMessage, "INSERT INTO d VALUES (2)") {
 		t.Fatalf("run ended %+v", st)
 	}
 	if got := texts(e.hs2); count(got, "INSERT INTO d VALUES (2)") != 1 || count(got, "INSERT INTO d VALUES (1)") != 1 {
@@ -389,7 +390,7 @@ func TestShutdownHandsTheRunOver(t *testing.T) {
 		t.Error("a closed executor still checks runs")
 	}
 	b := newExecutor(t, cfg)
-	if st := waitDone(t, b, run); st.Outcome != actions.OK {
+	if st := waitDone(t, b, run); st.Outcome != workflow.OutcomeOK {
 		t.Fatalf("handed-over run ended %+v", st)
 	}
 	if got := texts(e.hs2); count(got, "INSERT INTO s VALUES (2)") != 2 || count(got, "INSERT INTO s VALUES (1)") != 1 {
@@ -409,11 +410,11 @@ func TestBrokenConnection(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		hang    string
-		outcome actions.Outcome
+		outcome workflow.Outcome
 		code    string
 	}{
-		{"safe statement is run again", "count(*)", actions.OK, ""},
-		{"unsafe statement ends in doubt", "VALUES (2)", actions.Error, hive2.CodeInDoubt},
+		{"safe statement is run again", "count(*)", workflow.OutcomeOK, ""},
+		{"unsafe statement ends in doubt", "VALUES (2)", workflow.OutcomeError, hive2.CodeInDoubt},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -435,7 +436,7 @@ func TestBrokenConnection(t *testing.T) {
 			if count(got, "CREATE TABLE b (a INT)") != 1 {
 				t.Errorf("statements %q", got)
 			}
-			if tc.outcome == actions.OK && (count(got, "USE default") != 2 || count(got, "SELECT count(*) FROM b") != 2) {
+			if tc.outcome == workflow.OutcomeOK && (count(got, "USE default") != 2 || count(got, "SELECT count(*) FROM b") != 2) {
 				t.Errorf("statements %q: want USE replayed and the SELECT run again", got)
 			}
 		})
@@ -525,7 +526,7 @@ func TestPrepareAndScriptFromAppDir(t *testing.T) {
 	if _, err := ex.Start(ctx, run); err != nil {
 		t.Fatal(err)
 	}
-	if st := waitDone(t, ex, run); st.Outcome != actions.OK {
+	if st := waitDone(t, ex, run); st.Outcome != workflow.OutcomeOK {
 		t.Fatalf("run ended %+v", st)
 	}
 	entries, err := e.fs.ReadDir(ctx, e.nn+"/user/alice/p")

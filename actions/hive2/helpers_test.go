@@ -12,6 +12,7 @@ import (
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/actions/hive2"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/minidfs"
 	"github.com/gozie/gozie/testenv/minihs2"
 	"github.com/gozie/gozie/yarn"
@@ -85,9 +86,9 @@ func newExecutor(t *testing.T, cfg hive2.Config) *hive2.Executor {
 
 // newRun describes a run of a hive2 action whose body is given, for user
 // alice, with its app directory and action directory on the env's DFS.
-func (e *env) newRun(name, body string) *actions.Run {
+func (e *env) newRun(name, body string) *actions.Attempt {
 	key := "0000001-250101000000000-gozie-W@" + name + "#0.0"
-	return &actions.Run{
+	return &actions.Attempt{
 		ActionID: "0000001-250101000000000-gozie-W@" + name, JobID: "0000001-250101000000000-gozie-W", Node: name,
 		Type: "hive2", Key: key, Tag: yarn.ActionTag(key), User: "alice", AppPath: e.nn + "/user/alice/apps/" + name,
 		Body: body, ActionDir: e.nn + "/user/alice/.gozie/0000001-250101000000000-gozie-W/" + name + "--hive2/0.0",
@@ -108,10 +109,10 @@ func ctxT(t *testing.T) context.Context {
 }
 
 // waitDone checks the run until it reports its end.
-func waitDone(t *testing.T, ex *hive2.Executor, run *actions.Run) actions.Status {
+func waitDone(t *testing.T, ex *hive2.Executor, run *actions.Attempt) actions.Status {
 	t.Helper()
 	var st actions.Status
-	waitFor(t, "the run to end", func() bool {
+	testwait.WaitFor(t, testwait.Timeout, "the run to end", func() bool {
 		var err error
 		st, err = ex.Check(ctxT(t), run)
 		if err != nil {
@@ -122,23 +123,11 @@ func waitDone(t *testing.T, ex *hive2.Executor, run *actions.Run) actions.Status
 	return st
 }
 
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // waitHanging waits until the statement a HangOn hook caught is running:
 // the last statement received is RUNNING and stays so until cancelled.
 func waitHanging(t *testing.T, s *minihs2.Server) {
 	t.Helper()
-	waitFor(t, "the hanging statement", func() bool {
+	testwait.WaitFor(t, testwait.Timeout, "the hanging statement", func() bool {
 		h := s.Statements()
 		return len(h) > 0 && h[len(h)-1].State == "RUNNING" && h[len(h)-1].Hung
 	})

@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/beltran/gohive"
-	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/actions/hive2"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/kdc"
 	"github.com/gozie/gozie/testenv/minihs2"
+	"github.com/gozie/gozie/workflow"
 	krbclient "github.com/jcmturner/gokrb5/v8/client"
 	"github.com/jcmturner/gokrb5/v8/keytab"
 )
@@ -73,7 +74,7 @@ func TestKerberosActsForTheUser(t *testing.T) {
 			if _, err := ex.Start(ctxT(t), run); err != nil {
 				t.Fatal(err)
 			}
-			if st := waitDone(t, ex, run); st.Outcome != actions.OK {
+			if st := waitDone(t, ex, run); st.Outcome != workflow.OutcomeOK {
 				t.Fatalf("run ended %+v", st)
 			}
 			stmts := e.hs2.Statements()
@@ -85,7 +86,7 @@ func TestKerberosActsForTheUser(t *testing.T) {
 					t.Errorf("%q ran as %q, want alice (gozie acting for her)", st.Text, st.User)
 				}
 			}
-			waitFor(t, "the session to close", func() bool { return e.hs2.Sessions() == 0 })
+			testwait.WaitFor(t, testwait.Timeout, "the session to close", func() bool { return e.hs2.Sessions() == 0 })
 		})
 	}
 }

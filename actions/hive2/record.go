@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/workflow"
 )
 
 // Files a run keeps in its action directory.
@@ -58,11 +59,11 @@ type state struct {
 	InFlight bool `json:"inFlight"`
 	// Done, Outcome, ExternalStatus, ErrorCode and ErrorMessage record the
 	// end.
-	Done           bool            `json:"done"`
-	Outcome        actions.Outcome `json:"outcome,omitempty"`
-	ExternalStatus string          `json:"externalStatus,omitempty"`
-	ErrorCode      string          `json:"errorCode,omitempty"`
-	ErrorMessage   string          `json:"errorMessage,omitempty"`
+	Done           bool             `json:"done"`
+	Outcome        workflow.Outcome `json:"outcome,omitempty"`
+	ExternalStatus string           `json:"externalStatus,omitempty"`
+	ErrorCode      string           `json:"errorCode,omitempty"`
+	ErrorMessage   string           `json:"errorMessage,omitempty"`
 	// ChildIDs are the YARN applications the statements ran as.
 	ChildIDs []string `json:"childIDs,omitempty"`
 }
@@ -86,7 +87,7 @@ func (st *state) status(externalID string) actions.Status {
 }
 
 // finish marks the record ended.
-func (st *state) finish(outcome actions.Outcome, external, code, msg string) {
+func (st *state) finish(outcome workflow.Outcome, external, code, msg string) {
 	st.Done, st.Outcome, st.ExternalStatus, st.ErrorCode, st.ErrorMessage = true, outcome, external, code, msg
 	st.InFlight = false
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/workflow"
 )
 
 // activeRun is a run whose statements this executor is executing. One
@@ -18,7 +19,7 @@ import (
 // another executor taking the run over.
 type activeRun struct {
 	e     *Executor
-	run   actions.Run
+	run   actions.Attempt
 	job   *job
 	conn  *hiveConn // replaced by the loop on reconnect, under mu
 	stmts []string
@@ -37,7 +38,7 @@ type activeRun struct {
 	done     chan struct{} // closed when loop returns
 }
 
-func newActiveRun(e *Executor, run *actions.Run, j *job, conn *hiveConn, stmts []string, st state, log *opLog) *activeRun {
+func newActiveRun(e *Executor, run *actions.Attempt, j *job, conn *hiveConn, stmts []string, st state, log *opLog) *activeRun {
 	return &activeRun{e: e, run: *run, job: j, conn: conn, stmts: stmts, st: st, log: log,
 		kill: make(chan struct{}), stop: make(chan struct{}), lost: make(chan struct{}), done: make(chan struct{})}
 }
@@ -201,10 +202,10 @@ func (r *activeRun) loop() {
 				}
 			}
 		case stmtFailed:
-			r.finish(actions.Error, statusFailed, res.code, res.msg)
+			r.finish(workflow.OutcomeError, statusFailed, res.code, res.msg)
 			return
 		case stmtKilled:
-			r.finish(actions.Error, statusKilled, CodeKilled, "killed")
+			r.finish(workflow.OutcomeError, statusKilled, CodeKilled, "killed")
 			return
 		case stmtStopped:
 			// Only a confirmed cancellation (or end) is known; a failed
@@ -217,7 +218,7 @@ func (r *activeRun) loop() {
 		case stmtBroken:
 			r.log.printf(r.e.cfg.Clock.Now(), "connection to %s broke: %v", r.conn.addr, res.err)
 			if i >= replayUntil && !rerunnable(stmt) {
-				r.finish(actions.Error, statusFailed, CodeInDoubt, fmt.Sprintf(
+				r.finish(workflow.OutcomeError, statusFailed, CodeInDoubt, fmt.Sprintf(
 					"statement %d of %d may or may not have taken effect when the connection broke (%v), and running it again is not safe: %s",
 					i+1, len(r.stmts), res.err, stmt))
 				return
@@ -233,12 +234,12 @@ func (r *activeRun) loop() {
 			i = -1
 		}
 	}
-	r.finish(actions.OK, statusSucceeded, "", "")
+	r.finish(workflow.OutcomeOK, statusSucceeded, "", "")
 }
 
 // finish records the end of the run.
-func (r *activeRun) finish(outcome actions.Outcome, external, code, msg string) {
-	if outcome == actions.OK {
+func (r *activeRun) finish(outcome workflow.Outcome, external, code, msg string) {
+	if outcome == workflow.OutcomeOK {
 		r.log.printf(r.e.cfg.Clock.Now(), "run succeeded")
 	} else {
 		r.log.printf(r.e.cfg.Clock.Now(), "run ended %s: %s %s", external, code, msg)
@@ -337,7 +338,7 @@ func (r *activeRun) reconnect() bool {
 		if !r.pause(wait, anyStop) {
 			switch {
 			case isClosed(r.kill):
-				r.finish(actions.Error, statusKilled, CodeKilled, "killed")
+				r.finish(workflow.OutcomeError, statusKilled, CodeKilled, "killed")
 			case isClosed(r.stop):
 				r.release(0, false, false)
 			}
@@ -355,7 +356,7 @@ func (r *activeRun) reconnect() bool {
 		}
 		r.log.printf(r.e.cfg.Clock.Now(), "reconnecting: %v", err)
 		if r.e.cfg.Clock.Now().After(deadline) {
-			r.finish(actions.Error, statusFailed, CodeIO, fmt.Sprintf("lost the connection to HiveServer2: %v", err))
+			r.finish(workflow.OutcomeError, statusFailed, CodeIO, fmt.Sprintf("lost the connection to HiveServer2: %v", err))
 			return false
 		}
 		wait = min(2*wait, 30*time.Second)

@@ -68,7 +68,7 @@ type job struct {
 
 // prepare reads the action body of a run and checks that the executor
 // can make the connection it asks for.
-func (e *Executor) prepare(run *actions.Run) (*job, error) {
+func (e *Executor) prepare(run *actions.Attempt) (*job, error) {
 	j, err := prepareJob(run)
 	if err == nil && j.url.Principal != "" && e.cfg.Kerberos == nil {
 		return nil, actions.Errorf(actions.ActionError, CodeUnsupported, "the jdbc-url names principal=%s, but gozie has "+
@@ -78,7 +78,7 @@ func (e *Executor) prepare(run *actions.Run) (*job, error) {
 }
 
 // prepareJob reads the action body of a run.
-func prepareJob(run *actions.Run) (*job, error) {
+func prepareJob(run *actions.Attempt) (*job, error) {
 	body, err := workflow.ParseBody(run.Body)
 	if err != nil {
 		return nil, actions.Errorf(actions.ActionFailed, CodeBadAction, "reading the hive2 action: %v", err)

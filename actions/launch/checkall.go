@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 )
 
@@ -22,7 +23,7 @@ import (
 // result file holds (error code, captured output). A run whose application
 // the RM forgot before any CheckAll saw it end is not reported here; Check
 // (on a callback or a fallback timer) finds it through the result file.
-func (e *Executor) CheckAll(ctx context.Context, runs []*actions.Run) (map[string]actions.Status, error) {
+func (e *Executor) CheckAll(ctx context.Context, runs []*actions.Attempt) (map[string]actions.Status, error) {
 	out := map[string]actions.Status{}
 	if len(runs) == 0 {
 		return out, nil
@@ -75,13 +76,13 @@ func (e *Executor) CheckAll(ctx context.Context, runs []*actions.Run) (map[strin
 }
 
 // reportStatus is an ended run's status from its report alone.
-func reportStatus(run *actions.Run, r *yarn.AppReport) actions.Status {
+func reportStatus(run *actions.Attempt, r *yarn.AppReport) actions.Status {
 	st := actions.Status{
 		ExternalID: r.ID.String(), TrackerURI: run.ResourceManager, ConsoleURL: r.TrackingURL,
-		Done: true, ExternalStatus: externalSucceeded, Outcome: actions.OK,
+		Done: true, ExternalStatus: externalSucceeded, Outcome: workflow.OutcomeOK,
 	}
 	if !r.Succeeded() {
-		st.ExternalStatus, st.Outcome = externalFailed, actions.Error
+		st.ExternalStatus, st.Outcome = externalFailed, workflow.OutcomeError
 		st.ErrorMessage = strings.TrimSpace(r.Diagnostics)
 	}
 	return st

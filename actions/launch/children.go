@@ -22,7 +22,7 @@ func waitsForChildren(typ string) bool {
 // id, its diagnostics in the error message), as a failed MapReduce job of
 // a map-reduce action is. ok is false when every child the launcher named
 // succeeded, or none is known to the RM: the tool's own error stands.
-func (e *Executor) failedChild(ctx context.Context, run *actions.Run, res *launcher.Result) (actions.Status, bool, error) {
+func (e *Executor) failedChild(ctx context.Context, run *actions.Attempt, res *launcher.Result) (actions.Status, bool, error) {
 	if res == nil || res.Succeeded() || !waitsForChildren(e.cfg.Type) {
 		return actions.Status{}, false, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 	"github.com/gozie/gozie/yarn/launcher"
 )
@@ -59,7 +60,7 @@ func TestFailedChildIsTheRun(t *testing.T) {
 	pig := `<pig xmlns="uri:oozie:workflow:1.0"><script>x.pig</script></pig>`
 	unknown := "application_1_999"
 	st := status(launcher.TypePig, pig, unknown, child.ID.String())
-	if !st.Done || st.Outcome != actions.Error || st.ExternalID != child.ID.String() || st.ErrorCode != launcher.CodeException ||
+	if !st.Done || st.Outcome != workflow.OutcomeError || st.ExternalID != child.ID.String() || st.ErrorCode != launcher.CodeException ||
 		!strings.Contains(st.ErrorMessage, strings.TrimSpace(child.Diagnostics)) {
 		t.Errorf("pig run %+v, want ERROR on %s with its diagnostics %q", st, child.ID, child.Diagnostics)
 	}

@@ -95,7 +95,7 @@ type Config struct {
 	// (HADOOP_TOKEN_FILE_LOCATION) holds them. Nil: no tokens (a cluster
 	// without Kerberos). An *actions.ExecError it returns keeps its kind
 	// and code; other errors are retried (JA009).
-	Credentials func(ctx context.Context, run *actions.Run) ([]hadoop.Token, error)
+	Credentials func(ctx context.Context, run *actions.Attempt) ([]hadoop.Token, error)
 	// HiveJDBCURL is the HiveServer2 that hive actions run beeline against
 	// when their configuration names none (oozie.hive2.jdbc.url).
 	HiveJDBCURL string
@@ -105,7 +105,7 @@ type Config struct {
 	// gave no such token. Nil: hive runs carry no token unless their
 	// <credential>s give one (a cluster without Kerberos). Errors are
 	// treated as Credentials' are.
-	HiveToken func(ctx context.Context, run *actions.Run, jdbcURL string) (hadoop.Token, error)
+	HiveToken func(ctx context.Context, run *actions.Attempt, jdbcURL string) (hadoop.Token, error)
 	// JobHistory is the cluster's MapReduce JobHistory server, from which
 	// a map-reduce run whose job succeeded gets its counters (the run's
 	// Stats, what hadoop:counters reads). Nil: no counters are collected.

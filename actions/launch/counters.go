@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 )
 
@@ -62,9 +63,9 @@ const countersWait = 5 * time.Minute
 // server is down, or has not picked the job up) are a transient error
 // for countersWait after the job ended: the run is checked again, as Oozie
 // retries a failed end (END_RETRY); after that the run ends without them.
-func (e *Executor) endedJobStatus(ctx context.Context, run *actions.Run, rep yarn.AppReport) (actions.Status, error) {
+func (e *Executor) endedJobStatus(ctx context.Context, run *actions.Attempt, rep yarn.AppReport) (actions.Status, error) {
 	st := jobStatus(run, rep)
-	if !st.Done || st.Outcome != actions.OK || e.cfg.JobHistory == nil || strings.EqualFold(rep.ApplicationType, ApplicationTypeSpark) {
+	if !st.Done || st.Outcome != workflow.OutcomeOK || e.cfg.JobHistory == nil || strings.EqualFold(rep.ApplicationType, ApplicationTypeSpark) {
 		return st, nil
 	}
 	jobID := MRJobID(rep.ID)

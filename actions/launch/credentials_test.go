@@ -10,6 +10,7 @@ import (
 	"github.com/gozie/gozie/actions/launch"
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/workflow"
 )
 
 // tokensScript reports which tokens the command's token file holds.
@@ -30,7 +31,7 @@ func TestCredentialsReachTheContainer(t *testing.T) {
 	c.put(t, "/user/alice/app/tokens.sh", tokensScript)
 	var asked string
 	e := c.executor(t, "shell", func(cfg *launch.Config) {
-		cfg.Credentials = func(_ context.Context, run *actions.Run) ([]hadoop.Token, error) {
+		cfg.Credentials = func(_ context.Context, run *actions.Attempt) ([]hadoop.Token, error) {
 			asked = run.ActionID
 			return []hadoop.Token{
 				{Identifier: []byte("hdfs-id"), Password: []byte("pw"), Kind: hadoop.KindHDFSDelegationToken, Service: "ha-hdfs:ns1"},
@@ -40,7 +41,7 @@ func TestCredentialsReachTheContainer(t *testing.T) {
 	})
 	run := c.run(t, "shell", "tokens", "/user/alice/app", shellBody(`<exec>tokens.sh</exec><file>tokens.sh</file><capture-output/>`))
 	st := c.finish(t, e, run)
-	if st.Outcome != actions.OK {
+	if st.Outcome != workflow.OutcomeOK {
 		t.Fatalf("status %+v", st)
 	}
 	if asked != run.ActionID {
@@ -74,7 +75,7 @@ func TestCredentialsFailureSubmitsNothing(t *testing.T) {
 		{actions.Errorf(actions.ActionFailed, "CRED", "unknown credential type x"), actions.ActionFailed, "CRED", "unknown credential type x"},
 	} {
 		e := c.executor(t, "shell", func(cfg *launch.Config) {
-			cfg.Credentials = func(context.Context, *actions.Run) ([]hadoop.Token, error) { return nil, tt.err }
+			cfg.Credentials = func(context.Context, *actions.Attempt) ([]hadoop.Token, error) { return nil, tt.err }
 		})
 		run := c.run(t, "shell", "tokens", "/user/alice/app", shellBody(`<exec>tokens.sh</exec><file>tokens.sh</file>`))
 		_, err := e.Start(ctxT(t), run)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 	"github.com/gozie/gozie/yarn/launcher"
 )
@@ -41,7 +42,7 @@ func New(cfg Config) (*Executor, error) {
 // Start launches the run, unless it was launched already: an application
 // carrying the run's tag, or a result file in the run's action directory (an
 // application the RM has forgotten), is reported instead of a second launch.
-func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (e *Executor) Start(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	ctx = hadoop.AsUser(ctx, run.User) // staging, submission, lookups: the job's user
 	if run.Tag == "" || run.ActionDir == "" {
 		return actions.Status{}, actions.Errorf(actions.NonTransient, codeIO, "action %s: a launch needs the run's tag and action directory", run.ActionID)
@@ -85,7 +86,7 @@ func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status,
 
 // stage writes the launch spec and the binary and returns the submission,
 // still without its application id.
-func (e *Executor) stage(ctx context.Context, run *actions.Run, p *plan) (yarn.ApplicationSubmissionContext, error) {
+func (e *Executor) stage(ctx context.Context, run *actions.Attempt, p *plan) (yarn.ApplicationSubmissionContext, error) {
 	var sc yarn.ApplicationSubmissionContext
 	res, links, err := e.resources(ctx, p)
 	if err != nil {
@@ -157,7 +158,7 @@ func cancelTokens(creds *yarn.Credentials) *bool {
 // credentials (nil when there are none): Config.Credentials', and for a
 // hive run the HiveServer2 token its beeline authenticates with
 // (hiveToken).
-func (e *Executor) credentials(ctx context.Context, run *actions.Run, p *plan) (*yarn.Credentials, error) {
+func (e *Executor) credentials(ctx context.Context, run *actions.Attempt, p *plan) (*yarn.Credentials, error) {
 	var toks []hadoop.Token
 	if e.cfg.Credentials != nil {
 		var err error
@@ -174,7 +175,7 @@ func (e *Executor) credentials(ctx context.Context, run *actions.Run, p *plan) (
 
 // tokenError keeps an *actions.ExecError as it is and makes any other
 // failure to get a token transient (JA009).
-func tokenError(run *actions.Run, err error) error {
+func tokenError(run *actions.Attempt, err error) error {
 	var ee *actions.ExecError
 	if errors.As(err, &ee) {
 		return err
@@ -185,7 +186,7 @@ func tokenError(run *actions.Run, err error) error {
 // Check reports the run: the application report while it runs, and once it
 // ended the outcome from the result file. An application the RM no longer
 // knows is judged by the result file alone (JA017 when there is none).
-func (e *Executor) Check(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (e *Executor) Check(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	ctx = hadoop.AsUser(ctx, run.User)
 	id, err := yarn.ParseApplicationID(run.ExternalID)
 	if err != nil {
@@ -213,7 +214,7 @@ func (e *Executor) Check(ctx context.Context, run *actions.Run) (actions.Status,
 }
 
 // forgotten judges a run whose application the RM does not know.
-func (e *Executor) forgotten(ctx context.Context, run *actions.Run, appID string) (actions.Status, error) {
+func (e *Executor) forgotten(ctx context.Context, run *actions.Attempt, appID string) (actions.Status, error) {
 	res, err := e.readResult(ctx, run)
 	if err != nil {
 		return actions.Status{}, err
@@ -221,7 +222,7 @@ func (e *Executor) forgotten(ctx context.Context, run *actions.Run, appID string
 	if res == nil {
 		return actions.Status{
 			ExternalID: appID, ExternalStatus: string(yarn.StateFailed), TrackerURI: run.ResourceManager,
-			Done: true, Outcome: actions.Failed, ErrorCode: codeUnknownJob,
+			Done: true, Outcome: workflow.OutcomeFailed, ErrorCode: codeUnknownJob,
 			ErrorMessage: fmt.Sprintf(unknownJobText, appID, run.ActionID),
 		}, nil
 	}
@@ -234,7 +235,7 @@ func (e *Executor) forgotten(ctx context.Context, run *actions.Run, appID string
 // Kill kills the run's launcher and every application started by the action
 // (those carrying the child tag). Killing ended or unknown applications is
 // not an error.
-func (e *Executor) Kill(ctx context.Context, run *actions.Run) error {
+func (e *Executor) Kill(ctx context.Context, run *actions.Attempt) error {
 	ctx = hadoop.AsUser(ctx, run.User)
 	var ids []yarn.ApplicationID
 	if id, err := yarn.ParseApplicationID(run.ExternalID); err == nil {

@@ -8,6 +8,6 @@ import (
 )
 
 // StatusOf exposes status to the tests: the run's status from a report.
-func (e *Executor) StatusOf(ctx context.Context, run *actions.Run, rep yarn.AppReport) (actions.Status, error) {
+func (e *Executor) StatusOf(ctx context.Context, run *actions.Attempt, rep yarn.AppReport) (actions.Status, error) {
 	return e.status(ctx, run, rep)
 }

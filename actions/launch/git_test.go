@@ -12,9 +12,11 @@ import (
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/actions/launch"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/internal/testproc"
 	"github.com/gozie/gozie/testenv/gitrepo"
 	"github.com/gozie/gozie/testenv/minidfs"
 	"github.com/gozie/gozie/testenv/miniyarn"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 	"github.com/gozie/gozie/yarn/launcher"
 )
@@ -82,7 +84,7 @@ func TestGitActionClonesIntoHDFSAsTheUser(t *testing.T) {
 	run := c.run(t, "git", "git-node", "/user/alice/apps/git", gitBody(c, repo.FileURL(), "<branch>release</branch>", "/user/alice/src/repo"))
 	c.put(t, "/user/alice/apps/git/workflow.xml", "<workflow-app/>")
 	st := c.finish(t, e, run)
-	if st.Outcome != actions.OK || st.ExternalStatus != "SUCCEEDED" {
+	if st.Outcome != workflow.OutcomeOK || st.ExternalStatus != "SUCCEEDED" {
 		t.Fatalf("status %+v", st)
 	}
 	ctx := ctxT(t)
@@ -137,7 +139,7 @@ func TestGitActionRefusals(t *testing.T) {
 			t.Parallel()
 			run := c.run(t, "git", "git-node", "/user/alice/apps/git", gitBody(c, repo.FileURL(), tt.more, tt.dest))
 			st := c.finish(t, e, run)
-			if st.Outcome != actions.Error || st.ErrorCode != "JA018" || !strings.Contains(st.ErrorMessage, tt.msg) {
+			if st.Outcome != workflow.OutcomeError || st.ErrorCode != "JA018" || !strings.Contains(st.ErrorMessage, tt.msg) {
 				t.Fatalf("status %+v, want JA018 with %q", st, tt.msg)
 			}
 			if strings.Contains(st.ErrorMessage, "key-material") {
@@ -220,9 +222,9 @@ func TestGitActionKillStopsTheClone(t *testing.T) {
 	if r, _ := c.rm.App(id); r.State != yarn.StateKilled {
 		t.Errorf("state after Kill %s, want KILLED", r.State)
 	}
-	waitGroupGone(t, container)
+	testproc.WaitGroupGone(t, waitTimeout, container)
 	run.ExternalID = st.ExternalID
-	if st, err = e.Check(ctxT(t), run); err != nil || !st.Done || st.Outcome != actions.Error {
+	if st, err = e.Check(ctxT(t), run); err != nil || !st.Done || st.Outcome != workflow.OutcomeError {
 		t.Errorf("Check after Kill: %+v, %v", st, err)
 	}
 	if _, err := c.fs.Stat(ctxT(t), c.dfs.URI()+"/user/alice/killed"); !errors.Is(err, fs.ErrNotExist) {

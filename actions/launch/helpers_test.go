@@ -19,6 +19,7 @@ import (
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/actions/launch"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/minidfs"
 	"github.com/gozie/gozie/testenv/miniyarn"
 	"github.com/gozie/gozie/yarn"
@@ -181,12 +182,12 @@ func (c *cluster) put(t *testing.T, p, content string) {
 }
 
 // run makes a run of an action of the given type in the app at appDir.
-func (c *cluster) run(t *testing.T, typ, node, appDir, body string) *actions.Run {
+func (c *cluster) run(t *testing.T, typ, node, appDir, body string) *actions.Attempt {
 	t.Helper()
 	job := fmt.Sprintf("%07d-%s-gozie-W", c.jobSeq.Add(1), strings.ReplaceAll(strings.ToLower(t.Name()), "/", "-"))
 	id := job + "@" + node
 	key := id + "#0.0"
-	return &actions.Run{
+	return &actions.Attempt{
 		ActionID: id, JobID: job, Node: node, Type: typ, Key: key, Tag: yarn.ActionTag(key),
 		User: testUser, AppPath: c.dfs.URI() + appDir, Body: body, NameNode: c.dfs.URI(),
 		ResourceManager: c.rm.WebAddr(), CallbackURL: c.cbURL + "?id=" + id + "&status=",
@@ -196,7 +197,7 @@ func (c *cluster) run(t *testing.T, typ, node, appDir, body string) *actions.Run
 
 // waitCallback waits for the launcher's callback of a run and returns the
 // status it reported.
-func (c *cluster) waitCallback(t *testing.T, run *actions.Run) string {
+func (c *cluster) waitCallback(t *testing.T, run *actions.Attempt) string {
 	t.Helper()
 	timer := time.NewTimer(waitTimeout)
 	defer timer.Stop()
@@ -219,7 +220,7 @@ func (c *cluster) waitCallback(t *testing.T, run *actions.Run) string {
 // waitCalls waits until n callbacks of a run arrived and returns their
 // statuses in order. A job's end notification arrives after its AM
 // unregistered, so possibly after the RM reports the job ended.
-func (c *cluster) waitCalls(t *testing.T, run *actions.Run, n int) []string {
+func (c *cluster) waitCalls(t *testing.T, run *actions.Attempt, n int) []string {
 	t.Helper()
 	timer := time.NewTimer(waitTimeout)
 	defer timer.Stop()
@@ -240,7 +241,7 @@ func (c *cluster) waitCalls(t *testing.T, run *actions.Run, n int) []string {
 }
 
 // finish starts a run, waits for its callback and returns the checked status.
-func (c *cluster) finish(t *testing.T, e *launch.Executor, run *actions.Run) actions.Status {
+func (c *cluster) finish(t *testing.T, e *launch.Executor, run *actions.Attempt) actions.Status {
 	t.Helper()
 	st, err := e.Start(ctxT(t), run)
 	if err != nil {
@@ -272,17 +273,13 @@ func (c *cluster) appsTagged(tag string) []yarn.AppReport {
 // waitState polls an application's report until it is in a final state.
 func (c *cluster) waitFinal(t *testing.T, id yarn.ApplicationID) yarn.AppReport {
 	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	for {
-		r, ok := c.rm.App(id)
-		if ok && r.State.Final() {
-			return r
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not end: %+v", id, r)
-		}
-		time.Sleep(10 * time.Millisecond) // polling a condition with a deadline
-	}
+	var r yarn.AppReport
+	testwait.WaitForLast(t, waitTimeout, id.String()+" to end", func() (bool, string) {
+		var ok bool
+		r, ok = c.rm.App(id)
+		return ok && r.State.Final(), fmt.Sprintf("%+v", r)
+	})
+	return r
 }
 
 // shellBody is a shell action's XML.

@@ -17,6 +17,8 @@ import (
 	"github.com/gozie/gozie/actions/launch"
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/internal/testwait"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 )
 
@@ -157,7 +159,7 @@ func TestMapReduceActionCollectsCounters(t *testing.T) {
 	}
 	h.add(jobID, taskCounters)
 	st = c.waitDone(t, e, run)
-	if st.Outcome != actions.OK {
+	if st.Outcome != workflow.OutcomeOK {
 		t.Fatalf("status %+v, want OK", st)
 	}
 	var stats map[string]map[string]any
@@ -190,7 +192,7 @@ func TestMapReduceFailedJobHasNoCounters(t *testing.T) {
 		t.Fatal(err)
 	}
 	run.ExternalID = st.ExternalID
-	if st = c.waitDone(t, e, run); st.Outcome != actions.Error || st.Stats != "" {
+	if st = c.waitDone(t, e, run); st.Outcome != workflow.OutcomeError || st.Stats != "" {
 		t.Errorf("status %+v, want ERROR without stats", st)
 	}
 	if n := len(h.seen()); n != 0 {
@@ -200,23 +202,19 @@ func TestMapReduceFailedJobHasNoCounters(t *testing.T) {
 
 // waitJobEnd waits until the run's launcher and the MapReduce job it
 // submitted have both ended, and returns the job's report.
-func (c *cluster) waitJobEnd(t *testing.T, run *actions.Run) yarn.AppReport {
+func (c *cluster) waitJobEnd(t *testing.T, run *actions.Attempt) yarn.AppReport {
 	t.Helper()
 	launcherID, err := yarn.ParseApplicationID(run.ExternalID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c.waitFinal(t, launcherID)
-	deadline := time.Now().Add(waitTimeout)
-	for {
-		if jobs := c.appsTagged(launch.ChildTag(run.Tag)); len(jobs) == 1 {
-			return c.waitFinal(t, jobs[0].ID)
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no job of %s: %+v", run.ActionID, c.rm.Apps())
-		}
-		time.Sleep(10 * time.Millisecond) // polling a condition with a deadline
-	}
+	var jobs []yarn.AppReport
+	testwait.WaitForLast(t, waitTimeout, "the job of "+run.ActionID, func() (bool, string) {
+		jobs = c.appsTagged(launch.ChildTag(run.Tag))
+		return len(jobs) == 1, fmt.Sprintf("%+v", c.rm.Apps())
+	})
+	return c.waitFinal(t, jobs[0].ID)
 }
 
 // laterClock is the real clock moved ahead by an offset the test sets.
@@ -254,7 +252,7 @@ func TestMapReduceCountersAreNotWaitedForever(t *testing.T) {
 	}
 	clk.ahead.Store(int64(6 * time.Minute))
 	st, err = e.Check(ctxT(t), run)
-	if err != nil || !st.Done || st.Outcome != actions.OK || st.Stats != "" {
+	if err != nil || !st.Done || st.Outcome != workflow.OutcomeOK || st.Stats != "" {
 		t.Fatalf("Check well after the job: %+v %v, want OK without stats", st, err)
 	}
 }

@@ -17,7 +17,7 @@ import (
 // loses principal= and gets auth=delegationToken, so that the Hive JDBC
 // driver authenticates with the token (as Oozie's Hive2Main has beeline
 // do with -a delegationToken). It returns toks with the token added.
-func (e *Executor) hiveToken(ctx context.Context, run *actions.Run, h *launcher.HiveSpec, toks []hadoop.Token) ([]hadoop.Token, error) {
+func (e *Executor) hiveToken(ctx context.Context, run *actions.Attempt, h *launcher.HiveSpec, toks []hadoop.Token) ([]hadoop.Token, error) {
 	if h == nil {
 		return toks, nil
 	}

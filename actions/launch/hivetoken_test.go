@@ -88,8 +88,8 @@ func TestHiveRunCarriesAHiveServerToken(t *testing.T) {
 			var fetched []string
 			e := c.executor(t, "hive", func(cfg *launch.Config) {
 				cfg.YARN = client
-				cfg.Credentials = func(context.Context, *actions.Run) ([]hadoop.Token, error) { return tt.creds, nil }
-				cfg.HiveToken = func(_ context.Context, run *actions.Run, jdbcURL string) (hadoop.Token, error) {
+				cfg.Credentials = func(context.Context, *actions.Attempt) ([]hadoop.Token, error) { return tt.creds, nil }
+				cfg.HiveToken = func(_ context.Context, run *actions.Attempt, jdbcURL string) (hadoop.Token, error) {
 					fetched = append(fetched, run.User+" "+jdbcURL)
 					return hiveTok, tt.fetchErr
 				}

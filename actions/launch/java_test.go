@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/internal/testreq"
+	"github.com/gozie/gozie/workflow"
 )
 
 const javaMain = `package org.example;
@@ -84,7 +84,7 @@ func TestJavaAction(t *testing.T) {
 	t.Run("capture-output", func(t *testing.T) {
 		run := c.run(t, "java", "ok", "/user/alice/japp", javaBody(`<java-opts>-Dgozie.test.opt=set</java-opts><arg>ok</arg><arg>two words</arg><capture-output/>`))
 		st := c.finish(t, e, run)
-		if st.Outcome != actions.OK {
+		if st.Outcome != workflow.OutcomeOK {
 			t.Fatalf("status %+v", st)
 		}
 		props, err := conf.ReadProperties(strings.NewReader(st.Data), "data")
@@ -100,21 +100,21 @@ func TestJavaAction(t *testing.T) {
 	t.Run("exit code", func(t *testing.T) {
 		run := c.run(t, "java", "exit", "/user/alice/japp", javaBody(`<arg>exit</arg><arg>3</arg>`))
 		st := c.finish(t, e, run)
-		if st.Outcome != actions.Error || st.ErrorCode != "3" || st.ErrorMessage != "Main Class [org.example.Main], exit code [3]" {
+		if st.Outcome != workflow.OutcomeError || st.ErrorCode != "3" || st.ErrorMessage != "Main Class [org.example.Main], exit code [3]" {
 			t.Errorf("status %+v", st)
 		}
 	})
 	t.Run("uncaught exception", func(t *testing.T) {
 		run := c.run(t, "java", "throw", "/user/alice/japp", javaBody(`<arg>throw</arg><arg>here</arg>`))
 		st := c.finish(t, e, run)
-		if st.Outcome != actions.Error || st.ErrorCode != "JA018" || st.ErrorMessage != "boom here" {
+		if st.Outcome != workflow.OutcomeError || st.ErrorCode != "JA018" || st.ErrorMessage != "boom here" {
 			t.Errorf("status %+v", st)
 		}
 	})
 	t.Run("missing main class", func(t *testing.T) {
 		run := c.run(t, "java", "nomain", "/user/alice/japp", `<java xmlns="uri:oozie:workflow:0.5"><main-class>org.example.Nope</main-class></java>`)
 		st := c.finish(t, e, run)
-		if st.Outcome != actions.Error || st.ErrorCode != "JA018" || !strings.Contains(st.ErrorMessage, "org.example.Nope") {
+		if st.Outcome != workflow.OutcomeError || st.ErrorCode != "JA018" || !strings.Contains(st.ErrorMessage, "org.example.Nope") {
 			t.Errorf("status %+v", st)
 		}
 	})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/workflow"
 )
 
 // confXML is a Hadoop configuration file of one property.
@@ -44,7 +45,7 @@ func TestJobXMLResolvedAgainstTheApplication(t *testing.T) {
 			`<argument>from.parent</argument><argument>from.absolute</argument>`+
 			`<file>conf.sh</file><capture-output/>`))
 	st := c.finish(t, e, run)
-	if st.Outcome != actions.OK {
+	if st.Outcome != workflow.OutcomeOK {
 		t.Fatalf("status %+v, want OK", st)
 	}
 	props, err := conf.ReadProperties(strings.NewReader(st.Data), "data")

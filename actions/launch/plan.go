@@ -61,7 +61,7 @@ const (
 )
 
 // makePlan reads the action XML and the job-xml files it names.
-func (e *Executor) makePlan(ctx context.Context, run *actions.Run) (*plan, error) {
+func (e *Executor) makePlan(ctx context.Context, run *actions.Attempt) (*plan, error) {
 	body, err := workflow.ParseBody(run.Body)
 	if err != nil {
 		return nil, actions.Errorf(actions.ActionError, codeBadXML, "reading the action XML of %s: %w", run.ActionID, err)
@@ -208,7 +208,7 @@ func (e *Executor) makePlan(ctx context.Context, run *actions.Run) (*plan, error
 	return p, nil
 }
 
-func wrongType(run *actions.Run, got, want string) error {
+func wrongType(run *actions.Attempt, got, want string) error {
 	return actions.Errorf(actions.ActionFailed, codeBadXML, "action %s is a %s action, this executor runs %s actions", run.ActionID, got, want)
 }
 
@@ -262,7 +262,7 @@ func (p *plan) appFile(raw string) (string, error) {
 
 // appDir is the workflow application directory: the run's app path, or its
 // parent when the app path names the workflow.xml file itself.
-func (e *Executor) appDir(ctx context.Context, run *actions.Run, root string) (string, error) {
+func (e *Executor) appDir(ctx context.Context, run *actions.Attempt, root string) (string, error) {
 	dir := qualify(strings.TrimSuffix(run.AppPath, "/"), root, root)
 	fi, err := e.cfg.FS.Stat(ctx, dir)
 	if err != nil {
@@ -278,7 +278,7 @@ func (e *Executor) appDir(ctx context.Context, run *actions.Run, root string) (s
 
 // actionConf is the configuration the action's command sees: the job-xml
 // files in order, then the inline configuration, then what gozie sets.
-func (e *Executor) actionConf(ctx context.Context, run *actions.Run, p *plan) (map[string]string, error) {
+func (e *Executor) actionConf(ctx context.Context, run *actions.Attempt, p *plan) (map[string]string, error) {
 	props := map[string]string{}
 	for _, jx := range p.hadoop.JobXMLs {
 		uri, err := p.appFile(jx)

@@ -43,7 +43,7 @@ func planDistcp(p *plan, props map[string]string) {
 // tag on mapreduce.job.tags and tez.application.tags (PigMain's setYarnTag
 // and TEZ_APPLICATION_TAGS) and Oozie's oozie.pig.* entries. An argument
 // Oozie's PigMain refuses ends the action in ERROR.
-func planPig(run *actions.Run, p *plan, props map[string]string) error {
+func planPig(run *actions.Attempt, p *plan, props map[string]string) error {
 	pg := p.pig
 	script := strings.TrimSpace(pg.Script)
 	src, link, _ := strings.Cut(script, "#")

@@ -20,7 +20,7 @@ const codeGitConf = "GIT011"
 // below the user's home directory. Both must be on filesystems users may
 // name (gozie.filesystems.supported, E0904); the git-uri must be one the
 // launcher can clone (launcher.CheckGitURI).
-func (e *Executor) planGit(run *actions.Run, p *plan, g *workflow.Git) error {
+func (e *Executor) planGit(run *actions.Attempt, p *plan, g *workflow.Git) error {
 	uri := strings.TrimSpace(g.GitURI)
 	if err := launcher.CheckGitURI(uri); err != nil {
 		return actions.Errorf(actions.ActionError, codeGitConf, "%w", err)

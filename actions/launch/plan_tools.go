@@ -49,7 +49,7 @@ func runnable(mr *workflow.MapReduce) error {
 // the session configuration: the action's own (job-xml and
 // <configuration>), Tez unless it says otherwise, and the child tag on the
 // Tez and MapReduce applications the queries start.
-func (e *Executor) planHive(run *actions.Run, p *plan, props map[string]string) error {
+func (e *Executor) planHive(run *actions.Attempt, p *plan, props map[string]string) error {
 	h := p.hive
 	url := strings.TrimSpace(props[PropHiveJDBCURL])
 	if url == "" {
@@ -93,7 +93,7 @@ func (e *Executor) planHive(run *actions.Run, p *plan, props map[string]string) 
 // StreamingMain sets them, the job's tags (the child tag, so a kill finds
 // it, and ChildCommonTag, so CheckAll does), a name, and the job-end
 // notification pointed at the run's callback with $jobStatus.
-func planMapReduce(run *actions.Run, p *plan, props map[string]string) {
+func planMapReduce(run *actions.Attempt, p *plan, props map[string]string) {
 	if s := p.mr.Streaming; s != nil {
 		set := func(key, value string) {
 			if v := strings.TrimSpace(value); v != "" {

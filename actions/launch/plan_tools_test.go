@@ -38,7 +38,7 @@ func planFor(t *testing.T, typ, body string, adjust func(*Config)) (*plan, error
 		t.Fatal(err)
 	}
 	key := "0000001-250101000000000-gozie-W@node#0.0"
-	return e.makePlan(context.Background(), &actions.Run{
+	return e.makePlan(context.Background(), &actions.Attempt{
 		ActionID: "0000001-250101000000000-gozie-W@node", JobID: "0000001-250101000000000-gozie-W", Node: "node",
 		Type: typ, Key: key, Tag: yarn.ActionTag(key), User: "alice", AppPath: "file://" + dir, Body: body,
 		NameNode: "file:///", CallbackURL: "http://gozie/callback?id=x&status=", ActionDir: "file://" + dir + "/action",

@@ -3,7 +3,7 @@ package launch_test
 import (
 	"testing"
 
-	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 	"github.com/gozie/gozie/yarn/launcher"
 )
@@ -44,14 +44,14 @@ func TestResultFileDecidesAfterRMTrouble(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !st.Done || st.Outcome != actions.OK || st.Data != "k=v\n" {
+	if !st.Done || st.Outcome != workflow.OutcomeOK || st.Data != "k=v\n" {
 		t.Errorf("a success the RM could not record: %+v", st)
 	}
 	st, err = e.StatusOf(ctxT(t), run, report(yarn.FinalKilled))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Outcome == actions.OK {
+	if st.Outcome == workflow.OutcomeOK {
 		t.Errorf("a killed application counted as a success: %+v", st)
 	}
 	write(other)
@@ -59,7 +59,7 @@ func TestResultFileDecidesAfterRMTrouble(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Outcome != actions.Error {
+	if st.Outcome != workflow.OutcomeError {
 		t.Errorf("another application's result decided: %+v", st)
 	}
 }

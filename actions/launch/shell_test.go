@@ -17,6 +17,8 @@ import (
 	"github.com/gozie/gozie/actions/launch"
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/internal/testproc"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 	"github.com/gozie/gozie/yarn/launcher"
 )
@@ -48,7 +50,7 @@ func TestShellSucceedsWithCapturedOutput(t *testing.T) {
 			`<archive>data.zip#unzipped</archive><capture-output/>`))
 
 	st := c.finish(t, e, run)
-	if st.Outcome != actions.OK || st.ExternalStatus != "SUCCEEDED" || st.ErrorCode != "" {
+	if st.Outcome != workflow.OutcomeOK || st.ExternalStatus != "SUCCEEDED" || st.ErrorCode != "" {
 		t.Fatalf("status %+v, want OK", st)
 	}
 	props, err := conf.ReadProperties(strings.NewReader(st.Data), "data")
@@ -131,7 +133,7 @@ func TestShellFailureIsErrorWithCodeOne(t *testing.T) {
 	for _, exit := range []string{"1", "7"} {
 		run := c.run(t, "shell", "fail"+exit, "/app", shellBody(`<exec>fail.sh</exec><argument>`+exit+`</argument><file>/app/fail.sh</file><capture-output/>`))
 		st := c.finish(t, e, run)
-		if st.Outcome != actions.Error || st.ErrorCode != "1" || st.ExternalStatus != "FAILED/KILLED" || st.Data != "" {
+		if st.Outcome != workflow.OutcomeError || st.ErrorCode != "1" || st.ExternalStatus != "FAILED/KILLED" || st.Data != "" {
 			t.Errorf("exit %s: status %+v, want ERROR with error code 1 and no data", exit, st)
 		}
 		if !strings.Contains(st.ErrorMessage, "exit") || !strings.Contains(st.ErrorMessage, exit) {
@@ -155,7 +157,7 @@ func TestCapturedOutputOverTheLimit(t *testing.T) {
 	e := c.executor(t, "shell", func(cfg *launch.Config) { cfg.MaxOutputData = 16 })
 	run := c.run(t, "shell", "big", "/app", shellBody(`<exec>big.sh</exec><file>big.sh</file><capture-output/>`))
 	st := c.finish(t, e, run)
-	if st.Outcome != actions.Error || st.ErrorCode != "JA018" || st.ErrorMessage != "output.properties data exceeds its limit [16]" {
+	if st.Outcome != workflow.OutcomeError || st.ErrorCode != "JA018" || st.ErrorMessage != "output.properties data exceeds its limit [16]" {
 		t.Errorf("status %+v, want JA018 with Oozie's message", st)
 	}
 }
@@ -184,7 +186,7 @@ func TestStartAgainDoesNotSubmitASecondApplication(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !done.Done || done.Outcome != actions.OK || done.ExternalID != first.ExternalID {
+	if !done.Done || done.Outcome != workflow.OutcomeOK || done.ExternalID != first.ExternalID {
 		t.Errorf("Start after the end: %+v", done)
 	}
 	if n := len(c.appsTagged(run.Tag)); n != 1 {
@@ -214,7 +216,7 @@ func TestForgottenApplicationFallsBackToTheResultFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !st.Done || st.Outcome != actions.OK || st.Data != "k=v\n" || st.ExternalID != run.ExternalID {
+	if !st.Done || st.Outcome != workflow.OutcomeOK || st.Data != "k=v\n" || st.ExternalID != run.ExternalID {
 		t.Errorf("Check of a forgotten app: %+v", st)
 	}
 	// Start (a restart before the launch was recorded) does not launch again.
@@ -233,7 +235,7 @@ func TestForgottenApplicationFallsBackToTheResultFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !st.Done || st.Outcome != actions.Failed || st.ErrorCode != "JA017" {
+	if !st.Done || st.Outcome != workflow.OutcomeFailed || st.ErrorCode != "JA017" {
 		t.Errorf("Check without app and result: %+v", st)
 	}
 }
@@ -253,31 +255,31 @@ func TestKillStopsTheApplicationAndItsProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pgid := waitPid(t, pidFile)
+	pgid := testproc.WaitPid(t, waitTimeout, pidFile)
 	container := c.rm.ContainerProcessGroup(id)
-	if container == 0 || !groupAlive(t, pgid) {
-		t.Fatalf("container group %d, action group %d alive %v", container, pgid, groupAlive(t, pgid))
+	if container == 0 || !testproc.GroupAlive(t, pgid) {
+		t.Fatalf("container group %d, action group %d alive %v", container, pgid, testproc.GroupAlive(t, pgid))
 	}
-	running, err := e.Check(ctxT(t), &actions.Run{ActionID: run.ActionID, Tag: run.Tag, ActionDir: run.ActionDir, ExternalID: st.ExternalID})
+	running, err := e.Check(ctxT(t), &actions.Attempt{ActionID: run.ActionID, Tag: run.Tag, ActionDir: run.ActionDir, ExternalID: st.ExternalID})
 	if err != nil || running.Done || running.ExternalStatus != "RUNNING" {
 		t.Errorf("Check while running: %+v, %v", running, err)
 	}
 
 	// Kill knows the run by its tag alone (ExternalID not recorded).
-	if err := e.Kill(ctxT(t), &actions.Run{ActionID: run.ActionID, Tag: run.Tag}); err != nil {
+	if err := e.Kill(ctxT(t), &actions.Attempt{ActionID: run.ActionID, Tag: run.Tag}); err != nil {
 		t.Fatalf("Kill: %v", err)
 	}
 	if r, _ := c.rm.App(id); r.State != yarn.StateKilled {
 		t.Errorf("state after Kill %s, want KILLED", r.State)
 	}
-	waitGroupGone(t, pgid)
-	waitGroupGone(t, container)
+	testproc.WaitGroupGone(t, waitTimeout, pgid)
+	testproc.WaitGroupGone(t, waitTimeout, container)
 	run.ExternalID = st.ExternalID
 	st, err = e.Check(ctxT(t), run)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !st.Done || st.Outcome != actions.Error || st.ExternalStatus != "FAILED/KILLED" {
+	if !st.Done || st.Outcome != workflow.OutcomeError || st.ExternalStatus != "FAILED/KILLED" {
 		t.Errorf("Check after Kill: %+v", st)
 	}
 	// Killing again (or an ended run) is not an error.
@@ -299,7 +301,7 @@ func TestCheckAllAsksTheRMOnce(t *testing.T) {
 	ok := c.run(t, "shell", "ok", "/app", shellBody(`<exec>ok.sh</exec><file>ok.sh</file>`))
 	bad := c.run(t, "shell", "bad", "/app", shellBody(`<exec>bad.sh</exec><file>bad.sh</file>`))
 	hang := c.run(t, "shell", "hang", "/app", shellBody(`<exec>hang.sh</exec><file>hang.sh</file>`))
-	for _, r := range []*actions.Run{ok, bad, hang} {
+	for _, r := range []*actions.Attempt{ok, bad, hang} {
 		st, err := e.Start(ctxT(t), r)
 		if err != nil {
 			t.Fatal(err)
@@ -309,13 +311,13 @@ func TestCheckAllAsksTheRMOnce(t *testing.T) {
 	t.Cleanup(func() { _ = e.Kill(ctxT(t), hang) })
 	c.waitCallback(t, ok)
 	c.waitCallback(t, bad)
-	for _, r := range []*actions.Run{ok, bad} {
+	for _, r := range []*actions.Attempt{ok, bad} {
 		id, _ := yarn.ParseApplicationID(r.ExternalID)
 		c.waitFinal(t, id)
 	}
 
 	// The batched poll sees runs by tag alone, as the runner passes them.
-	runs := []*actions.Run{{ActionID: ok.ActionID, Tag: ok.Tag}, {ActionID: bad.ActionID, Tag: bad.Tag}, {ActionID: hang.ActionID, Tag: hang.Tag, ExternalID: hang.ExternalID}}
+	runs := []*actions.Attempt{{ActionID: ok.ActionID, Tag: ok.Tag}, {ActionID: bad.ActionID, Tag: bad.Tag}, {ActionID: hang.ActionID, Tag: hang.Tag, ExternalID: hang.ExternalID}}
 	before := c.listQueries.Load()
 	got, err := e.CheckAll(ctxT(t), runs)
 	if err != nil {
@@ -327,10 +329,10 @@ func TestCheckAllAsksTheRMOnce(t *testing.T) {
 	if len(got) != 2 {
 		t.Fatalf("CheckAll = %+v, want the two ended runs", got)
 	}
-	if s := got[ok.ActionID]; !s.Done || s.Outcome != actions.OK || s.ExternalID != ok.ExternalID {
+	if s := got[ok.ActionID]; !s.Done || s.Outcome != workflow.OutcomeOK || s.ExternalID != ok.ExternalID {
 		t.Errorf("ok run: %+v", s)
 	}
-	if s := got[bad.ActionID]; !s.Done || s.Outcome != actions.Error || s.ExternalStatus != "FAILED/KILLED" {
+	if s := got[bad.ActionID]; !s.Done || s.Outcome != workflow.OutcomeError || s.ExternalStatus != "FAILED/KILLED" {
 		t.Errorf("bad run: %+v", s)
 	}
 	if _, ok := got[hang.ActionID]; ok {
@@ -356,7 +358,7 @@ func TestPrepareRunsBeforeTheCommand(t *testing.T) {
 	nn := c.dfs.URI()
 	run := c.run(t, "shell", "prep", "/app", shellBody(`<prepare><delete path="`+nn+`/out/ol*"/><mkdir path="`+nn+`/out/new/dir"/></prepare>`+
 		`<exec>ls.sh</exec><file>ls.sh</file>`))
-	if st := c.finish(t, e, run); st.Outcome != actions.OK {
+	if st := c.finish(t, e, run); st.Outcome != workflow.OutcomeOK {
 		t.Fatalf("status %+v", st)
 	}
 	if _, err := c.fs.Stat(ctxT(t), nn+"/out/old"); err == nil {
@@ -499,7 +501,7 @@ func TestFailedCallbackDoesNotFailTheAction(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if st.Outcome != actions.OK || st.Data != "k=v\n" {
+	if st.Outcome != workflow.OutcomeOK || st.Data != "k=v\n" {
 		t.Errorf("status %+v, want OK despite the unreachable callback", st)
 	}
 }
@@ -523,7 +525,7 @@ func TestServerDiskRefused(t *testing.T) {
 	e := c.executor(t, "shell", func(cfg *launch.Config) { cfg.FS = policy.Restrict(c.fs) })
 	tests := []struct {
 		name, body, uri string
-		adjust          func(*actions.Run)
+		adjust          func(*actions.Attempt)
 	}{
 		{"job-xml", shellBody(`<job-xml>file://` + secret + `</job-xml><exec>ok.sh</exec>`), "file://" + secret, nil},
 		{"job-xml in capitals", shellBody(`<job-xml>FILE://` + secret + `</job-xml><exec>ok.sh</exec>`), "FILE://" + secret, nil},
@@ -532,9 +534,9 @@ func TestServerDiskRefused(t *testing.T) {
 		{"file: without slashes", shellBody(`<exec>ok.sh</exec><file>File:` + secret + `#s.xml</file>`), "File:" + secret, nil},
 		{"a missing file", shellBody(`<exec>ok.sh</exec><file>file:///does/not/exist</file>`), "file:///does/not/exist", nil},
 		{"application", shellBody(`<exec>ok.sh</exec>`), "file:///etc",
-			func(r *actions.Run) { r.AppPath = "file:///etc" }},
+			func(r *actions.Attempt) { r.AppPath = "file:///etc" }},
 		{"action directory", shellBody(`<exec>ok.sh</exec>`), "file:///tmp/gozie-sys/x/result.json",
-			func(r *actions.Run) { r.ActionDir = "file:///tmp/gozie-sys/x" }},
+			func(r *actions.Attempt) { r.ActionDir = "file:///tmp/gozie-sys/x" }},
 	}
 	for _, tt := range tests {
 		run := c.run(t, "shell", "refused", "/app", tt.body)

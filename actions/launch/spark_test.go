@@ -11,6 +11,7 @@ import (
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/actions/launch"
 	"github.com/gozie/gozie/internal/testreq"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 )
 
@@ -53,7 +54,7 @@ func setupSpark(t *testing.T) (*cluster, *launch.Executor) {
 }
 
 // sparkApps returns the Spark applications carrying the run's child tag.
-func sparkApps(c *cluster, run *actions.Run) []yarn.AppReport {
+func sparkApps(c *cluster, run *actions.Attempt) []yarn.AppReport {
 	var out []yarn.AppReport
 	for _, a := range c.appsTagged(launch.ChildTag(run.Tag)) {
 		if a.ApplicationType == launch.ApplicationTypeSpark {
@@ -79,7 +80,7 @@ func TestSparkActionFollowsTheApplication(t *testing.T) {
 	launcherID := st.ExternalID
 	run.ExternalID = launcherID
 	st = c.waitDone(t, e, run)
-	if st.Outcome != actions.OK || st.ExternalStatus != "SUCCEEDED" {
+	if st.Outcome != workflow.OutcomeOK || st.ExternalStatus != "SUCCEEDED" {
 		t.Fatalf("status %+v, want OK", st)
 	}
 	apps := sparkApps(c, run)
@@ -92,7 +93,7 @@ func TestSparkActionFollowsTheApplication(t *testing.T) {
 	if b, err := c.fs.ReadFile(ctxT(t), out); err != nil || string(b) != "spark data\n" {
 		t.Errorf("output %q, %v", b, err)
 	}
-	res, err := e.CheckAll(ctxT(t), []*actions.Run{run})
+	res, err := e.CheckAll(ctxT(t), []*actions.Attempt{run})
 	if err != nil || !res[run.ActionID].Done || res[run.ActionID].ExternalID != st.ExternalID {
 		t.Errorf("CheckAll: %+v, %v", res, err)
 	}
@@ -106,7 +107,7 @@ func TestSparkActionLocalMaster(t *testing.T) {
 	out := c.dfs.URI() + "/user/alice/local-out.txt"
 	run := c.run(t, "spark", "spark-node", "/user/alice/apps/spark", sparkAction("local[2]", "", out))
 	st := c.finish(t, e, run)
-	if st.Outcome != actions.OK {
+	if st.Outcome != workflow.OutcomeOK {
 		t.Fatalf("status %+v, want OK", st)
 	}
 	if apps := sparkApps(c, run); len(apps) != 0 {
@@ -131,7 +132,7 @@ func TestSparkActionFailures(t *testing.T) {
 	run.ExternalID = st.ExternalID
 	st = c.waitDone(t, e, run)
 	apps := sparkApps(c, run)
-	if len(apps) != 1 || st.Outcome != actions.Error || st.ExternalID != apps[0].ID.String() || st.ErrorCode != "JA018" ||
+	if len(apps) != 1 || st.Outcome != workflow.OutcomeError || st.ExternalID != apps[0].ID.String() || st.ErrorCode != "JA018" ||
 		!strings.Contains(st.ErrorMessage, "Spark application ["+apps[0].ID.String()+"] ended") ||
 		!strings.Contains(st.ErrorMessage, "User application exited with status 1: asked to fail: boom") {
 		t.Errorf("status %+v, want ERROR following the Spark application %v with its diagnostics", st, apps)
@@ -145,7 +146,7 @@ func TestSparkActionFailures(t *testing.T) {
 			"Error: Unrecognized option '--bogus'."},
 	} {
 		st := c.finish(t, e, c.run(t, "spark", "refused", "/user/alice/apps/spark", tt.body))
-		if st.Outcome != actions.Error || st.ErrorCode != "JA018" || !strings.Contains(st.ErrorMessage, tt.msg) {
+		if st.Outcome != workflow.OutcomeError || st.ErrorCode != "JA018" || !strings.Contains(st.ErrorMessage, tt.msg) {
 			t.Errorf("%s: status %+v, want ERROR with %q", tt.body, st, tt.msg)
 		}
 	}
@@ -243,7 +244,7 @@ func TestSparkActionJarFromManifest(t *testing.T) {
 		if len(apps) != 1 || st.ExternalID != apps[0].ID.String() {
 			t.Errorf("%s: run follows %s, Spark applications %+v", arg, st.ExternalID, apps)
 		}
-		if want == "" && st.Outcome != actions.OK || want != "" && (st.Outcome != actions.Error || !strings.Contains(st.ErrorMessage, want)) {
+		if want == "" && st.Outcome != workflow.OutcomeOK || want != "" && (st.Outcome != workflow.OutcomeError || !strings.Contains(st.ErrorMessage, want)) {
 			t.Errorf("%s: status %+v, want %q", arg, st, want)
 		}
 	}

@@ -73,7 +73,7 @@ func (e *Executor) localResource(ctx context.Context, uri string, typ yarn.Local
 // written under a unique name and renamed into place only if no other server
 // got there first, so a binary another launch already uses (and whose
 // timestamp its submission carries) is never replaced.
-func (e *Executor) stageBinary(ctx context.Context, run *actions.Run, root string) (yarn.LocalResource, error) {
+func (e *Executor) stageBinary(ctx context.Context, run *actions.Attempt, root string) (yarn.LocalResource, error) {
 	sum, size, err := e.binary.digest()
 	if err != nil {
 		return yarn.LocalResource{}, actions.Errorf(actions.NonTransient, codeIO, "%w", err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 	"github.com/gozie/gozie/yarn/launcher"
 )
@@ -19,7 +20,7 @@ import (
 // diagnostics when the launcher never wrote one. One exception: a launcher
 // that wrote its command's success and then failed to unregister (RM
 // trouble) is a success, since the work is done; only a kill overrides it.
-func (e *Executor) status(ctx context.Context, run *actions.Run, rep yarn.AppReport) (actions.Status, error) {
+func (e *Executor) status(ctx context.Context, run *actions.Attempt, rep yarn.AppReport) (actions.Status, error) {
 	st := actions.Status{
 		ExternalID:     rep.ID.String(),
 		ExternalStatus: string(rep.State),
@@ -59,7 +60,7 @@ func (e *Executor) status(ctx context.Context, run *actions.Run, rep yarn.AppRep
 		st.ExternalChildIDs = res.ExternalChildIDs
 	}
 	if rep.FinalStatus == yarn.FinalSucceeded {
-		st.ExternalStatus, st.Outcome = externalSucceeded, actions.OK
+		st.ExternalStatus, st.Outcome = externalSucceeded, workflow.OutcomeOK
 		if res != nil && res.Succeeded() {
 			st.Data = res.Output
 		} else {
@@ -71,7 +72,7 @@ func (e *Executor) status(ctx context.Context, run *actions.Run, rep yarn.AppRep
 	if cst, ok, err := e.failedChild(ctx, run, res); err != nil || ok {
 		return cst, err // a distcp or pig job failed: the run is that job
 	}
-	st.ExternalStatus, st.Outcome = externalFailed, actions.Error
+	st.ExternalStatus, st.Outcome = externalFailed, workflow.OutcomeError
 	if res != nil && !res.Succeeded() {
 		st.ErrorCode, st.ErrorMessage = res.ErrorCode, res.ErrorMessage
 	} else {
@@ -88,7 +89,7 @@ func commandSucceeded(res *launcher.Result, app yarn.ApplicationID) bool {
 
 // followJob reports the MapReduce job a map-reduce launcher submitted; a
 // job the RM does not know is failed with JA017, as Oozie does.
-func (e *Executor) followJob(ctx context.Context, run *actions.Run, jobApp string) (actions.Status, error) {
+func (e *Executor) followJob(ctx context.Context, run *actions.Attempt, jobApp string) (actions.Status, error) {
 	id, err := yarn.ParseApplicationID(jobApp)
 	if err != nil {
 		return actions.Status{}, actions.Errorf(actions.ActionFailed, codeUnknownJob, "action %s: job id %q: %w", run.ActionID, jobApp, err)
@@ -97,7 +98,7 @@ func (e *Executor) followJob(ctx context.Context, run *actions.Run, jobApp strin
 	if errors.Is(err, yarn.ErrAppNotFound) {
 		return actions.Status{
 			ExternalID: jobApp, ExternalStatus: string(yarn.StateFailed), TrackerURI: run.ResourceManager,
-			ExternalChildIDs: []string{jobApp}, Done: true, Outcome: actions.Failed, ErrorCode: codeUnknownJob,
+			ExternalChildIDs: []string{jobApp}, Done: true, Outcome: workflow.OutcomeFailed, ErrorCode: codeUnknownJob,
 			ErrorMessage: fmt.Sprintf("Unknown hadoop job [%s] associated with action [%s].  Failing this action!", jobApp, run.ActionID),
 		}, nil
 	}
@@ -111,7 +112,7 @@ func (e *Executor) followJob(ctx context.Context, run *actions.Run, jobApp strin
 // job's application is the external id; it succeeded only with final
 // status SUCCEEDED, and any other end is an ERROR (JA018) with the job's
 // diagnostics.
-func jobStatus(run *actions.Run, rep yarn.AppReport) actions.Status {
+func jobStatus(run *actions.Attempt, rep yarn.AppReport) actions.Status {
 	st := actions.Status{
 		ExternalID: rep.ID.String(), ExternalStatus: string(rep.State), TrackerURI: run.ResourceManager,
 		ConsoleURL: rep.TrackingURL, ExternalChildIDs: []string{rep.ID.String()},
@@ -124,10 +125,10 @@ func jobStatus(run *actions.Run, rep yarn.AppReport) actions.Status {
 	}
 	st.Done = true
 	if rep.Succeeded() {
-		st.ExternalStatus, st.Outcome = externalSucceeded, actions.OK
+		st.ExternalStatus, st.Outcome = externalSucceeded, workflow.OutcomeOK
 		return st
 	}
-	st.ExternalStatus, st.Outcome, st.ErrorCode = externalFailed, actions.Error, launcher.CodeException
+	st.ExternalStatus, st.Outcome, st.ErrorCode = externalFailed, workflow.OutcomeError, launcher.CodeException
 	st.ErrorMessage = fmt.Sprintf("%s [%s] ended %s/%s", childKind(rep), rep.ID, rep.State, rep.FinalStatus)
 	if d := strings.TrimSpace(rep.Diagnostics); d != "" {
 		st.ErrorMessage += ": " + d
@@ -138,13 +139,13 @@ func jobStatus(run *actions.Run, rep yarn.AppReport) actions.Status {
 // resultStatus is the status of an ended run known only from its result
 // file (the RM forgot the application).
 // A map-reduce launcher's result sends the run on to its job.
-func (e *Executor) resultStatus(ctx context.Context, run *actions.Run, appID string, res *launcher.Result) (actions.Status, error) {
+func (e *Executor) resultStatus(ctx context.Context, run *actions.Attempt, appID string, res *launcher.Result) (actions.Status, error) {
 	if res.Succeeded() && res.NewID != "" {
 		if appID == res.NewID {
 			// The RM forgot the job itself: its end is unknown.
 			return actions.Status{
 				ExternalID: appID, ExternalStatus: string(yarn.StateFailed), TrackerURI: run.ResourceManager,
-				ExternalChildIDs: []string{appID}, Done: true, Outcome: actions.Failed, ErrorCode: codeUnknownJob,
+				ExternalChildIDs: []string{appID}, Done: true, Outcome: workflow.OutcomeFailed, ErrorCode: codeUnknownJob,
 				ErrorMessage: fmt.Sprintf(unknownJobText, appID, run.ActionID),
 			}, nil
 		}
@@ -155,20 +156,20 @@ func (e *Executor) resultStatus(ctx context.Context, run *actions.Run, appID str
 		ExternalChildIDs: res.ExternalChildIDs,
 	}
 	if res.Succeeded() {
-		st.ExternalStatus, st.Outcome, st.Data = externalSucceeded, actions.OK, res.Output
+		st.ExternalStatus, st.Outcome, st.Data = externalSucceeded, workflow.OutcomeOK, res.Output
 		return st, nil
 	}
 	if cst, ok, err := e.failedChild(ctx, run, res); err != nil || ok {
 		return cst, err
 	}
-	st.ExternalStatus, st.Outcome = externalFailed, actions.Error
+	st.ExternalStatus, st.Outcome = externalFailed, workflow.OutcomeError
 	st.ErrorCode, st.ErrorMessage = res.ErrorCode, res.ErrorMessage
 	return st, nil
 }
 
 // readResult reads the run's result file; nil when there is none yet (or
 // the run has no action directory).
-func (e *Executor) readResult(ctx context.Context, run *actions.Run) (*launcher.Result, error) {
+func (e *Executor) readResult(ctx context.Context, run *actions.Attempt) (*launcher.Result, error) {
 	if run.ActionDir == "" {
 		return nil, nil
 	}

@@ -2,6 +2,7 @@ package launch_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,7 +14,9 @@ import (
 	"github.com/gozie/gozie/actions/launch"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/internal/testapps"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/localcluster"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 )
 
@@ -39,25 +42,21 @@ func setupTools(t *testing.T) (*cluster, *localcluster.Cluster) {
 }
 
 // waitDone checks a run until it is done.
-func (c *cluster) waitDone(t *testing.T, e *launch.Executor, run *actions.Run) actions.Status {
+func (c *cluster) waitDone(t *testing.T, e *launch.Executor, run *actions.Attempt) actions.Status {
 	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	for {
-		st, err := e.Check(ctxT(t), run)
+	var st actions.Status
+	testwait.WaitForLast(t, waitTimeout, "the run to end", func() (bool, string) {
+		var err error
+		st, err = e.Check(ctxT(t), run)
 		if err != nil {
 			t.Fatalf("Check: %v", err)
 		}
 		if st.ExternalID != "" {
 			run.ExternalID = st.ExternalID
 		}
-		if st.Done {
-			return st
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the run did not end: %+v; RM says %+v", st, c.rm.Apps())
-		}
-		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
-	}
+		return st.Done, fmt.Sprintf("%+v; RM says %+v", st, c.rm.Apps())
+	})
+	return st
 }
 
 // readExample reads the file rel of the example apps under apps
@@ -102,7 +101,7 @@ func hiveScriptThroughBeeline(t *testing.T, script string) {
 	e := c.executor(t, "hive", func(cfg *launch.Config) { cfg.HiveJDBCURL = lc.HS2.JDBCURL("") })
 	run := c.run(t, "hive", "hive-node", "/user/alice/apps/hive", hiveAction(c, ""))
 	st := c.finish(t, e, run)
-	if st.Outcome != actions.OK || st.ExternalStatus != "SUCCEEDED" {
+	if st.Outcome != workflow.OutcomeOK || st.ExternalStatus != "SUCCEEDED" {
 		t.Fatalf("status %+v, want OK", st)
 	}
 	b, err := c.fs.ReadFile(ctxT(t), c.dfs.URI()+"/user/alice/output-data/hive/000000_0")
@@ -139,7 +138,7 @@ func TestHiveActionFailureCarriesHiveErrorCode(t *testing.T) {
 	run := c.run(t, "hive", "hive-node", "/user/alice/apps/hive",
 		hiveAction(c, `<property><name>oozie.hive2.jdbc.url</name><value>`+lc.HS2.JDBCURL("")+`</value></property>`))
 	st := c.finish(t, e, run)
-	if st.Outcome != actions.Error || st.ErrorCode != "10001" || !strings.Contains(st.ErrorMessage, "no_such_table") {
+	if st.Outcome != workflow.OutcomeError || st.ErrorCode != "10001" || !strings.Contains(st.ErrorMessage, "no_such_table") {
 		t.Fatalf("status %+v, want ERROR with Hive's code 10001", st)
 	}
 }
@@ -188,7 +187,7 @@ func TestMapReduceActionFollowsItsJob(t *testing.T) {
 	launcherID := st.ExternalID
 	run.ExternalID = launcherID
 	st = c.waitDone(t, e, run)
-	if st.Outcome != actions.OK || st.ExternalStatus != "SUCCEEDED" {
+	if st.Outcome != workflow.OutcomeOK || st.ExternalStatus != "SUCCEEDED" {
 		t.Fatalf("status %+v, want OK", st)
 	}
 	// The run follows the job, not the launcher (Oozie's id swap).
@@ -211,14 +210,14 @@ func TestMapReduceActionFollowsItsJob(t *testing.T) {
 		t.Errorf("callbacks %v, want the launcher's and the job's", calls)
 	}
 	// The batched poll sees the job's end by the job's id.
-	res, err := e.CheckAll(ctxT(t), []*actions.Run{run})
+	res, err := e.CheckAll(ctxT(t), []*actions.Attempt{run})
 	if err != nil || !res[run.ActionID].Done || res[run.ActionID].ExternalID != st.ExternalID {
 		t.Errorf("CheckAll: %+v, %v", res, err)
 	}
 	// A server that lost the swap (it still has the launcher's id) finds the
 	// job again.
 	run.ExternalID = launcherID
-	if again, err := e.Check(ctxT(t), run); err != nil || again.ExternalID != st.ExternalID || again.Outcome != actions.OK {
+	if again, err := e.Check(ctxT(t), run); err != nil || again.ExternalID != st.ExternalID || again.Outcome != workflow.OutcomeOK {
 		t.Errorf("Check from the launcher's id: %+v, %v", again, err)
 	}
 }
@@ -236,7 +235,7 @@ func TestMapReduceActionStreaming(t *testing.T) {
 		t.Fatal(err)
 	}
 	run.ExternalID = st.ExternalID
-	if st = c.waitDone(t, e, run); st.Outcome != actions.OK {
+	if st = c.waitDone(t, e, run); st.Outcome != workflow.OutcomeOK {
 		t.Fatalf("status %+v", st)
 	}
 	b, err := c.fs.ReadFile(ctxT(t), c.dfs.URI()+"/user/alice/output-data/mr/part-00000")
@@ -258,7 +257,7 @@ func TestMapReduceActionFailedJobIsError(t *testing.T) {
 	}
 	run.ExternalID = st.ExternalID
 	st = c.waitDone(t, e, run)
-	if st.Outcome != actions.Error || st.ExternalStatus != "FAILED/KILLED" || st.ErrorCode != "JA018" ||
+	if st.Outcome != workflow.OutcomeError || st.ExternalStatus != "FAILED/KILLED" || st.ErrorCode != "JA018" ||
 		!strings.Contains(st.ErrorMessage, "Task failed") {
 		t.Errorf("status %+v, want ERROR JA018 with the job's diagnostics", st)
 	}
@@ -272,7 +271,7 @@ func TestMapReduceSubmissionFailure(t *testing.T) {
 	// No input: mapred refuses the job at submission.
 	run := c.run(t, "map-reduce", "mr-node", "/user/alice/apps/mr", mrAction(c, ""))
 	st := c.finish(t, e, run)
-	if st.Outcome != actions.Error || st.ErrorCode != "JA018" || !strings.Contains(st.ErrorMessage, "Input path does not exist") {
+	if st.Outcome != workflow.OutcomeError || st.ErrorCode != "JA018" || !strings.Contains(st.ErrorMessage, "Input path does not exist") {
 		t.Errorf("status %+v, want ERROR JA018 naming the missing input", st)
 	}
 	for _, body := range []string{

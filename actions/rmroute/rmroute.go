@@ -74,7 +74,7 @@ func (r *Router) executorFor(addrs []string) (actions.Executor, error) {
 }
 
 // Start implements actions.Executor.
-func (r *Router) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (r *Router) Start(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	e, err := r.executor(run.ResourceManager)
 	if err != nil {
 		return actions.Status{}, err
@@ -83,7 +83,7 @@ func (r *Router) Start(ctx context.Context, run *actions.Run) (actions.Status, e
 }
 
 // Check implements actions.Executor.
-func (r *Router) Check(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (r *Router) Check(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	e, err := r.executor(run.ResourceManager)
 	if err != nil {
 		return actions.Status{}, err
@@ -92,7 +92,7 @@ func (r *Router) Check(ctx context.Context, run *actions.Run) (actions.Status, e
 }
 
 // Kill implements actions.Executor.
-func (r *Router) Kill(ctx context.Context, run *actions.Run) error {
+func (r *Router) Kill(ctx context.Context, run *actions.Attempt) error {
 	e, err := r.executor(run.ResourceManager)
 	if err != nil {
 		return err
@@ -107,10 +107,10 @@ func (r *Router) Kill(ctx context.Context, run *actions.Run) error {
 // whose ResourceManager does not resolve is left out (its own Check reports
 // why). A cluster that fails does not keep the others' answers back: the
 // statuses found are returned with the failures joined into the error.
-func (r *Router) CheckAll(ctx context.Context, runs []*actions.Run) (map[string]actions.Status, error) {
+func (r *Router) CheckAll(ctx context.Context, runs []*actions.Attempt) (map[string]actions.Status, error) {
 	type cluster struct {
 		addrs []string
-		runs  []*actions.Run
+		runs  []*actions.Attempt
 	}
 	var order []string
 	groups := map[string]*cluster{}

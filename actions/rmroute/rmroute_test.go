@@ -22,14 +22,14 @@ type fake struct {
 	fail  error
 }
 
-func (f *fake) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (f *fake) Start(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	return actions.Status{ExternalID: f.addrs[0]}, nil
 }
-func (f *fake) Check(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (f *fake) Check(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	return actions.Status{}, nil
 }
-func (f *fake) Kill(ctx context.Context, run *actions.Run) error { return nil }
-func (f *fake) CheckAll(ctx context.Context, runs []*actions.Run) (map[string]actions.Status, error) {
+func (f *fake) Kill(ctx context.Context, run *actions.Attempt) error { return nil }
+func (f *fake) CheckAll(ctx context.Context, runs []*actions.Attempt) (map[string]actions.Status, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var ids []string
@@ -168,7 +168,7 @@ func TestUnknownNameIsNeverDialled(t *testing.T) {
 	t.Parallel()
 	b := &builder{}
 	r := NewRouter(ResolveWith(set("yarn.resourcemanager.hostname", "rmhost")), b.build)
-	_, err := r.Start(context.Background(), &actions.Run{ActionID: "W@a", ResourceManager: "yarnRM"})
+	_, err := r.Start(context.Background(), &actions.Attempt{ActionID: "W@a", ResourceManager: "yarnRM"})
 	if actions.KindOf(err) != actions.ActionFailed || !strings.Contains(err.Error(), "JA006") {
 		t.Fatalf("Start: %v, want JA006", err)
 	}
@@ -188,7 +188,7 @@ func TestRouterPicksTheNamedCluster(t *testing.T) {
 		{"", haWeb[0]}, // the configured default
 		{"127.0.0.1:4000", "http://127.0.0.1:4000"},
 	} {
-		st, err := r.Start(ctx, &actions.Run{ActionID: "W@a", ResourceManager: c.rm})
+		st, err := r.Start(ctx, &actions.Attempt{ActionID: "W@a", ResourceManager: c.rm})
 		if err != nil || st.ExternalID != c.want {
 			t.Errorf("%q: went to %q (%v), want %q", c.rm, st.ExternalID, err, c.want)
 		}
@@ -205,7 +205,7 @@ func TestCheckAllAsksEveryClusterOfTheRuns(t *testing.T) {
 	t.Parallel()
 	b := &builder{}
 	r := NewRouter(ResolveWith(set(haConf...)), b.build)
-	runs := []*actions.Run{
+	runs := []*actions.Attempt{
 		{ActionID: "W@ha-ended", ResourceManager: "yarnRM", Tag: haWeb[0]},
 		{ActionID: "W@ha-running", ResourceManager: "rm1.example.com:8032", Tag: "running"},
 		{ActionID: "W@other-ended", ResourceManager: "127.0.0.1:4000", Tag: "http://127.0.0.1:4000"},
@@ -238,7 +238,7 @@ func TestCheckAllKeepsAnswersOfClustersThatAnswered(t *testing.T) {
 	down := errors.New("connection refused")
 	b := &builder{fail: map[string]error{"http://down:8088": down}}
 	r := NewRouter(ResolveWith(set("yarn.resourcemanager.hostname", "rmhost")), b.build)
-	got, err := r.CheckAll(context.Background(), []*actions.Run{
+	got, err := r.CheckAll(context.Background(), []*actions.Attempt{
 		{ActionID: "W@down", ResourceManager: "down:8088"},
 		{ActionID: "W@up", ResourceManager: "rmhost", Tag: "http://rmhost:8088"},
 		{ActionID: "W@unknown", ResourceManager: "nowhere"},

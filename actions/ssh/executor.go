@@ -48,7 +48,7 @@ type action struct {
 	dir    string
 }
 
-func (e *Executor) action(run *actions.Run) (action, error) {
+func (e *Executor) action(run *actions.Attempt) (action, error) {
 	b, err := workflow.ParseBody(run.Body)
 	if err != nil {
 		return action{}, actions.Errorf(actions.ActionError, codeXMLParseFailed, "parsing the ssh action: %v", err)
@@ -66,7 +66,7 @@ func (e *Executor) action(run *actions.Run) (action, error) {
 
 // Start starts the run's command on its host, or finds the one an earlier
 // Start started for the same run and reports it.
-func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (e *Executor) Start(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	a, err := e.action(run)
 	if err != nil {
 		return actions.Status{}, err
@@ -101,7 +101,7 @@ func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status,
 
 // Check reports the run: RUNNING while its wrapper lives, else how the
 // command ended.
-func (e *Executor) Check(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (e *Executor) Check(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	a, err := e.action(run)
 	if err != nil {
 		return actions.Status{}, err
@@ -154,7 +154,7 @@ func (e *Executor) ended(st actions.Status, a action, code, rest string) actions
 		}
 		return e.failed(st, CodeExecutionFailed, msg)
 	}
-	st.Done, st.Outcome, st.ExternalStatus = true, actions.OK, statusOK
+	st.Done, st.Outcome, st.ExternalStatus = true, workflow.OutcomeOK, statusOK
 	if !a.body.CaptureOutput {
 		return st
 	}
@@ -171,13 +171,13 @@ func (e *Executor) ended(st actions.Status, a action, code, rest string) actions
 
 // failed ends st in ERROR with code and msg.
 func (e *Executor) failed(st actions.Status, code, msg string) actions.Status {
-	st.Done, st.Outcome, st.ExternalStatus = true, actions.Error, statusError
+	st.Done, st.Outcome, st.ExternalStatus = true, workflow.OutcomeError, statusError
 	st.ErrorCode, st.ErrorMessage = code, msg
 	return st
 }
 
 // Kill kills the run's command; a run that ended is left alone.
-func (e *Executor) Kill(ctx context.Context, run *actions.Run) error {
+func (e *Executor) Kill(ctx context.Context, run *actions.Attempt) error {
 	a, err := e.action(run)
 	if err != nil {
 		return err

@@ -15,7 +15,10 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/internal/testproc"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/minissh"
+	"github.com/gozie/gozie/workflow"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -74,17 +77,17 @@ func (e *env) executor(t *testing.T, mod ...func(*Config)) *Executor {
 }
 
 // newRun is a run of an ssh action with body (the elements inside <ssh>).
-func newRun(t *testing.T, body string) *actions.Run {
+func newRun(t *testing.T, body string) *actions.Attempt {
 	t.Helper()
 	node := strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())
 	job := "0000001-261127000000000-gozie-W"
-	return &actions.Run{ActionID: job + "@" + node, JobID: job, Node: node, Type: "ssh",
+	return &actions.Attempt{ActionID: job + "@" + node, JobID: job, Node: node, Type: "ssh",
 		Key: job + "@" + node + "#0.1", User: jobUser,
 		Body: `<ssh xmlns="uri:oozie:ssh-action:0.2">` + body + `</ssh>`}
 }
 
 // wait checks run until it is done.
-func wait(t *testing.T, x *Executor, run *actions.Run) actions.Status {
+func wait(t *testing.T, x *Executor, run *actions.Attempt) actions.Status {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -102,7 +105,7 @@ func wait(t *testing.T, x *Executor, run *actions.Run) actions.Status {
 	}
 }
 
-func start(t *testing.T, x *Executor, run *actions.Run) actions.Status {
+func start(t *testing.T, x *Executor, run *actions.Attempt) actions.Status {
 	t.Helper()
 	st, err := x.Start(context.Background(), run)
 	if err != nil {
@@ -129,7 +132,7 @@ func TestRunsCommandToOK(t *testing.T) {
 		t.Errorf("external id %q is not a pid", st.ExternalID)
 	}
 	end := wait(t, x, run)
-	if end.Outcome != actions.OK || end.ExternalStatus != statusOK || end.Data != "" {
+	if end.Outcome != workflow.OutcomeOK || end.ExternalStatus != statusOK || end.Data != "" {
 		t.Fatalf("end %+v, want OK without data", end)
 	}
 	out, err := os.ReadFile(filepath.Join(e.home, Dir(run.JobID, run.Node, run.Key), "stdout"))
@@ -151,7 +154,7 @@ func TestArgsAndArg(t *testing.T) {
 		run := newRun(t, `<host>127.0.0.1</host><command>printf</command>`+tc.body+`<capture-output/>`)
 		run.Node += "-" + name
 		start(t, x, run)
-		if end := wait(t, x, run); end.Outcome != actions.OK || end.Data != tc.want {
+		if end := wait(t, x, run); end.Outcome != workflow.OutcomeOK || end.Data != tc.want {
 			t.Errorf("%s: end %+v, want data %q", name, end, tc.want)
 		}
 	}
@@ -166,13 +169,13 @@ func TestCaptureOutput(t *testing.T) {
 	x := e.executor(t, func(c *Config) { c.MaxOutputData = 16 })
 	run := newRun(t, `<host>127.0.0.1</host><command>printf</command><arg>'a=1\nb=two\n'</arg><capture-output/>`)
 	start(t, x, run)
-	if end := wait(t, x, run); end.Outcome != actions.OK || end.Data != "a=1\nb=two\n" {
+	if end := wait(t, x, run); end.Outcome != workflow.OutcomeOK || end.Data != "a=1\nb=two\n" {
 		t.Fatalf("end %+v, want the properties", end)
 	}
 	long := newRun(t, `<host>127.0.0.1</host><command>printf</command><arg>'a=0123456789abcdef\n'</arg><capture-output/>`)
 	long.Node += "-long"
 	start(t, x, long)
-	if end := wait(t, x, long); end.Outcome != actions.Error || end.ErrorCode != CodeOutputExceedsMax {
+	if end := wait(t, x, long); end.Outcome != workflow.OutcomeError || end.ErrorCode != CodeOutputExceedsMax {
 		t.Fatalf("end %+v, want ERROR %s", end, CodeOutputExceedsMax)
 	}
 }
@@ -186,7 +189,7 @@ func TestExitStatusIsError(t *testing.T) {
 	run := newRun(t, `<host>127.0.0.1</host><command>sh</command><arg>-c</arg><arg>'echo boom >&amp;2; exit 3'</arg>`)
 	start(t, x, run)
 	end := wait(t, x, run)
-	if end.Outcome != actions.Error || end.ExternalStatus != statusError || end.ErrorCode != CodeExecutionFailed ||
+	if end.Outcome != workflow.OutcomeError || end.ExternalStatus != statusError || end.ErrorCode != CodeExecutionFailed ||
 		!strings.Contains(end.ErrorMessage, "status [3]") || !strings.Contains(end.ErrorMessage, "boom") {
 		t.Fatalf("end %+v, want ERROR %s with status 3 and boom", end, CodeExecutionFailed)
 	}
@@ -211,7 +214,7 @@ func TestKillStopsTheCommand(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if end := wait(t, x, run); end.Outcome != actions.Error || !strings.Contains(end.ErrorMessage, "killed") {
+	if end := wait(t, x, run); end.Outcome != workflow.OutcomeError || !strings.Contains(end.ErrorMessage, "killed") {
 		t.Errorf("after kill %+v, want ERROR killed", end)
 	}
 	if err := x.Kill(context.Background(), run); err != nil {
@@ -222,27 +225,11 @@ func TestKillStopsTheCommand(t *testing.T) {
 // readPID waits for the file a command writes its pid to.
 func readPID(t *testing.T, path string) int {
 	t.Helper()
-	n, err := strconv.Atoi(waitFile(t, path))
+	n, err := strconv.Atoi(testproc.WaitLine(t, testwait.Timeout, path))
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return n
-}
-
-// waitFile waits for a command to write a line to path and returns it.
-func waitFile(t *testing.T, path string) string {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		b, err := os.ReadFile(path)
-		if err == nil && strings.HasSuffix(string(b), "\n") {
-			return strings.TrimSpace(string(b))
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: %q, %v", path, b, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // TestSecondStartFindsTheRunningCommand: a Start after a restart (a new
@@ -258,7 +245,7 @@ func TestSecondStartFindsTheRunningCommand(t *testing.T) {
 	if again.ExternalID != first.ExternalID || again.Done || again.ExternalStatus != statusRunning {
 		t.Fatalf("second start %+v, want the first's pid %s RUNNING", again, first.ExternalID)
 	}
-	waitFile(t, filepath.Join(e.home, "starts")) // wait for the command to begin
+	testproc.WaitLine(t, testwait.Timeout, filepath.Join(e.home, "starts")) // wait for the command to begin
 	if err := restarted.Kill(context.Background(), run); err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +303,7 @@ func TestUsers(t *testing.T) {
 	wantErr(t, "bob@host allowed", err, actions.NonTransient, CodeAuthFailed)
 	run := newRun(t, `<host>alice@127.0.0.1</host><command>true</command>`)
 	start(t, x, run)
-	if end := wait(t, x, run); end.Outcome != actions.OK {
+	if end := wait(t, x, run); end.Outcome != workflow.OutcomeOK {
 		t.Errorf("alice@host: %+v", end)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -84,7 +83,7 @@ func New(cfg Config) (*Executor, error) {
 
 // Start submits and starts the child job, or reports the child this run
 // already has.
-func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (e *Executor) Start(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	if run.Key == "" || run.JobID == "" {
 		return actions.Status{}, actions.Errorf(actions.ActionFailed, codeBadAction, "%s: a sub-workflow run needs its key and job", run.ActionID)
 	}
@@ -138,7 +137,7 @@ func (e *Executor) Start(ctx context.Context, run *actions.Run) (actions.Status,
 }
 
 // Check reports the child.
-func (e *Executor) Check(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (e *Executor) Check(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	var child store.WorkflowJob
 	found := false
 	err := e.cfg.Store.Tx(ctx, func(x store.Tx) (err error) {
@@ -158,14 +157,14 @@ func (e *Executor) Check(ctx context.Context, run *actions.Run) (actions.Status,
 	}
 	if !found {
 		return actions.Status{ExternalID: run.ExternalID, ExternalStatus: string(store.WorkflowFailed), TrackerURI: trackerLocal,
-			Done: true, Outcome: actions.Failed, ErrorCode: string(codeNoJob),
+			Done: true, Outcome: workflow.OutcomeFailed, ErrorCode: string(codeNoJob),
 			ErrorMessage: fmt.Sprintf("Job does not exist [%s]", run.ExternalID)}, nil
 	}
 	return status(child), nil
 }
 
 // Kill kills the child job; a child that ended or is gone is left alone.
-func (e *Executor) Kill(ctx context.Context, run *actions.Run) error {
+func (e *Executor) Kill(ctx context.Context, run *actions.Attempt) error {
 	id := run.ExternalID
 	if id == "" {
 		var child store.WorkflowJob
@@ -196,7 +195,7 @@ func (e *Executor) Kill(ctx context.Context, run *actions.Run) error {
 
 // findChild returns the child job this run submitted: the parent's child
 // whose external id is the run's key.
-func findChild(ctx context.Context, x store.Tx, run *actions.Run) (store.WorkflowJob, bool, error) {
+func findChild(ctx context.Context, x store.Tx, run *actions.Attempt) (store.WorkflowJob, bool, error) {
 	jobs, _, err := x.ListWorkflowJobs(ctx, store.JobFilter{ParentID: run.JobID})
 	if err != nil {
 		return store.WorkflowJob{}, false, err
@@ -214,9 +213,9 @@ func status(child store.WorkflowJob) actions.Status {
 	st := actions.Status{ExternalID: child.ID, ExternalStatus: string(child.Status), TrackerURI: trackerLocal}
 	switch child.Status {
 	case store.WorkflowSucceeded:
-		st.Done, st.Outcome = true, actions.OK
+		st.Done, st.Outcome = true, workflow.OutcomeOK
 	case store.WorkflowKilled, store.WorkflowFailed:
-		st.Done, st.Outcome = true, actions.Error
+		st.Done, st.Outcome = true, workflow.OutcomeError
 		st.ErrorCode = child.ErrorCode
 		st.ErrorMessage = fmt.Sprintf("sub-workflow [%s] ended [%s]", child.ID, child.Status)
 		if child.ErrorMessage != "" {
@@ -231,7 +230,7 @@ func status(child store.WorkflowJob) actions.Status {
 // database is retried; a child that cannot be submitted as it is (no app,
 // an invalid definition, a missing property) ends the action in ERROR with
 // the submission's Oozie error code.
-func submitError(run *actions.Run, err error) error {
+func submitError(run *actions.Attempt, err error) error {
 	if code := oozieerr.CodeOf(err); code != "" && code != runner.CodeIO {
 		return actions.Errorf(actions.ActionError, string(code), "%s: submitting the sub-workflow: %w", run.ActionID, err)
 	}
@@ -239,9 +238,9 @@ func submitError(run *actions.Run, err error) error {
 }
 
 // childConf builds the child's job configuration.
-func childConf(run *actions.Run, sw *workflow.SubWorkflow, maxDepth int) (*conf.Properties, error) {
+func childConf(run *actions.Attempt, sw *workflow.SubWorkflow, maxDepth int) (*conf.Properties, error) {
 	depth := 0
-	if s := strings.TrimSpace(run.JobConf[PropDepth]); s != "" {
+	if s := strings.TrimSpace(run.JobConf.Value(PropDepth)); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 {
 			return nil, actions.Errorf(actions.ActionError, CodeDepth, "invalid %s [%s] in the parent's configuration", PropDepth, s)
@@ -257,21 +256,16 @@ func childConf(run *actions.Run, sw *workflow.SubWorkflow, maxDepth int) (*conf.
 	}
 	props := &conf.Properties{}
 	if sw.PropagateConfiguration {
-		keys := make([]string, 0, len(run.JobConf))
-		for k := range run.JobConf {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
+		for k, v := range run.JobConf.All() {
 			if k != "oozie.wf.rerun.skip.nodes" && k != "oozie.wf.rerun.failnodes" {
-				props.Set(k, run.JobConf[k])
+				props.Set(k, v)
 			}
 		}
 	}
 	for _, p := range sw.Configuration {
 		props.Set(p.Name, p.Value)
 	}
-	super := run.JobConf[PropSuperParentID]
+	super := run.JobConf.Value(PropSuperParentID)
 	if super == "" {
 		super = run.JobID
 	}
@@ -287,7 +281,7 @@ func childConf(run *actions.Run, sw *workflow.SubWorkflow, maxDepth int) (*conf.
 }
 
 // qualifyAppPath makes an app-path a full URI for run (see QualifyAppPath).
-func qualifyAppPath(run *actions.Run, p string) string {
+func qualifyAppPath(run *actions.Attempt, p string) string {
 	return QualifyAppPath(p, run.NameNode, run.AppPath, run.User)
 }
 

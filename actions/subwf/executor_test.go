@@ -19,9 +19,12 @@ import (
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/internal/enginetest"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/sqlite"
 	"github.com/gozie/gozie/testenv/minidfs"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/workflow/runner"
 )
 
@@ -38,23 +41,23 @@ func newHeld() *held {
 	return &held{running: map[string]bool{}, killed: map[string]bool{}, released: map[string]bool{}}
 }
 
-func (h *held) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (h *held) Start(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.running[run.ActionID] = true
 	return actions.Status{ExternalID: "held-" + run.Tag, ExternalStatus: "RUNNING"}, nil
 }
 
-func (h *held) Check(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (h *held) Check(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.released[run.ActionID] {
-		return actions.Status{Done: true, Outcome: actions.OK, ExternalStatus: "SUCCEEDED"}, nil
+		return actions.Status{Done: true, Outcome: workflow.OutcomeOK, ExternalStatus: "SUCCEEDED"}, nil
 	}
 	return actions.Status{ExternalStatus: "RUNNING"}, nil
 }
 
-func (h *held) Kill(ctx context.Context, run *actions.Run) error {
+func (h *held) Kill(ctx context.Context, run *actions.Attempt) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.killed[run.ActionID] = true
@@ -148,52 +151,19 @@ func (w *world) submit(t *testing.T, appPath string, kv ...string) string {
 
 func (w *world) job(t *testing.T, id string) (store.WorkflowJob, map[string]store.WorkflowAction) {
 	t.Helper()
-	var job store.WorkflowJob
-	var acts []store.WorkflowAction
-	err := w.store.Tx(context.Background(), func(x store.Tx) (err error) {
-		if job, err = x.GetWorkflowJob(context.Background(), id); err != nil {
-			return err
-		}
-		acts, err = x.ListWorkflowActions(context.Background(), id)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := map[string]store.WorkflowAction{}
-	for _, a := range acts {
-		m[a.Name] = a
-	}
-	return job, m
-}
-
-// waitFor polls cond until it holds.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond) // condition poll with a deadline
-	}
+	return enginetest.WorkflowJob(t, w.store, id)
 }
 
 func (w *world) waitStatus(t *testing.T, id string, want store.WorkflowStatus) store.WorkflowJob {
 	t.Helper()
-	var job store.WorkflowJob
-	waitFor(t, id+" to be "+string(want), func() bool {
-		job, _ = w.job(t, id)
-		return job.Status == want
-	})
-	return job
+	return enginetest.WaitWorkflowStatus(t, w.store, id, want)
 }
 
 // childOf returns the child job of a parent's sub-workflow action.
 func (w *world) childOf(t *testing.T, parentID, node string) store.WorkflowJob {
 	t.Helper()
 	var childID string
-	waitFor(t, "the child of "+node, func() bool {
+	testwait.WaitFor(t, testwait.Timeout, "the child of "+node, func() bool {
 		_, acts := w.job(t, parentID)
 		childID = acts[node].ExternalID
 		return childID != ""
@@ -324,7 +294,7 @@ func TestSuspendResumeAndKillCascade(t *testing.T) {
 	ctx := context.Background()
 	id := w.submit(t, w.app(t, "parent", parent("child", false)))
 	child := w.childOf(t, id, "sub")
-	waitFor(t, "the child's action to run", func() bool { return w.held.isRunning(child.ID + "@long") })
+	testwait.WaitFor(t, testwait.Timeout, "the child's action to run", func() bool { return w.held.isRunning(child.ID + "@long") })
 
 	if err := w.runner.Suspend(ctx, id); err != nil {
 		t.Fatal(err)
@@ -343,7 +313,7 @@ func TestSuspendResumeAndKillCascade(t *testing.T) {
 	}
 	w.waitStatus(t, id, store.WorkflowKilled)
 	w.waitStatus(t, child.ID, store.WorkflowKilled)
-	waitFor(t, "the child's action to be killed", func() bool {
+	testwait.WaitFor(t, testwait.Timeout, "the child's action to be killed", func() bool {
 		w.held.mu.Lock()
 		defer w.held.mu.Unlock()
 		return w.held.killed[child.ID+"@long"]
@@ -366,7 +336,7 @@ func TestChildSuspendedAloneLeavesParentRunning(t *testing.T) {
 	if err := w.runner.Resume(context.Background(), child.ID); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the child's action to run", func() bool { return w.held.isRunning(child.ID + "@long") })
+	testwait.WaitFor(t, testwait.Timeout, "the child's action to run", func() bool { return w.held.isRunning(child.ID + "@long") })
 	w.held.mu.Lock()
 	w.held.released[child.ID+"@long"] = true
 	w.held.mu.Unlock()
@@ -381,8 +351,8 @@ func TestStartIsExactlyOnce(t *testing.T) {
 	child := w.childOf(t, id, "sub")
 	_, acts := w.job(t, id)
 	pj, _ := w.job(t, id)
-	run := &actions.Run{ActionID: id + "@sub", JobID: id, Node: "sub", Type: runner.SubWorkflowType, Key: child.ExternalID,
-		User: "alice", AppPath: pj.AppPath, Body: acts["sub"].Conf, JobConf: map[string]string{"apps": w.apps}}
+	run := &actions.Attempt{ActionID: id + "@sub", JobID: id, Node: "sub", Type: runner.SubWorkflowType, Key: child.ExternalID,
+		User: "alice", AppPath: pj.AppPath, Body: acts["sub"].Conf, JobConf: conf.NewProperties("apps", w.apps)}
 	st, err := w.sub.Start(context.Background(), run)
 	if err != nil || st.ExternalID != child.ID || st.Done {
 		t.Fatalf("a repeated Start: %+v, %v; want the child %s again", st, err, child.ID)

@@ -10,7 +10,6 @@ import (
 	"github.com/gozie/gozie/bundle"
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/conf"
-	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/coordinator/coordrun"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
@@ -147,7 +146,7 @@ func (r *Runner) scheduleStatus(ctx context.Context, x store.Tx, id string) erro
 
 // definition reads back a bundle's resolved definition and configuration.
 func (r *Runner) definition(job *store.BundleJob) (*bundle.Job, error) {
-	props, err := coordinator.ReadConfXML(job.Conf, "bundle job "+job.ID+" configuration")
+	props, err := conf.ParseConfigurationXML(job.Conf, "bundle job "+job.ID+" configuration")
 	if err != nil {
 		return nil, err
 	}

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/workflow"
 )
 
 // twoCoordinators submits a bundle of two hourly coordinators without inputs (06:00 to
@@ -373,9 +373,9 @@ func TestRollupFollowsCoordinators(t *testing.T) {
 				if a.Status != store.CoordActionRunning {
 					continue
 				}
-				outcome := actions.OK
+				outcome := workflow.OutcomeOK
 				if name == "b" && hour == 1 {
-					outcome = actions.Error
+					outcome = workflow.OutcomeError
 				}
 				w.complete(a, outcome)
 			}

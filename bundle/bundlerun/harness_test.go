@@ -3,12 +3,9 @@ package bundlerun
 import (
 	"context"
 	"database/sql"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,64 +17,13 @@ import (
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/internal/enginetest"
 	"github.com/gozie/gozie/store"
-	"github.com/gozie/gozie/store/postgres"
-	"github.com/gozie/gozie/store/postgres/pgtest"
-	"github.com/gozie/gozie/store/sqlite"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/workflow/runner"
 )
 
 var bg = context.Background()
-
-// testExec runs the test workflows' actions: it records each run and ends it when the test
-// says so (complete), as an external system would, or at once when auto is set.
-type testExec struct {
-	mu    sync.Mutex
-	auto  bool
-	runs  []actions.Run
-	ended map[string]actions.Status // tag → final status
-}
-
-func (e *testExec) Start(_ context.Context, run *actions.Run) (actions.Status, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.runs = append(e.runs, *run)
-	if e.auto {
-		return actions.Status{Done: true, Outcome: actions.OK, ExternalID: "ext-" + run.Tag, ExternalStatus: "SUCCEEDED"}, nil
-	}
-	if st, ok := e.ended[run.Tag]; ok {
-		return st, nil
-	}
-	return actions.Status{ExternalID: "ext-" + run.Tag, ExternalStatus: "RUNNING"}, nil
-}
-
-func (e *testExec) Check(_ context.Context, run *actions.Run) (actions.Status, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if st, ok := e.ended[run.Tag]; ok {
-		return st, nil
-	}
-	return actions.Status{ExternalStatus: "RUNNING"}, nil
-}
-
-func (e *testExec) Kill(_ context.Context, run *actions.Run) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.ended[run.Tag] = actions.Status{Done: true, Outcome: actions.Error, ExternalStatus: "KILLED"}
-	return nil
-}
-
-// runOf returns the latest run of a workflow job.
-func (e *testExec) runOf(wfID string) (actions.Run, bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for i := len(e.runs) - 1; i >= 0; i-- {
-		if e.runs[i].JobID == wfID {
-			return e.runs[i], true
-		}
-	}
-	return actions.Run{}, false
-}
 
 // world is one in-process gozie: a real store, the real engine, workflow runner and
 // coordinator engine, the bundle engine under test, a fake clock and file:// apps under
@@ -91,7 +37,7 @@ type world struct {
 	coords  *coordrun.Runner
 	bundles *Runner
 	eng     *engine.Engine
-	exec    *testExec
+	exec    *enginetest.Scripted
 	root    string // a local directory, the "cluster"
 	nn      string // file://<root>, the apps' nameNode
 	// allowErrors lets settle pass over failed triggers (tests of failures).
@@ -112,23 +58,9 @@ func setup(t *testing.T, o options) *world {
 	}
 	root := t.TempDir()
 	w := &world{t: t, root: root, nn: "file://" + root, clock: clock.NewFake(o.now),
-		exec: &testExec{auto: o.auto, ended: map[string]actions.Status{}}}
-	if o.postgres {
-		s, err := postgres.Open(bg, pgtest.NewDatabase(t))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		w.store = s
-	} else {
-		s, err := sqlite.Open(bg, filepath.Join(t.TempDir(), "gozie.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		w.store = s
-	}
-	log := slog.New(slog.NewTextHandler(testLogOut(), &slog.HandlerOptions{Level: slog.LevelDebug}))
+		exec: enginetest.NewScripted(o.auto)}
+	w.store = enginetest.Backend{Postgres: o.postgres}.Open(t)
+	log := slog.New(slog.NewTextHandler(enginetest.LogOut(), &slog.HandlerOptions{Level: slog.LevelDebug}))
 	fs, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: "file:///", Now: w.clock.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -169,14 +101,6 @@ func setup(t *testing.T, o options) *world {
 	}
 	t.Cleanup(w.eng.Stop)
 	return w
-}
-
-// testLogOut sends logs to stderr with GOZIE_TEST_LOG=1, else nowhere.
-func testLogOut() io.Writer {
-	if os.Getenv("GOZIE_TEST_LOG") != "" {
-		return os.Stderr
-	}
-	return io.Discard
 }
 
 // installExample copies the example app name of the folder apps (gozie's or Oozie's, see
@@ -332,71 +256,24 @@ func (w *world) coordActions(jobID string) []store.CoordAction {
 	return acts
 }
 
-// waitFor polls a condition until it holds, failing after a deadline.
+// waitFor polls a condition until it holds, failing after a deadline with
+// the first triggers.
 func (w *world) waitFor(what string, cond func() bool) {
 	w.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			w.t.Fatalf("timed out waiting for %s (%s)", what, w.busyTriggers())
-		}
-		time.Sleep(5 * time.Millisecond) // polling a condition, bounded by the deadline
-	}
+	w.settler().WaitFor(w.t, what, cond)
 }
 
-// settle waits until the engine has nothing to do at the current (fake) time: no trigger
-// is leased and none is due, twice in a row.
+// settle waits until the engine has nothing to do at the current (fake)
+// time: no trigger is leased and none is due (enginetest.Settler).
 func (w *world) settle() {
 	w.t.Helper()
-	db := w.store.(interface{ SQL() *sql.DB }).SQL()
-	idle := func() bool {
-		if !w.allowErrors {
-			var kind, entity, msg string
-			err := db.QueryRow(`SELECT kind, entity_id, last_error FROM triggers WHERE last_error <> '' LIMIT 1`).Scan(&kind, &entity, &msg)
-			if err == nil {
-				w.t.Fatalf("trigger %s/%s failed: %s", kind, entity, msg)
-			}
-		}
-		var now any = w.clock.Now().UTC().UnixMilli()
-		if w.store.Backend() == "postgres" {
-			now = w.clock.Now().UTC()
-		}
-		q := `SELECT (SELECT COUNT(*) FROM triggers WHERE lease_owner <> '') + (SELECT COUNT(*) FROM triggers
-WHERE lease_owner = '' AND due_at <= $1 AND kind <> '` + string(store.KindSLADeadline) + `')`
-		var busy int
-		if err := db.QueryRow(q, now).Scan(&busy); err != nil {
-			w.t.Fatal(err)
-		}
-		return busy == 0
-	}
-	calm := 0
-	w.waitFor("the engine to settle", func() bool {
-		if idle() {
-			calm++
-		} else {
-			calm = 0
-		}
-		return calm >= 2
-	})
+	w.settler().Settle(w.t)
 }
 
-// busyTriggers describes the first triggers, for failure messages.
-func (w *world) busyTriggers() string {
-	db := w.store.(interface{ SQL() *sql.DB }).SQL()
-	rows, err := db.Query(`SELECT kind, entity_id, lease_owner, last_error FROM triggers ORDER BY due_at LIMIT 5`)
-	if err != nil {
-		return err.Error()
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var k, e, o, le string
-		if err := rows.Scan(&k, &e, &o, &le); err != nil {
-			return err.Error()
-		}
-		out = append(out, k+"/"+e+" leased by "+o+" "+le)
-	}
-	return "first triggers: " + strings.Join(out, "; ")
+// settler is the world's view of its engines for Settle and waits.
+func (w *world) settler() enginetest.Settler {
+	return enginetest.Settler{Store: w.store, Now: w.clock.Now, AllowErrors: w.allowErrors,
+		Unhandled: func() []store.TriggerKind { return []store.TriggerKind{store.KindSLADeadline} }}
 }
 
 // advance moves the fake clock and lets the engine catch up.
@@ -419,21 +296,19 @@ func (w *world) triggerDue(kind store.TriggerKind, entity string) (time.Time, bo
 
 // complete ends the workflow of a running coordinator action with outcome, as a launcher's
 // callback would.
-func (w *world) complete(a store.CoordAction, outcome actions.Outcome) {
+func (w *world) complete(a store.CoordAction, outcome workflow.Outcome) {
 	w.t.Helper()
-	var run actions.Run
+	var run actions.Attempt
 	w.waitFor("a run of workflow "+a.ExternalID, func() bool {
 		var ok bool
-		run, ok = w.exec.runOf(a.ExternalID)
+		run, ok = w.exec.RunOf(a.ExternalID)
 		return ok
 	})
-	w.exec.mu.Lock()
 	st := actions.Status{Done: true, Outcome: outcome, ExternalStatus: "SUCCEEDED"}
-	if outcome != actions.OK {
+	if outcome != workflow.OutcomeOK {
 		st.ExternalStatus, st.ErrorCode, st.ErrorMessage = "FAILED", "1", "exit code 1"
 	}
-	w.exec.ended[run.Tag] = st
-	w.exec.mu.Unlock()
+	w.exec.End(run.Tag, st)
 	if err := w.wf.Callback(bg, run.ActionID, string(outcome)); err != nil {
 		w.t.Fatal(err)
 	}

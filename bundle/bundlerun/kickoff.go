@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/bundle"
-	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator/coordrun"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/oozieerr"
@@ -35,7 +35,7 @@ type ready struct {
 // (suspended or paused before its kick-off, killed) is left alone: resume and unpause
 // schedule the kick-off again. Reading an application fails the handler instead, to be
 // retried with backoff, when the filesystem rather than the application is at fault.
-func (r *Runner) handleKickoff(ctx context.Context, run *engine.Run) error {
+func (r *Runner) handleKickoff(ctx context.Context, run *engine.Claim) error {
 	id := run.Trigger.EntityID
 	return retryConflicts(ctx, func() error {
 		var job store.BundleJob
@@ -54,7 +54,7 @@ func (r *Runner) handleKickoff(ctx context.Context, run *engine.Run) error {
 		if err != nil {
 			return err
 		}
-		props, err := coordinator.ReadConfXML(job.Conf, "bundle job "+id+" configuration")
+		props, err := conf.ParseConfigurationXML(job.Conf, "bundle job "+id+" configuration")
 		if err != nil {
 			return err
 		}

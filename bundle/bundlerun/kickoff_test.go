@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/workflow"
 )
 
 // exampleCoord is one coordinator a bundle example starts.
@@ -130,7 +130,7 @@ func testBundleExample(t *testing.T, w *world, apps string) {
 			return len(running) > 0
 		})
 		for _, a := range running {
-			w.complete(a, actions.OK)
+			w.complete(a, workflow.OutcomeOK)
 			done++
 		}
 		w.settle()

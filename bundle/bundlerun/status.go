@@ -18,7 +18,7 @@ import (
 // time: the trigger is kept due at a pause time still ahead, when the bundle pauses; a
 // pause time moved away unpauses it, and a PREPPAUSED bundle that becomes PREP again has
 // its kick-off scheduled. The bundle's links follow their coordinators' statuses.
-func (r *Runner) handleStatus(ctx context.Context, run *engine.Run) error {
+func (r *Runner) handleStatus(ctx context.Context, run *engine.Claim) error {
 	id := run.Trigger.EntityID
 	return retryConflicts(ctx, func() error {
 		return run.Finish(ctx, time.Time{}, func(x store.Tx) error {

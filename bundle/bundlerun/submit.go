@@ -10,7 +10,6 @@ import (
 
 	"github.com/gozie/gozie/bundle"
 	"github.com/gozie/gozie/conf"
-	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/coordinator/coordrun"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
@@ -79,7 +78,7 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties) (*Prepared
 	if merged, err = conf.Substitute(merged, r.cfg.SubstituteDepth); err != nil {
 		return nil, &Error{Code: CodeConfig, Msg: err.Error(), Err: err}
 	}
-	jobConf := coordinator.PropsOf(merged)
+	jobConf := merged.Plain()
 	if err := bundle.CheckConf(jobConf, false); err != nil {
 		return nil, err
 	}
@@ -92,7 +91,7 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties) (*Prepared
 	if err != nil {
 		return nil, err
 	}
-	confXML, err := coordinator.ConfXML(job.Conf)
+	confXML, err := job.Conf.ConfigurationXML()
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +195,7 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, raw [
 		if perr != nil {
 			return "", nil, nil, wrapf(CodeIO, perr, "Problem reading default config %s", dir+"/"+defaultsFile)
 		}
-		if err := bundle.CheckConf(coordinator.PropsOf(d), true); err != nil {
+		if err := bundle.CheckConf(d, true); err != nil {
 			return "", nil, nil, err
 		}
 		defaults = d
@@ -210,8 +209,9 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, raw [
 // coordinatorConf is the job configuration of one coordinator of a bundle: the bundle's,
 // overridden by the entry's configuration, with the coordinator's app path and the
 // bundle's id.
-func coordinatorConf(bundleConf coordinator.Props, c bundle.Coordinator, bundleID string) *conf.Properties {
-	props := coordinator.ToProperties(bundleConf.Merge(c.Conf))
+func coordinatorConf(bundleConf *conf.Properties, c bundle.Coordinator, bundleID string) *conf.Properties {
+	props := bundleConf.Clone()
+	props.Merge(c.Conf)
 	props.Set(coordrun.PropAppPath, c.AppPath)
 	props.Set(PropBundleID, bundleID)
 	return props

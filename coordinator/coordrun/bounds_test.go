@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/workflow"
 )
 
 // statusCounts reads how many of a job's actions run (SUBMITTED, RUNNING)
@@ -113,7 +113,7 @@ func TestYearLongBackfillIsHeldByTheThrottle(t *testing.T) {
 					}
 				}
 				for _, a := range running[:30] {
-					w.complete(a.ID, actions.OK)
+					w.complete(a.ID, workflow.OutcomeOK)
 				}
 				succeeded += 30
 				w.waitFor("the finished actions to succeed", func() bool {

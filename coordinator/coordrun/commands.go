@@ -178,7 +178,7 @@ func (r *Runner) killBatch(ctx context.Context, x store.Tx, job *store.CoordJob)
 // (coord-kill, scheduled by Kill for a job with more than killBatchSize of
 // them), and stays due until none is left. A job that is no longer KILLED
 // (a status change to RUNNING) keeps the actions it has.
-func (r *Runner) handleKill(ctx context.Context, run *engine.Run) error {
+func (r *Runner) handleKill(ctx context.Context, run *engine.Claim) error {
 	return r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
 		job, err := lockJob(ctx, x, run.Trigger.EntityID)
 		if ErrorCode(err) == CodeJobNotFound {

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/workflow"
 )
 
 // TestSuspendResumeKillCascade: suspending a job suspends its running
@@ -51,7 +51,7 @@ func TestSuspendResumeKillCascade(t *testing.T) {
 	}
 	// A workflow ending while suspended still ends its action; the free
 	// slot is not used until the job resumes.
-	w.complete(acts[0].ID, actions.OK)
+	w.complete(acts[0].ID, workflow.OutcomeOK)
 	w.settle()
 	if st := w.statuses(id); st[0] != store.CoordActionSuspended && st[0] != store.CoordActionSucceeded || st[2] != store.CoordActionReady {
 		t.Fatalf("after a completion while suspended: %v", st)
@@ -86,8 +86,8 @@ func TestSuspendResumeKillCascade(t *testing.T) {
 		if wf := w.workflow(a.ExternalID); wf.Status != store.WorkflowKilled {
 			t.Fatalf("workflow of %s is %s after kill", a.ID, wf.Status)
 		}
-		run, _ := w.exec.runOf(a.ExternalID)
-		w.waitFor("the executor to kill "+a.ID, func() bool { return w.exec.wasKilled(run.Tag) })
+		run, _ := w.exec.RunOf(a.ExternalID)
+		w.waitFor("the executor to kill "+a.ID, func() bool { return w.exec.WasKilled(run.Tag) })
 	}
 	for _, cmd := range []func() error{
 		func() error { return w.coords.Kill(bg, id) },
@@ -287,8 +287,8 @@ func TestRerun(t *testing.T) {
 	a1, a2 := ActionIDOf(id, 1), ActionIDOf(id, 2)
 	w.waitActionStatus(a1, store.CoordActionRunning)
 	w.waitActionStatus(a2, store.CoordActionRunning)
-	w.complete(a1, actions.OK)
-	w.complete(a2, actions.Failed)
+	w.complete(a1, workflow.OutcomeOK)
+	w.complete(a2, workflow.OutcomeFailed)
 	w.waitActionStatus(a1, store.CoordActionSucceeded)
 	w.waitActionStatus(a2, store.CoordActionFailed)
 	w.waitJobStatus(id, store.JobDoneWithError)
@@ -311,7 +311,7 @@ func TestRerun(t *testing.T) {
 	if _, err := w.coords.Rerun(bg, id, RerunOptions{Type: ScopeAction, Scope: "1"}); ErrorCode(err) != CodeRerun {
 		t.Fatalf("rerun of a running action: %v, want E1018", err)
 	}
-	w.complete(a1, actions.OK)
+	w.complete(a1, workflow.OutcomeOK)
 	w.waitActionStatus(a1, store.CoordActionSucceeded)
 
 	// A plain rerun deletes the output, -refresh takes a new actual time.
@@ -327,18 +327,18 @@ func TestRerun(t *testing.T) {
 		t.Fatalf("refreshed action: created %v\n%s", got[0].CreatedTime, got[0].ActionXML)
 	}
 	w.waitActionStatus(a1, store.CoordActionRunning)
-	w.complete(a1, actions.OK)
+	w.complete(a1, workflow.OutcomeOK)
 	w.waitActionStatus(a1, store.CoordActionSucceeded)
 
 	// -failed reruns the same workflow with the rerun configuration.
 	failedWF := w.action(a2).ExternalID
 	rc := conf.NewProperties("extra", "42")
-	runsBefore := len(w.exec.started())
+	runsBefore := len(w.exec.Started())
 	if _, err := w.coords.Rerun(bg, id, RerunOptions{Type: ScopeAction, Scope: "2", Failed: true, Conf: rc}); err != nil {
 		t.Fatal(err)
 	}
 	a = w.waitActionStatus(a2, store.CoordActionRunning)
-	w.waitFor("the failed node to run again", func() bool { return len(w.exec.started()) > runsBefore })
+	w.waitFor("the failed node to run again", func() bool { return len(w.exec.Started()) > runsBefore })
 	if a.ExternalID != failedWF {
 		t.Fatalf("-failed ran workflow %s, want the same %s", a.ExternalID, failedWF)
 	}
@@ -350,7 +350,7 @@ func TestRerun(t *testing.T) {
 	if cp.Value("extra") != "42" || cp.Value("oozie.wf.rerun.failnodes") != "true" || wf.Run != 1 {
 		t.Fatalf("rerun workflow: run %d extra %q failnodes %q", wf.Run, cp.Value("extra"), cp.Value("oozie.wf.rerun.failnodes"))
 	}
-	w.complete(a2, actions.OK)
+	w.complete(a2, workflow.OutcomeOK)
 	w.waitActionStatus(a2, store.CoordActionSucceeded)
 	w.waitJobStatus(id, store.JobSucceeded)
 
@@ -379,7 +379,7 @@ func TestKillAndIgnoreActions(t *testing.T) {
 		"<concurrency>-1</concurrency>", false))
 	id := w.submit(w.props(app))
 	w.settle()
-	w.complete(ActionIDOf(id, 1), actions.OK)
+	w.complete(ActionIDOf(id, 1), workflow.OutcomeOK)
 	w.waitActionStatus(ActionIDOf(id, 1), store.CoordActionSucceeded)
 	killed, err := w.coords.KillActions(bg, id, ScopeAction, "1-2")
 	if err != nil || len(killed) != 1 || killed[0].ID != ActionIDOf(id, 2) {
@@ -395,7 +395,7 @@ func TestKillAndIgnoreActions(t *testing.T) {
 	if err := w.coords.Ignore(bg, id); ErrorCode(err) != CodeIgnore {
 		t.Fatalf("ignoring a running job: %v, want E1024", err)
 	}
-	w.complete(ActionIDOf(id, 3), actions.OK)
+	w.complete(ActionIDOf(id, 3), workflow.OutcomeOK)
 	w.waitJobStatus(id, store.JobDoneWithError)
 	ignored, err := w.coords.IgnoreActions(bg, id, ScopeAction, "2")
 	if err != nil || len(ignored) != 1 || ignored[0].Status != store.CoordActionIgnored {

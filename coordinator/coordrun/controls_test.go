@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/workflow"
 )
 
 // coordXML is a coordinator app with the given attributes, controls and an
@@ -65,7 +65,7 @@ func TestLastOnlyFarInThePast(t *testing.T) {
 	if !last.NominalTime.Equal(time.Date(2010, 1, 2, 0, 0, 0, 0, time.UTC)) || last.Status != store.CoordActionSucceeded {
 		t.Fatalf("latest action %v is %s, want 2010-01-02T00:00Z SUCCEEDED", last.NominalTime, last.Status)
 	}
-	if n := len(w.exec.started()); n != 1 {
+	if n := len(w.exec.Started()); n != 1 {
 		t.Fatalf("%d workflows ran, want 1", n)
 	}
 	if j := w.job(id); j.Status != store.JobRunning {
@@ -186,7 +186,7 @@ func TestExecutionOrder(t *testing.T) {
 				if running != 1 {
 					t.Fatalf("%d actions running with concurrency 1: %v", running, w.statuses(id))
 				}
-				w.complete(aid, actions.OK)
+				w.complete(aid, workflow.OutcomeOK)
 				w.waitActionStatus(aid, store.CoordActionSucceeded)
 			}
 			w.waitJobStatus(id, store.JobSucceeded)
@@ -305,7 +305,7 @@ func TestLatestResolvedByChecks(t *testing.T) {
 	w.advance(time.Minute) // the next poll
 	a = w.waitActionStatus(ActionIDOf(id, 1), store.CoordActionRunning)
 	run := w.waitRun(a.ExternalID)
-	if got, want := run.JobConf["nominal"], w.logURI(time.Date(2010, 1, 1, 3, 0, 0, 0, time.UTC)); got != want {
+	if got, want := run.JobConf.Value("nominal"), w.logURI(time.Date(2010, 1, 1, 3, 0, 0, 0, time.UTC)); got != want {
 		t.Fatalf("coord:dataIn of latest(0) = %q, want %q", got, want)
 	}
 }

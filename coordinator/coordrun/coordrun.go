@@ -162,11 +162,11 @@ func (r *Runner) handlers() map[store.TriggerKind]engine.Handler {
 func (r *Runner) now() time.Time { return r.cfg.Clock.Now().UTC().Truncate(time.Millisecond) }
 
 // definition returns the job's parsed definition and configuration.
-func (r *Runner) definition(row *store.CoordJob) (*coordinator.Job, coordinator.Props, error) {
+func (r *Runner) definition(row *store.CoordJob) (*coordinator.Job, *conf.Properties, error) {
 	if e, ok := r.jobs.get(row); ok {
 		return e.job, e.conf, nil
 	}
-	props, err := coordinator.ReadConfXML(row.Conf, "coordinator job "+row.ID+" configuration")
+	props, err := conf.ParseConfigurationXML(row.Conf, "coordinator job "+row.ID+" configuration")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -195,7 +195,7 @@ func retryConflicts(ctx context.Context, fn func() error) error {
 // on conflicts. fn decides on the rows it reads itself, so a retry decides
 // again. Handlers that know their next due time only inside fn pass a zero
 // next and schedule their own trigger there (see reschedule).
-func (r *Runner) finish(ctx context.Context, run *engine.Run, next time.Time, fn func(store.Tx) error) error {
+func (r *Runner) finish(ctx context.Context, run *engine.Claim, next time.Time, fn func(store.Tx) error) error {
 	return retryConflicts(ctx, func() error {
 		return run.Finish(ctx, next, fn)
 	})
@@ -211,7 +211,7 @@ func (r *Runner) hook(point string) {
 // reschedule keeps the claimed trigger due at next: scheduling a trigger
 // that is leased is kept for its release, which then leaves it due at the
 // earlier of the two.
-func reschedule(ctx context.Context, x store.Tx, run *engine.Run, next time.Time) error {
+func reschedule(ctx context.Context, x store.Tx, run *engine.Claim, next time.Time) error {
 	if next.IsZero() {
 		return nil
 	}

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/workflow"
 )
 
 // cronCase is what one of the cron example apps materializes with its own
@@ -91,7 +91,7 @@ func testCronExample(t *testing.T, apps string, tc cronCase) {
 			t.Errorf("%s: queueName %q, want the action configuration's value", a.ID, got)
 		}
 	}
-	runs := w.exec.started()
+	runs := w.exec.Started()
 	if len(runs) != tc.count*tc.wfActions {
 		t.Fatalf("%d workflow actions ran, want %d", len(runs), tc.count*tc.wfActions)
 	}
@@ -250,16 +250,16 @@ func testAggregator(t *testing.T, w *world, apps string) {
 	for i, a := range acts {
 		a = w.waitActionStatus(a.ID, store.CoordActionRunning)
 		run := w.waitRun(a.ExternalID)
-		if got := run.JobConf["inputData"]; got != strings.Join(wantIn[i], ",") {
+		if got := run.JobConf.Value("inputData"); got != strings.Join(wantIn[i], ",") {
 			t.Errorf("%s inputData = %q, want %q", a.ID, got, strings.Join(wantIn[i], ","))
 		}
-		if got := run.JobConf["outputData"]; got != wantOut[i] {
+		if got := run.JobConf.Value("outputData"); got != wantOut[i] {
 			t.Errorf("%s outputData = %q, want %q", a.ID, got, wantOut[i])
 		}
 		if run.Type != "map-reduce" || !strings.Contains(run.Body, strings.Join(wantIn[i], ",")) {
 			t.Errorf("%s: the %s action does not carry its input dirs:\n%s", a.ID, run.Type, run.Body)
 		}
-		w.complete(a.ID, actions.OK)
+		w.complete(a.ID, workflow.OutcomeOK)
 		w.waitActionStatus(a.ID, store.CoordActionSucceeded)
 	}
 	w.waitJobStatus(id, store.JobSucceeded)
@@ -306,15 +306,15 @@ func TestInputLogicExample(t *testing.T) {
 	w.advance(2 * time.Minute)
 	a := w.waitActionStatus(acts[0].ID, store.CoordActionSucceeded)
 	run := w.waitRun(a.ExternalID)
-	if got, want := run.JobConf["ordersData"], in("orders/replica/2010/01/01/0130"); got != want {
+	if got, want := run.JobConf.Value("ordersData"), in("orders/replica/2010/01/01/0130"); got != want {
 		t.Errorf("ordersData = %q, want the replica's one instance %q", got, want)
 	}
-	if got, want := run.JobConf["ratesData"], in("rates/primary/2010010102")+","+in("rates/fallback/2010010101"); got != want {
+	if got, want := run.JobConf.Value("ratesData"), in("rates/primary/2010010102")+","+in("rates/fallback/2010010101"); got != want {
 		t.Errorf("ratesData = %q, want %q", got, want)
 	}
 	report := w.nn + "/user/alice/examples/output-data/coord-input-logic/20100101/02"
-	if run.JobConf["reportDir"] != report || run.Type != "fs" || !strings.Contains(run.Body, `<mkdir path="`+report+`"`) {
-		t.Errorf("reportDir %q, a %s action:\n%s", run.JobConf["reportDir"], run.Type, run.Body)
+	if run.JobConf.Value("reportDir") != report || run.Type != "fs" || !strings.Contains(run.Body, `<mkdir path="`+report+`"`) {
+		t.Errorf("reportDir %q, a %s action:\n%s", run.JobConf.Value("reportDir"), run.Type, run.Body)
 	}
 	w.waitJobStatus(id, store.JobSucceeded)
 }

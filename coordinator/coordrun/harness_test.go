@@ -2,8 +2,6 @@ package coordrun
 
 import (
 	"context"
-	"database/sql"
-	"io"
 	"log/slog"
 	"os"
 	"os/user"
@@ -22,85 +20,15 @@ import (
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/internal/enginetest"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/store"
-	"github.com/gozie/gozie/store/postgres"
-	"github.com/gozie/gozie/store/postgres/pgtest"
-	"github.com/gozie/gozie/store/sqlite"
 	"github.com/gozie/gozie/testenv/minidfs"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/workflow/runner"
 )
 
 var bg = context.Background()
-
-// testExec is the executor of the test workflows' actions: it records each
-// run (its configuration and resolved XML), and ends runs at once (auto) or
-// when the test says so, like an external system would.
-type testExec struct {
-	mu     sync.Mutex
-	auto   bool
-	runs   []actions.Run
-	ended  map[string]actions.Status // tag → final status
-	killed map[string]bool           // tag → killed
-}
-
-func newTestExec(auto bool) *testExec {
-	return &testExec{auto: auto, ended: map[string]actions.Status{}, killed: map[string]bool{}}
-}
-
-func (e *testExec) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.runs = append(e.runs, *run)
-	if e.auto {
-		return actions.Status{Done: true, Outcome: actions.OK, ExternalID: "ext-" + run.Tag, ExternalStatus: "SUCCEEDED"}, nil
-	}
-	if st, ok := e.ended[run.Tag]; ok {
-		return st, nil
-	}
-	return actions.Status{ExternalID: "ext-" + run.Tag, ExternalStatus: "RUNNING"}, nil
-}
-
-func (e *testExec) Check(ctx context.Context, run *actions.Run) (actions.Status, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if st, ok := e.ended[run.Tag]; ok {
-		return st, nil
-	}
-	return actions.Status{ExternalStatus: "RUNNING"}, nil
-}
-
-func (e *testExec) Kill(ctx context.Context, run *actions.Run) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.killed[run.Tag] = true
-	e.ended[run.Tag] = actions.Status{Done: true, Outcome: actions.Error, ExternalStatus: "KILLED"}
-	return nil
-}
-
-// started returns the runs so far, in start order.
-func (e *testExec) started() []actions.Run {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return append([]actions.Run(nil), e.runs...)
-}
-
-// runOf returns the latest run of a workflow job.
-func (e *testExec) runOf(wfID string) (actions.Run, bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for i := len(e.runs) - 1; i >= 0; i-- {
-		if e.runs[i].JobID == wfID {
-			return e.runs[i], true
-		}
-	}
-	return actions.Run{}, false
-}
-
-func (e *testExec) wasKilled(tag string) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.killed[tag]
-}
 
 // world is one in-process gozie: a real store, the real engine and workflow
 // runner, the coordinator engine under test, a fake clock and file://
@@ -113,7 +41,7 @@ type world struct {
 	wf     *runner.Runner
 	coords *Runner
 	eng    *engine.Engine
-	exec   *testExec
+	exec   *enginetest.Scripted
 	root   string // a local directory, the "cluster"
 	nn     string // the URI of root on the cluster (file:// or hdfs://), the apps' nameNode
 	logs   *logRecorder
@@ -129,11 +57,11 @@ type world struct {
 // unhandled lists the trigger kinds this world has no handler for: SLA
 // deadlines (the SLA service is not part of it) and the coordinator kinds a
 // benchmark leaves out.
-func (w *world) unhandled() []string {
-	out := []string{string(store.KindSLADeadline)}
+func (w *world) unhandled() []store.TriggerKind {
+	out := []store.TriggerKind{store.KindSLADeadline}
 	for k := range w.coords.handlers() {
 		if w.only != nil && !slices.Contains(w.only, k) {
-			out = append(out, string(k))
+			out = append(out, k)
 		}
 	}
 	return out
@@ -152,7 +80,7 @@ func newLogRecorder() *logRecorder {
 	if os.Getenv("GOZIE_TEST_LOG") != "" {
 		level = slog.LevelDebug
 	}
-	return &logRecorder{Handler: slog.NewTextHandler(testLogOut(), &slog.HandlerOptions{Level: level}),
+	return &logRecorder{Handler: slog.NewTextHandler(enginetest.LogOut(), &slog.HandlerOptions{Level: level}),
 		mu: &sync.Mutex{}, msgs: &[]string{}}
 }
 
@@ -216,34 +144,11 @@ func setup(t testing.TB, o options) *world {
 	if o.root == "" {
 		o.root = t.TempDir()
 	}
-	w := &world{t: t, root: o.root, nn: "file://" + o.root, clock: o.clock, exec: newTestExec(o.auto)}
+	w := &world{t: t, root: o.root, nn: "file://" + o.root, clock: o.clock, exec: enginetest.NewScripted(o.auto)}
 	if w.clock == nil {
 		w.clock = clock.NewFake(o.now)
 	}
-	switch {
-	case o.postgres:
-		dsn := o.dsn
-		if dsn == "" {
-			dsn = pgtest.NewDatabase(t)
-		}
-		s, err := postgres.Open(bg, dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		w.store = s
-	default:
-		path := o.sqlitePath
-		if path == "" {
-			path = filepath.Join(t.TempDir(), "gozie.db")
-		}
-		s, err := sqlite.Open(bg, path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		w.store = s
-	}
+	w.store = enginetest.Backend{Postgres: o.postgres, DSN: o.dsn, SQLitePath: o.sqlitePath}.Open(t)
 	w.logs = newLogRecorder()
 	log := slog.New(w.logs)
 	defaultFS := "file:///"
@@ -321,14 +226,6 @@ func (w *world) start() {
 		w.t.Fatal(err)
 	}
 	w.t.Cleanup(w.eng.Stop)
-}
-
-// testLogOut sends logs to stderr with GOZIE_TEST_LOG=1, else nowhere.
-func testLogOut() io.Writer {
-	if os.Getenv("GOZIE_TEST_LOG") != "" {
-		return os.Stderr
-	}
-	return io.Discard
 }
 
 // installExample copies the example app name of the folder apps (gozie's or Oozie's, see
@@ -472,87 +369,24 @@ func (w *world) statuses(jobID string) []store.CoordActionStatus {
 	return out
 }
 
-// waitFor polls a condition until it holds, failing after a deadline.
+// waitFor polls a condition until it holds, failing after a deadline with
+// the first triggers.
 func (w *world) waitFor(what string, cond func() bool) {
 	w.t.Helper()
-	patience := w.patience
-	if patience == 0 {
-		patience = 30 * time.Second
-	}
-	deadline := time.Now().Add(patience)
-	for !cond() {
-		if time.Now().After(deadline) {
-			w.t.Fatalf("timed out waiting for %s (%s)", what, w.busyTriggers())
-		}
-		every := w.pollEvery
-		if every == 0 {
-			every = 5 * time.Millisecond
-		}
-		time.Sleep(every) // polling a condition, bounded by the deadline
-	}
+	w.settler().WaitFor(w.t, what, cond)
 }
 
 // settle waits until the engine has nothing to do at the current (fake)
-// time: no trigger is leased and none is due.
+// time: no trigger is leased and none is due (enginetest.Settler).
 func (w *world) settle() {
 	w.t.Helper()
-	db := w.store.(interface{ SQL() *sql.DB }).SQL()
-	idle := func() bool {
-		if !w.allowErrors {
-			var kind, entity, msg string
-			err := db.QueryRow(`SELECT kind, entity_id, last_error FROM triggers WHERE last_error <> '' LIMIT 1`).Scan(&kind, &entity, &msg)
-			if err == nil {
-				w.t.Fatalf("trigger %s/%s failed: %s", kind, entity, msg)
-			}
-		}
-		// One statement, so that a claim cannot slip between two looks.
-		var now any = w.clock.Now().UTC().UnixMilli()
-		if w.store.Backend() == "postgres" {
-			now = w.clock.Now().UTC()
-		}
-		// Each part uses its partial index on the triggers table.
-		// Kinds without a handler here (SLA deadlines, kinds left out by a
-		// benchmark) are nobody's work.
-		due := `SELECT COUNT(*) FROM triggers WHERE lease_owner = '' AND due_at <= $1` +
-			` AND kind NOT IN ('` + strings.Join(w.unhandled(), "','") + `')`
-		q := `SELECT (SELECT COUNT(*) FROM triggers WHERE lease_owner <> '') + (` + due + `)`
-		var busy int
-		if err := db.QueryRow(q, now).Scan(&busy); err != nil {
-			w.t.Fatal(err)
-		}
-		return busy == 0
-	}
-	// One look is consistent (one statement, and every handler commits its
-	// writes with its release); two in a row are a margin.
-	calm := 0
-	w.waitFor("the engine to settle", func() bool {
-		if idle() {
-			calm++
-		} else {
-			calm = 0
-		}
-		return calm >= 2
-	})
+	w.settler().Settle(w.t)
 }
 
-// busyTriggers describes the triggers that are leased or due, for failure
-// messages.
-func (w *world) busyTriggers() string {
-	db := w.store.(interface{ SQL() *sql.DB }).SQL()
-	rows, err := db.Query(`SELECT kind, entity_id, lease_owner FROM triggers ORDER BY due_at LIMIT 5`)
-	if err != nil {
-		return err.Error()
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var k, e, o string
-		if err := rows.Scan(&k, &e, &o); err != nil {
-			return err.Error()
-		}
-		out = append(out, k+"/"+e+" leased by "+o)
-	}
-	return "first triggers: " + strings.Join(out, "; ")
+// settler is the world's view of its engines for Settle and waits.
+func (w *world) settler() enginetest.Settler {
+	return enginetest.Settler{Store: w.store, Now: w.clock.Now, AllowErrors: w.allowErrors,
+		Poll: testwait.Poll{Timeout: w.patience, Every: w.pollEvery}, Unhandled: w.unhandled}
 }
 
 // advance moves the fake clock and lets the engine catch up.
@@ -580,29 +414,27 @@ func (w *world) waitActionStatus(id string, want store.CoordActionStatus) store.
 
 // complete ends the running workflow of a coordinator action with outcome
 // and tells the runner, as a launcher's callback would.
-func (w *world) complete(actionID string, outcome actions.Outcome) {
+func (w *world) complete(actionID string, outcome workflow.Outcome) {
 	w.t.Helper()
 	a := w.action(actionID)
 	run := w.waitRun(a.ExternalID)
-	w.exec.mu.Lock()
 	st := actions.Status{Done: true, Outcome: outcome, ExternalStatus: "SUCCEEDED"}
-	if outcome != actions.OK {
+	if outcome != workflow.OutcomeOK {
 		st.ExternalStatus, st.ErrorCode, st.ErrorMessage = "FAILED", "1", "exit code 1"
 	}
-	w.exec.ended[run.Tag] = st
-	w.exec.mu.Unlock()
+	w.exec.End(run.Tag, st)
 	if err := w.wf.Callback(bg, run.ActionID, string(outcome)); err != nil {
 		w.t.Fatal(err)
 	}
 }
 
 // waitRun waits for the first action of a workflow to be started.
-func (w *world) waitRun(wfID string) actions.Run {
+func (w *world) waitRun(wfID string) actions.Attempt {
 	w.t.Helper()
-	var run actions.Run
+	var run actions.Attempt
 	w.waitFor("a run of workflow "+wfID, func() bool {
 		var ok bool
-		run, ok = w.exec.runOf(wfID)
+		run, ok = w.exec.RunOf(wfID)
 		return ok
 	})
 	return run

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
@@ -22,7 +23,7 @@ import (
 // A waiting action is checked again after checkInterval, at once when a
 // notification names one of its URIs (Notify), and at its timeout deadline
 // (coord-timeout), whichever comes first.
-func (r *Runner) handleInputCheck(ctx context.Context, run *engine.Run) error {
+func (r *Runner) handleInputCheck(ctx context.Context, run *engine.Claim) error {
 	actionID := run.Trigger.EntityID
 	var err error
 	for attempt := 0; attempt < 20; attempt++ {
@@ -33,7 +34,7 @@ func (r *Runner) handleInputCheck(ctx context.Context, run *engine.Run) error {
 	return err
 }
 
-func (r *Runner) inputCheck(ctx context.Context, run *engine.Run, actionID string) error {
+func (r *Runner) inputCheck(ctx context.Context, run *engine.Claim, actionID string) error {
 	var act store.CoordAction
 	var job store.CoordJob
 	err := r.cfg.Store.Tx(ctx, func(x store.Tx) (err error) {
@@ -60,11 +61,11 @@ func (r *Runner) inputCheck(ctx context.Context, run *engine.Run, actionID strin
 	if err != nil {
 		return err
 	}
-	runConf, err := coordinator.ReadConfXML(act.RunConf, "coordinator action "+act.ID+" run configuration")
+	runConf, err := conf.ParseConfigurationXML(act.RunConf, "coordinator action "+act.ID+" run configuration")
 	if err != nil {
 		return err
 	}
-	if len(runConf) == 0 {
+	if runConf.Len() == 0 {
 		runConf = jobConf
 	}
 	// The dependencies are looked up as the job's user.
@@ -108,7 +109,7 @@ func refusedScheme(err error) bool {
 
 // applyCheck writes the outcome of one input check.
 func (r *Runner) applyCheck(ctx context.Context, x store.Tx, job *store.CoordJob, def *coordinator.Job,
-	runConf coordinator.Props, act store.CoordAction, res coordinator.InputCheckResult, ex *existence) error {
+	runConf *conf.Properties, act store.CoordAction, res coordinator.InputCheckResult, ex *existence) error {
 	locked, err := x.LockCoordJob(ctx, job.ID)
 	if err != nil {
 		return err

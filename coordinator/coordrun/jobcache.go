@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"sync"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/store"
 )
@@ -34,7 +35,7 @@ type cacheEntry struct {
 	key  defKey
 	id   string // the job that used the entry last
 	job  *coordinator.Job
-	conf coordinator.Props
+	conf *conf.Properties
 }
 
 func newJobCache(max int) *jobCache {
@@ -56,7 +57,7 @@ func (c *jobCache) get(row *store.CoordJob) (*cacheEntry, bool) {
 	return e, true
 }
 
-func (c *jobCache) put(row *store.CoordJob, job *coordinator.Job, conf coordinator.Props) {
+func (c *jobCache) put(row *store.CoordJob, job *coordinator.Job, conf *conf.Properties) {
 	e := &cacheEntry{key: keyOf(row), id: row.ID, job: job, conf: conf}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
@@ -20,8 +21,8 @@ const materializeBatch = 200
 
 // handleMaterialize is handleMaterializeBatch for one trigger, for engines
 // that register the kind with Handle.
-func (r *Runner) handleMaterialize(ctx context.Context, run *engine.Run) error {
-	return r.handleMaterializeBatch(ctx, []*engine.Run{run})
+func (r *Runner) handleMaterialize(ctx context.Context, run *engine.Claim) error {
+	return r.handleMaterializeBatch(ctx, []*engine.Claim{run})
 }
 
 // handleMaterializeBatch creates the next actions of many jobs
@@ -48,11 +49,11 @@ func (r *Runner) handleMaterialize(ctx context.Context, run *engine.Run) error {
 // when that needs no filesystem call inside the transaction: those that
 // depend on no dataset, and those whose dependencies were all found to
 // exist just before the transaction (see checkAtOnce and lookAhead).
-func (r *Runner) handleMaterializeBatch(ctx context.Context, runs []*engine.Run) error {
+func (r *Runner) handleMaterializeBatch(ctx context.Context, runs []*engine.Claim) error {
 	now := r.now()
 	la := r.lookAhead(ctx, runs, now)
 	created := map[string]int{}
-	err := engine.FinishBatch(ctx, runs, func(x store.Tx, part []*engine.Run) ([]time.Time, error) {
+	err := engine.FinishBatch(ctx, runs, func(x store.Tx, part []*engine.Claim) ([]time.Time, error) {
 		return nil, r.materializeTx(ctx, x, part, now, la, created)
 	})
 	for _, run := range runs {
@@ -70,7 +71,7 @@ const hookMaterialized = "materialize:inserted"
 
 // materializeTx materializes the jobs of runs inside x. created receives
 // the number of actions each job got (valid once x commits).
-func (r *Runner) materializeTx(ctx context.Context, x store.Tx, runs []*engine.Run, now time.Time, la *lookahead,
+func (r *Runner) materializeTx(ctx context.Context, x store.Tx, runs []*engine.Claim, now time.Time, la *lookahead,
 	created map[string]int) error {
 	ids := make([]string, len(runs))
 	for i, run := range runs {
@@ -167,7 +168,7 @@ func (r *Runner) materializeJob(ctx context.Context, x store.Tx, job store.Coord
 
 // decide materializes a job (writing nothing) and checks its new actions
 // at once where that needs no filesystem call (checkAtOnce).
-func (r *Runner) decide(def *coordinator.Job, jobConf coordinator.Props, job store.CoordJob, queued int, now time.Time,
+func (r *Runner) decide(def *coordinator.Job, jobConf *conf.Properties, job store.CoordJob, queued int, now time.Time,
 	exists map[string]bool) plan {
 	res, err := coordinator.Materialize(coordinator.MaterializeRequest{Job: def, JobID: job.ID, Row: job,
 		Queued: queued, Now: now, Settings: r.set})
@@ -176,7 +177,7 @@ func (r *Runner) decide(def *coordinator.Job, jobConf coordinator.Props, job sto
 
 // planOf is decide's plan for a materialization already decided: its new
 // actions checked at once where possible.
-func (r *Runner) planOf(def *coordinator.Job, jobConf coordinator.Props, job store.CoordJob, queued int, now time.Time,
+func (r *Runner) planOf(def *coordinator.Job, jobConf *conf.Properties, job store.CoordJob, queued int, now time.Time,
 	exists map[string]bool, res coordinator.MaterializeResult, err error) plan {
 	p := plan{version: job.Version, queued: queued, res: res, err: err}
 	if err != nil || !res.Ran {
@@ -374,7 +375,7 @@ func mayStartMany(ctx context.Context, x store.Tx, jobs []store.CoordJob) ([]str
 // as usual: an
 // <input-logic> job, a dependency not known to exist, a coord:latest or
 // coord:future instance still to resolve.
-func (r *Runner) checkAtOnce(def *coordinator.Job, job store.CoordJob, jobConf coordinator.Props, a store.CoordAction,
+func (r *Runner) checkAtOnce(def *coordinator.Job, job store.CoordJob, jobConf *conf.Properties, a store.CoordAction,
 	now time.Time, exists map[string]bool) (store.CoordAction, bool) {
 	if def.InputLogic != nil || a.NominalTime.After(now) {
 		return a, false
@@ -463,7 +464,7 @@ func (la *lookahead) existing(user string) map[string]bool {
 // within the engine's bound on filesystem calls, and then decides which of
 // those actions are READY at once. It is best effort: on an error it
 // returns what it has, and the transaction decides on its own.
-func (r *Runner) lookAhead(ctx context.Context, runs []*engine.Run, now time.Time) *lookahead {
+func (r *Runner) lookAhead(ctx context.Context, runs []*engine.Claim, now time.Time) *lookahead {
 	la := &lookahead{plans: map[string]plan{}}
 	ids := make([]string, len(runs))
 	for i, run := range runs {
@@ -496,7 +497,7 @@ func (r *Runner) lookAhead(ctx context.Context, runs []*engine.Run, now time.Tim
 	type decided struct {
 		job     store.CoordJob
 		def     *coordinator.Job
-		jobConf coordinator.Props
+		jobConf *conf.Properties
 		res     coordinator.MaterializeResult
 		err     error
 	}

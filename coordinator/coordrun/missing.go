@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
@@ -78,7 +79,7 @@ func (r *Runner) MissingDependencies(ctx context.Context, id string, typ ScopeTy
 }
 
 // missingOf groups an action's missing dependencies by data-in.
-func missingOf(a store.CoordAction, jobConf coordinator.Props, f oozietime.Format) (MissingDeps, error) {
+func missingOf(a store.CoordAction, jobConf *conf.Properties, f oozietime.Format) (MissingDeps, error) {
 	order := MissingList(a.MissingDependencies)
 	missing := make(map[string]bool, len(order))
 	for _, u := range order {
@@ -88,11 +89,11 @@ func missingOf(a store.CoordAction, jobConf coordinator.Props, f oozietime.Forma
 	if len(order) > 0 {
 		m.BlockedOn = order[0]
 	}
-	runConf, err := coordinator.ReadConfXML(a.RunConf, "coordinator action "+a.ID+" run configuration")
+	runConf, err := conf.ParseConfigurationXML(a.RunConf, "coordinator action "+a.ID+" run configuration")
 	if err != nil {
 		return m, err
 	}
-	if len(runConf) == 0 {
+	if runConf.Len() == 0 {
 		runConf = jobConf
 	}
 	doc, err := coordinator.ParseActionXML(a.ActionXML, runConf, f)

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/store"
 )
@@ -36,7 +37,7 @@ func TestRefreshAction(t *testing.T) {
 				t.Fatal(err)
 			}
 			set := coordinator.DefaultSettings()
-			def, err := coordinator.Submit(app, coordinator.SubmitRequest{Conf: []coordinator.Property{{Name: "user.name", Value: "alice"}},
+			def, err := coordinator.Submit(app, coordinator.SubmitRequest{Conf: conf.NewProperties("user.name", "alice"),
 				Settings: set, Now: time.Date(2009, 12, 1, 0, 0, 0, 0, time.UTC)})
 			if err != nil {
 				t.Fatal(err)

@@ -72,7 +72,7 @@ func (r *Runner) Rerun(ctx context.Context, id string, opts RerunOptions) ([]sto
 	}
 	var rerunConf string
 	if opts.Conf != nil && opts.Conf.Len() > 0 {
-		if rerunConf, err = coordinator.ConfXML(coordinator.PropsOf(opts.Conf)); err != nil {
+		if rerunConf, err = opts.Conf.ConfigurationXML(); err != nil {
 			return nil, err
 		}
 	}
@@ -144,7 +144,7 @@ func (r *Runner) rerunSelection(ctx context.Context, x store.Tx, job store.Coord
 
 // cleanupOutputs deletes the outputs of actions about to be rerun: every
 // data-out URI, unless its data-out says nocleanup.
-func (r *Runner) cleanupOutputs(ctx context.Context, acts []store.CoordAction, jobConf coordinator.Props) error {
+func (r *Runner) cleanupOutputs(ctx context.Context, acts []store.CoordAction, jobConf *conf.Properties) error {
 	for _, a := range acts {
 		doc, err := coordinator.ParseActionXML(a.ActionXML, jobConf, r.cfg.Format)
 		if err != nil {
@@ -187,20 +187,15 @@ func rerunAction(a store.CoordAction, failed bool, refreshed *coordinator.NewAct
 		a.MissingDependencies = refreshed.Row.MissingDependencies
 		a.CreatedTime = now
 	}
-	run, err := coordinator.ReadConfXML(a.RunConf, "run configuration of "+a.ID)
+	run, err := conf.ParseConfigurationXML(a.RunConf, "run configuration of "+a.ID)
 	if err != nil {
 		return a, err
 	}
-	var kept coordinator.Props
-	for _, p := range run {
-		if p.Name != keyRerunConf {
-			kept = append(kept, p)
-		}
-	}
+	run.Delete(keyRerunConf)
 	if rerunConf != "" {
-		kept = append(kept, coordinator.Property{Name: keyRerunConf, Value: rerunConf})
+		run.Set(keyRerunConf, rerunConf)
 	}
-	if a.RunConf, err = coordinator.ConfXML(kept); err != nil {
+	if a.RunConf, err = run.ConfigurationXML(); err != nil {
 		return a, fmt.Errorf("rerun of %s: %w", a.ID, err)
 	}
 	return a, nil

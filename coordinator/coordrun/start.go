@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/oozieerr"
@@ -30,7 +31,7 @@ const keyRerunFailNodes = "oozie.wf.rerun.failnodes"
 // job's lock and checks that the job's version is the one decided on, so a
 // suspend or kill that committed meanwhile makes the step decide again, and
 // one that comes later finds the started workflows.
-func (r *Runner) handleStart(ctx context.Context, run *engine.Run) error {
+func (r *Runner) handleStart(ctx context.Context, run *engine.Claim) error {
 	jobID := run.Trigger.EntityID
 	var err error
 	for attempt := 0; attempt < 20; attempt++ {
@@ -49,7 +50,7 @@ type launch struct {
 	failure  *Error
 }
 
-func (r *Runner) startStep(ctx context.Context, run *engine.Run, jobID string) error {
+func (r *Runner) startStep(ctx context.Context, run *engine.Claim, jobID string) error {
 	var job store.CoordJob
 	var ready, waiting []store.CoordAction
 	var active int
@@ -179,7 +180,7 @@ func withoutImminent(acts []store.CoordAction, imminent map[string]bool) []store
 // (§1.7) and the validated submission. A submission the user must fix (a
 // missing app, an invalid workflow) is a failure of the action; an I/O error
 // is returned, to be retried.
-func (r *Runner) prepareLaunch(ctx context.Context, def *coordinator.Job, jobConf coordinator.Props, a store.CoordAction) (launch, error) {
+func (r *Runner) prepareLaunch(ctx context.Context, def *coordinator.Job, jobConf *conf.Properties, a store.CoordAction) (launch, error) {
 	l := launch{action: a}
 	if a.ExternalID != "" {
 		return l, nil // a -failed rerun: the same workflow is rerun (see handleWorkflowCommand)
@@ -189,7 +190,7 @@ func (r *Runner) prepareLaunch(ctx context.Context, def *coordinator.Job, jobCon
 		l.failure = wrapf(CodeWorkflowSubmit, err, "reading the run configuration of %s", a.ID)
 		return l, nil
 	}
-	if len(runConf) == 0 {
+	if runConf.Len() == 0 {
 		runConf = jobConf
 	}
 	doc, err := coordinator.ParseActionXML(a.ActionXML, runConf, r.cfg.Format)
@@ -202,7 +203,7 @@ func (r *Runner) prepareLaunch(ctx context.Context, def *coordinator.Job, jobCon
 		l.failure = &Error{Code: ErrorCode(err), Msg: err.Error(), Err: err}
 		return l, nil
 	}
-	p, err := r.cfg.Workflows.Prepare(ctx, coordinator.ToProperties(wfConf), runner.SubmitOptions{Start: true, ParentID: a.ID})
+	p, err := r.cfg.Workflows.Prepare(ctx, wfConf, runner.SubmitOptions{Start: true, ParentID: a.ID})
 	if err != nil {
 		code := ErrorCode(err)
 		if code == "" || code == runner.CodeIO {
@@ -248,13 +249,13 @@ func (r *Runner) applyLaunch(ctx context.Context, x store.Tx, job *store.CoordJo
 
 // splitRunConf reads an action's run configuration and the rerun
 // configuration kept inside it.
-func splitRunConf(xml string) (run, rerun coordinator.Props, err error) {
-	run, err = coordinator.ReadConfXML(xml, "run configuration")
+func splitRunConf(xml string) (run, rerun *conf.Properties, err error) {
+	run, err = conf.ParseConfigurationXML(xml, "run configuration")
 	if err != nil {
 		return nil, nil, err
 	}
 	if v, ok := run.Get(keyRerunConf); ok && v != "" {
-		if rerun, err = coordinator.ReadConfXML(v, "rerun configuration"); err != nil {
+		if rerun, err = conf.ParseConfigurationXML(v, "rerun configuration"); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -15,7 +15,7 @@ import (
 // after Oozie's 60-second status pass. It also applies the pause time: a job
 // pauses when its pause time is reached (the trigger is due then) and runs
 // again when the pause time goes away.
-func (r *Runner) handleStatus(ctx context.Context, run *engine.Run) error {
+func (r *Runner) handleStatus(ctx context.Context, run *engine.Claim) error {
 	jobID := run.Trigger.EntityID
 	return r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
 		job, err := lockJob(ctx, x, jobID)
@@ -85,7 +85,7 @@ func rollup(job store.CoordJob, statuses []store.CoordActionStatus, pending bool
 // afterRollup schedules what the new status makes due: the pause time, and
 // materialization and starts of a job that runs again after a pause; a
 // finished job's remaining triggers go.
-func (r *Runner) afterRollup(ctx context.Context, x store.Tx, run *engine.Run, before, job store.CoordJob, now time.Time) error {
+func (r *Runner) afterRollup(ctx context.Context, x store.Tx, run *engine.Claim, before, job store.CoordJob, now time.Time) error {
 	if job.Status.Terminal() {
 		r.jobs.forget(job.ID)
 		for _, kind := range []store.TriggerKind{KindMaterialize, KindTimeout} {

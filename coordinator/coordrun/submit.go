@@ -102,7 +102,7 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 	}
 	now := r.now()
 	def, err := coordinator.Submit(app, coordinator.SubmitRequest{
-		Conf:            coordinator.PropsOf(merged),
+		Conf:            merged.Plain(),
 		Format:          r.cfg.Format,
 		Settings:        r.set,
 		ReadInclude:     func(p string) ([]byte, error) { return r.readInclude(ctx, dir, p) },
@@ -119,7 +119,7 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 	if err := r.checkPaths(def); err != nil {
 		return nil, err
 	}
-	confXML, err := coordinator.ConfXML(def.Conf)
+	confXML, err := def.Conf.ConfigurationXML()
 	if err != nil {
 		return nil, err
 	}

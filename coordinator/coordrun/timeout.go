@@ -15,7 +15,7 @@ import (
 // schedules their input check at once, and the check, as in Oozie, first
 // looks at the dependencies and only then turns the action TIMEDOUT, so data
 // that arrived just in time still counts.
-func (r *Runner) handleTimeout(ctx context.Context, run *engine.Run) error {
+func (r *Runner) handleTimeout(ctx context.Context, run *engine.Claim) error {
 	jobID := run.Trigger.EntityID
 	return r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
 		job, err := lockJob(ctx, x, jobID)

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow/runner"
@@ -78,7 +77,7 @@ func isCoordActionID(id string) bool {
 // workflow runner's command runs in its own transaction, which moves the
 // action through OnWorkflowChange; then the action's pending flag is
 // cleared.
-func (r *Runner) handleWorkflowCommand(ctx context.Context, run *engine.Run) error {
+func (r *Runner) handleWorkflowCommand(ctx context.Context, run *engine.Claim) error {
 	actionID := run.Trigger.EntityID
 	var a store.CoordAction
 	var job store.CoordJob
@@ -135,7 +134,7 @@ func (r *Runner) runWorkflowCommand(ctx context.Context, cmd wfCommand, a store.
 		if err != nil {
 			return wrapf(CodeRerun, err, "reading the rerun configuration of %s", a.ID)
 		}
-		props := coordinator.ToProperties(rerun)
+		props := rerun.Clone()
 		props.Set(keyRerunFailNodes, "true")
 		return w.Rerun(ctx, a.ExternalID, props)
 	}
@@ -144,7 +143,7 @@ func (r *Runner) runWorkflowCommand(ctx context.Context, cmd wfCommand, a store.
 
 // clearPending releases the trigger, clearing the action's pending flag
 // unless it still owes a command, and rolls the job up.
-func (r *Runner) clearPending(ctx context.Context, run *engine.Run, actionID string) error {
+func (r *Runner) clearPending(ctx context.Context, run *engine.Claim, actionID string) error {
 	return r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
 		a, job, err := lockAction(ctx, x, actionID)
 		if errors.Is(err, store.ErrNotFound) {
@@ -174,7 +173,7 @@ func (r *Runner) clearPending(ctx context.Context, run *engine.Run, actionID str
 }
 
 // failRerun fails an action whose -failed rerun the workflow runner refused.
-func (r *Runner) failRerun(ctx context.Context, run *engine.Run, actionID string, cause error) error {
+func (r *Runner) failRerun(ctx context.Context, run *engine.Claim, actionID string, cause error) error {
 	r.log.Warn("coordinator action's workflow cannot be rerun", "action_id", actionID, "err", cause)
 	return r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
 		a, job, err := lockAction(ctx, x, actionID)

@@ -7,26 +7,20 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/server/jobs/jobstest"
 )
 
 // waitStatus polls a job's status until it is want, failing after a deadline.
 func waitStatus(t *testing.T, c *Client, id, want string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	testwait.WaitForLast(t, testwait.Timeout, id+" to be "+want, func() (bool, string) {
 		got, err := c.JobStatus(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got == want {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s is %s, want %s", id, got, want)
-		}
-		time.Sleep(10 * time.Millisecond) // polling a condition, with the deadline above
-	}
+		return got == want, got
+	})
 }
 
 // coordSetup runs an hourly coordinator of three no-op actions to its end and returns its id.

@@ -1,12 +1,14 @@
 package jobs_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/server/jobs/jobstest"
 	"github.com/gozie/gozie/server/oozieapi"
 )
@@ -61,17 +63,12 @@ func (f *fixture) bundleInfo(t *testing.T, id string) oozieapi.BundleJob {
 // waitBundle polls a bundle's info until cond holds.
 func (f *fixture) waitBundle(t *testing.T, id, what string, cond func(oozieapi.BundleJob) bool) oozieapi.BundleJob {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		j := f.bundleInfo(t, id)
-		if cond(j) {
-			return j
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("bundle %s never %s: %+v", id, what, j)
-		}
-		time.Sleep(10 * time.Millisecond) // polling a condition, with the deadline above
-	}
+	var j oozieapi.BundleJob
+	testwait.WaitForLast(t, 20*time.Second, "bundle "+id+" to be "+what, func() (bool, string) {
+		j = f.bundleInfo(t, id)
+		return cond(j), fmt.Sprintf("%+v", j)
+	})
+	return j
 }
 
 func TestBundleSubmitAndInfo(t *testing.T) {

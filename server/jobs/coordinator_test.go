@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/server/jobs/jobstest"
 	"github.com/gozie/gozie/server/oozieapi"
 	"github.com/gozie/gozie/store"
@@ -47,19 +48,12 @@ func (f *fixture) coordInfo(t *testing.T, version, id, query string) oozieapi.Co
 // waitCoordStatus polls the job's status until it is want, failing after a deadline.
 func (f *fixture) waitCoordStatus(t *testing.T, id, want string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	testwait.WaitForLast(t, testwait.Timeout, "coordinator "+id+" to be "+want, func() (bool, string) {
 		r := f.call(t, http.MethodGet, "/oozie/v2/job/"+id+"?show=status", "", "")
 		var st oozieapi.JobStatus
 		decode(t, r.body, &st)
-		if st.Status == want {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("coordinator %s is %s, want %s", id, st.Status, want)
-		}
-		time.Sleep(10 * time.Millisecond) // polling a condition, with the deadline above
-	}
+		return st.Status == want, st.Status
+	})
 }
 
 // setupCoord starts the engine and runs an hourly coordinator of five no-op actions to its

@@ -54,6 +54,8 @@ func Run(t *testing.T, newDB NewDB) {
 		{"TriggerKinds", testTriggerKinds},
 		{"TriggerNextDue", testTriggerNextDue},
 		{"ListTriggers", testListTriggers},
+		{"CountBusyTriggers", testCountBusyTriggers},
+		{"FailedTriggers", testFailedTriggers},
 		{"Wakeups", testWakeups},
 		{"ConcurrentClaimsNeverOverlap", testConcurrentClaims},
 		{"BatchReleaseTriggers", testBatchReleaseTriggers},

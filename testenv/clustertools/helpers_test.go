@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/clustertools"
 	"github.com/gozie/gozie/testenv/localcluster"
 	"github.com/gozie/gozie/yarn"
@@ -143,17 +144,13 @@ func (e *env) read(t *testing.T, p string) string {
 // waitApp waits until the application ends and returns its report.
 func (e *env) waitApp(t *testing.T, id yarn.ApplicationID) yarn.AppReport {
 	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	for {
-		r, ok := e.c.YARN.App(id)
-		if ok && r.State.Final() {
-			return r
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not end: %+v", id, r)
-		}
-		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
-	}
+	var r yarn.AppReport
+	testwait.WaitForLast(t, waitTimeout, id.String()+" to end", func() (bool, string) {
+		var ok bool
+		r, ok = e.c.YARN.App(id)
+		return ok && r.State.Final(), fmt.Sprintf("%+v", r)
+	})
+	return r
 }
 
 // createdJob returns the application of the "Created job" line.

@@ -38,7 +38,7 @@ func TestKerberizedClusterMetastore(t *testing.T) {
 	}
 	defer krb.Destroy()
 	prov := &credentials.Provider{Kerberos: krb}
-	toks, err := prov.Tokens(ctx, &actions.Run{ActionID: "a", User: "alice", Credentials: []actions.Credential{{
+	toks, err := prov.Tokens(ctx, &actions.Attempt{ActionID: "a", User: "alice", Credentials: []actions.Credential{{
 		Name: "meta", Type: credentials.HCatType, Properties: map[string]string{
 			credentials.HCatMetastoreURI: p["hcatMetastoreUri"], credentials.HCatMetastorePrincipal: p["hcatMetastorePrincipal"]}}}})
 	if err != nil || len(toks) != 1 || toks[0].Alias != credentials.HCatAlias {

@@ -163,18 +163,6 @@ func poll(t *testing.T, cur *gohive.Cursor) *hiveserver.TGetOperationStatusResp 
 	return nil
 }
 
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 func hiveCode(err error) int {
 	var he gohive.HiveError
 	if errors.As(err, &he) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/beltran/gohive/hiveserver"
 	"github.com/gozie/gozie/internal/testapps"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/minihs2"
 )
 
@@ -303,7 +304,7 @@ func TestFailNextAndHangNext(t *testing.T) {
 	if err := other.Close(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the session's operation to be cancelled", func() bool { return s.Running() == 0 })
+	testwait.WaitFor(t, testwait.Timeout, "the session's operation to be cancelled", func() bool { return s.Running() == 0 })
 	if s.Sessions() != sessions-1 {
 		t.Errorf("%d sessions after closing one of %d", s.Sessions(), sessions)
 	}

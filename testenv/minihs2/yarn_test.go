@@ -7,6 +7,7 @@ import (
 
 	"github.com/beltran/gohive"
 	"github.com/beltran/gohive/hiveserver"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/localcluster"
 	"github.com/gozie/gozie/testenv/minihs2"
 	"github.com/gozie/gozie/yarn"
@@ -107,7 +108,7 @@ func startHanging(t *testing.T, s *minihs2.Server, conn *gohive.Connection, rm *
 	if cur.Err != nil {
 		t.Fatal(cur.Err)
 	}
-	waitFor(t, "the statement's application", func() bool {
+	testwait.WaitFor(t, testwait.Timeout, "the statement's application", func() bool {
 		h := s.Statements()
 		return len(h) > n && h[n].AppID != ""
 	})
@@ -128,7 +129,7 @@ func lastApp(t *testing.T, s *minihs2.Server) yarn.ApplicationID {
 func waitApp(t *testing.T, rm *yarn.Client, id yarn.ApplicationID, cond func(yarn.AppReport) bool) yarn.AppReport {
 	t.Helper()
 	var r yarn.AppReport
-	waitFor(t, "application "+id.String(), func() bool {
+	testwait.WaitFor(t, testwait.Timeout, "application "+id.String(), func() bool {
 		var err error
 		r, err = rm.App(ctxT(t), id)
 		return err == nil && cond(r)

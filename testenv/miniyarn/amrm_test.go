@@ -11,6 +11,7 @@ import (
 
 	"github.com/gozie/gozie/hadoop/hadooppb/yarnpb"
 	"github.com/gozie/gozie/hadoop/ipc"
+	"github.com/gozie/gozie/internal/testproc"
 	"github.com/gozie/gozie/testenv/miniyarn"
 	"github.com/gozie/gozie/yarn"
 	"google.golang.org/protobuf/proto"
@@ -71,7 +72,7 @@ func TestSchedulerProtocolRules(t *testing.T) {
 	}
 	// The AM's container kept sleeping; the NodeManager ends it after the
 	// grace, which ends the attempt (FINISHING until then).
-	waitGroupGone(t, pgid)
+	testproc.WaitGroupGone(t, waitTimeout, pgid)
 	deadline := time.Now().Add(waitTimeout)
 	for {
 		attempts, err := c.client.Attempts(ctx, id)

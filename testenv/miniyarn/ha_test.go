@@ -14,6 +14,7 @@ import (
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/hadoop/hadooppb/yarnpb"
 	"github.com/gozie/gozie/hadoop/ipc"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/miniyarn"
 	"github.com/gozie/gozie/yarn"
 	"google.golang.org/protobuf/proto"
@@ -86,17 +87,10 @@ func refuses(addr string) bool {
 // waitState polls the RM's own report until the application is in state.
 func waitState(t *testing.T, rm *miniyarn.RM, id yarn.ApplicationID, state yarn.AppState) {
 	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	for {
+	testwait.WaitForLast(t, waitTimeout, id.String()+" to be "+string(state), func() (bool, string) {
 		r, _ := rm.App(id)
-		if r.State == state {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s is %s, want %s", id, r.State, state)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return r.State == state, string(r.State)
+	})
 }
 
 // TestSchedulerOnlyOnTheActiveRM: each RM of an HA group has its own

@@ -3,16 +3,15 @@ package miniyarn_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/miniyarn"
 	"github.com/gozie/gozie/yarn"
 )
@@ -109,76 +108,23 @@ func (c *cluster) submit(t *testing.T, command string, adjust func(*yarn.Applica
 }
 
 // waitFor polls the report until cond holds or the deadline passes.
-func (c *cluster) waitFor(t *testing.T, id yarn.ApplicationID, what string, cond func(yarn.AppReport) bool) yarn.AppReport {
+func (c *cluster) waitApp(t *testing.T, id yarn.ApplicationID, what string, cond func(yarn.AppReport) bool) yarn.AppReport {
 	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	var last yarn.AppReport
-	for {
-		r, err := c.client.App(ctxT(t), id)
+	var r yarn.AppReport
+	testwait.WaitForLast(t, waitTimeout, id.String()+" to reach "+what, func() (bool, string) {
+		var err error
+		r, err = c.client.App(ctxT(t), id)
 		if err != nil {
 			t.Fatalf("App(%s): %v", id, err)
 		}
-		if cond(r) {
-			return r
-		}
-		last = r
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: timed out waiting for %s; last report: state=%s final=%s diag=%q", id, what, last.State, last.FinalStatus, last.Diagnostics)
-		}
-		<-tick.C
-	}
+		return cond(r), fmt.Sprintf("state=%s final=%s diag=%q", r.State, r.FinalStatus, r.Diagnostics)
+	})
+	return r
 }
 
 func (c *cluster) waitDone(t *testing.T, id yarn.ApplicationID) yarn.AppReport {
 	t.Helper()
-	return c.waitFor(t, id, "a final state", func(r yarn.AppReport) bool { return r.State.Final() })
-}
-
-// groupAlive reports whether a live (non-zombie) process is in group pgid.
-func groupAlive(t *testing.T, pgid int) bool {
-	t.Helper()
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatalf("reading /proc: %v", err)
-	}
-	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// Fields after the command (in parentheses): state ppid pgrp ...
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
-			continue
-		}
-		if f[2] == strconv.Itoa(pgid) {
-			return true
-		}
-	}
-	return false
-}
-
-func waitGroupGone(t *testing.T, pgid int) {
-	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for groupAlive(t, pgid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("process group %d still alive", pgid)
-		}
-		<-tick.C
-	}
+	return c.waitApp(t, id, "a final state", func(r yarn.AppReport) bool { return r.State.Final() })
 }
 
 // httpDo sends a raw request and returns the status, headers and body.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gozie/gozie/internal/testproc"
 	"github.com/gozie/gozie/testenv/miniyarn"
 	"github.com/gozie/gozie/yarn"
 )
@@ -137,7 +138,7 @@ func TestKillEscalatesToSIGKILLAndEmptiesTheGroup(t *testing.T) {
 	c := setup(t, miniyarn.Options{Lenient: true})
 	// The child ignores SIGTERM, so only the SIGKILL after the grace period ends it.
 	id := c.submit(t, `bash -c "trap '' TERM; sleep 300" & echo started > <LOG_DIR>/stdout; wait`, nil)
-	r := c.waitFor(t, id, "the container to start", func(r yarn.AppReport) bool {
+	r := c.waitApp(t, id, "the container to start", func(r yarn.AppReport) bool {
 		if r.State != yarn.StateRunning {
 			return false
 		}
@@ -145,7 +146,7 @@ func TestKillEscalatesToSIGKILLAndEmptiesTheGroup(t *testing.T) {
 		return strings.Contains(body, "started")
 	})
 	pgid := c.rm.ContainerProcessGroup(id)
-	if pgid <= 0 || !groupAlive(t, pgid) {
+	if pgid <= 0 || !testproc.GroupAlive(t, pgid) {
 		t.Fatalf("no live process group for the running container (pgid %d)", pgid)
 	}
 	if err := c.client.Kill(ctxT(t), id); err != nil {
@@ -155,7 +156,7 @@ func TestKillEscalatesToSIGKILLAndEmptiesTheGroup(t *testing.T) {
 	if r.State != yarn.StateKilled || r.FinalStatus != yarn.FinalKilled || r.Diagnostics != "Application killed by user." {
 		t.Fatalf("got %s/%s %q", r.State, r.FinalStatus, r.Diagnostics)
 	}
-	waitGroupGone(t, pgid)
+	testproc.WaitGroupGone(t, waitTimeout, pgid)
 	// Killing again is harmless and answers 200 with the final state.
 	status, _, body := httpDo(t, "PUT", c.rm.WebURL()+"/ws/v1/cluster/apps/"+id.String()+"/state?user.name=alice", "application/json", `{"state":"KILLED"}`)
 	if status != 200 || !strings.Contains(body, `"KILLED"`) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/miniyarn"
 	"github.com/gozie/gozie/yarn"
 )
@@ -32,23 +33,19 @@ func (c *cluster) amContainer(t *testing.T, id yarn.ApplicationID) (yarn.Contain
 // reports RUNNING at launch).
 func (c *cluster) waitRunning(t *testing.T, id yarn.ApplicationID) {
 	t.Helper()
-	c.waitFor(t, id, "RUNNING", func(r yarn.AppReport) bool { return r.State == yarn.StateRunning })
+	c.waitApp(t, id, "RUNNING", func(r yarn.AppReport) bool { return r.State == yarn.StateRunning })
 }
 
 // waitLog polls a container log file until it holds want.
 func (c *cluster) waitLog(t *testing.T, at yarn.LogPlace, cid yarn.ContainerID, file, want string) yarn.ContainerLog {
 	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	for {
-		lf, err := c.client.ContainerLogFile(ctxT(t), at, cid, file, 0)
-		if err == nil && strings.Contains(string(lf.Data), want) {
-			return lf
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s of %s never held %q: %q, %v", file, cid, want, lf.Data, err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	var lf yarn.ContainerLog
+	testwait.WaitForLast(t, waitTimeout, fmt.Sprintf("%s of %s to hold %q", file, cid, want), func() (bool, string) {
+		var err error
+		lf, err = c.client.ContainerLogFile(ctxT(t), at, cid, file, 0)
+		return err == nil && strings.Contains(string(lf.Data), want), fmt.Sprintf("%q, %v", lf.Data, err)
+	})
+	return lf
 }
 
 const markerScript = "echo out-marker; echo err-marker >&2; head -c 5000 /dev/zero | tr '\\0' a; sleep 30"

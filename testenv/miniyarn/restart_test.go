@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/hadoop/ipc"
+	"github.com/gozie/gozie/internal/testproc"
 	"github.com/gozie/gozie/testenv/miniyarn"
 	"github.com/gozie/gozie/yarn"
 )
@@ -40,7 +41,7 @@ func TestWorkPreservingRestart(t *testing.T) {
 	quitter := c.submit(t, `while [ ! -e "$STOP" ]; do sleep 0.02; done`, func(sc *yarn.ApplicationSubmissionContext) {
 		sc.AMContainerSpec.Environment = yarn.EntryMap[string]{"STOP": stopFile}
 	})
-	c.waitFor(t, quitter, "its container", func(yarn.AppReport) bool { return c.rm.ContainerProcessGroup(quitter) > 0 })
+	c.waitApp(t, quitter, "its container", func(yarn.AppReport) bool { return c.rm.ContainerProcessGroup(quitter) > 0 })
 	quitterPG := c.rm.ContainerProcessGroup(quitter)
 
 	if err := c.rm.Stop(); err != nil {
@@ -57,13 +58,13 @@ func TestWorkPreservingRestart(t *testing.T) {
 	if _, err := am.allocate(0); err == nil {
 		t.Error("an AM connection survived the RM going down")
 	}
-	if !groupAlive(t, pgid) {
+	if !testproc.GroupAlive(t, pgid) {
 		t.Fatal("the AM container died with the RM")
 	}
 	if err := os.WriteFile(stopFile, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waitGroupGone(t, quitterPG)
+	testproc.WaitGroupGone(t, waitTimeout, quitterPG)
 	if r, _ := c.rm.App(quitter); r.State.Final() {
 		t.Fatalf("a container's end was accounted while the RM was down: %s", r.State)
 	}

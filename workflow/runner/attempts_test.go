@@ -8,7 +8,9 @@ import (
 
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/workflow"
 )
 
 // retryNowApp retries "flaky" at most twice, at once (retry-interval 0).
@@ -48,7 +50,7 @@ func (w *world) externalOf(actionID string) string {
 
 // attemptEnd is how one attempt of the flaky action ends.
 type attemptEnd struct {
-	outcome actions.Outcome
+	outcome workflow.Outcome
 	code    string
 }
 
@@ -64,12 +66,12 @@ func TestUserRetryAttemptsAreRecorded(t *testing.T) {
 		wantAttempts int
 	}{
 		{"fails twice transiently, then succeeds",
-			[]attemptEnd{{actions.Error, "JA018"}, {actions.Error, "JA009"}, {actions.OK, ""}},
+			[]attemptEnd{{workflow.OutcomeError, "JA018"}, {workflow.OutcomeError, "JA009"}, {workflow.OutcomeOK, ""}},
 			false, store.WorkflowSucceeded, 2},
-		{"fails for good", []attemptEnd{{actions.Error, "JA018"}, {actions.Error, "JA018"}, {actions.Error, "JA017"}},
+		{"fails for good", []attemptEnd{{workflow.OutcomeError, "JA018"}, {workflow.OutcomeError, "JA018"}, {workflow.OutcomeError, "JA017"}},
 			false, store.WorkflowKilled, 2},
-		{"error code not retried", []attemptEnd{{actions.Error, "1"}}, false, store.WorkflowKilled, 0},
-		{"retry decided on resume", []attemptEnd{{actions.Error, "JA018"}, {actions.OK, ""}}, true, store.WorkflowSucceeded, 1},
+		{"error code not retried", []attemptEnd{{workflow.OutcomeError, "1"}}, false, store.WorkflowKilled, 0},
+		{"retry decided on resume", []attemptEnd{{workflow.OutcomeError, "JA018"}, {workflow.OutcomeOK, ""}}, true, store.WorkflowSucceeded, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -174,7 +176,7 @@ func TestUserRetryAttemptsAreRecorded(t *testing.T) {
 			if got := w.attempts(t, act); len(got) != 0 {
 				t.Fatalf("the re-run action kept the attempts of the earlier run: %+v", got)
 			}
-			w.exec.complete(act, actions.Status{Outcome: actions.OK})
+			w.exec.complete(act, actions.Status{Outcome: workflow.OutcomeOK})
 			_ = w.runner.Callback(ctx, act, "")
 			w.waitStatus(t, id, store.WorkflowSucceeded)
 		})
@@ -184,8 +186,7 @@ func TestUserRetryAttemptsAreRecorded(t *testing.T) {
 // waitActionStatus waits until the action has status want.
 func (w *world) waitActionStatus(t *testing.T, actionID string, want store.ActionStatus) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testwait.WaitForLast(t, 20*time.Second, "action "+actionID+" to be "+string(want), func() (bool, string) {
 		var a store.WorkflowAction
 		err := w.store.Tx(context.Background(), func(x store.Tx) (err error) {
 			a, err = x.GetWorkflowAction(context.Background(), actionID)
@@ -194,12 +195,6 @@ func (w *world) waitActionStatus(t *testing.T, actionID string, want store.Actio
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.Status == want {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("action %s is %s, want %s", actionID, a.Status, want)
-		}
-		time.Sleep(5 * time.Millisecond) // condition poll with a deadline
-	}
+		return a.Status == want, string(a.Status)
+	})
 }

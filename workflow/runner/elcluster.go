@@ -49,10 +49,11 @@ func (r *Runner) elFunctions(ctx context.Context) *el.Registry {
 // every filesystem answer in a memo that the returned context carries; the
 // decision inside the transaction then reads its answers from the memo
 // (a question the rows changed in between asks the filesystem itself).
-// Jobs that call no fs: function, and jobs not parsed since the server
-// started (for one decision), skip this.
+// Jobs that call no fs: function, and jobs whose parsed form is not kept
+// (not parsed since the server started, or dropped from the bounded
+// cache; for one decision), skip this.
 func (r *Runner) prefetch(ctx context.Context, jobID string, ev workflow.Event) context.Context {
-	if _, ok := r.fsJobs.Load(jobID); !ok {
+	if !r.defs.usesFS(jobID) {
 		return ctx
 	}
 	var job store.WorkflowJob

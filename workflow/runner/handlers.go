@@ -46,7 +46,7 @@ func (r *Runner) load(ctx context.Context, actionID string) (*loaded, error) {
 // handleStart launches one action. Its YARN tag is recorded on the row
 // before the executor is called, and the executor looks the tag up before it
 // launches, so a crash at any point never launches the action twice.
-func (r *Runner) handleStart(ctx context.Context, run *engine.Run) error {
+func (r *Runner) handleStart(ctx context.Context, run *engine.Claim) error {
 	l, err := r.load(ctx, run.Trigger.EntityID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
@@ -59,10 +59,10 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Run) error {
 	}
 	exec := r.cfg.Executors[l.act.Type]
 	if exec == nil {
-		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: actions.Failed, ErrorCode: workflow.CodeUnsupportedType,
+		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: workflow.OutcomeFailed, ErrorCode: workflow.CodeUnsupportedType,
 			ErrorMessage: fmt.Sprintf("Unsupported action type [%s]", l.act.Type)})
 	}
-	ar := r.actionRun(&l.job, &l.act, l.conf)
+	ar := r.actionAttempt(&l.job, &l.act, l.conf)
 	if l.act.LaunchTag != ar.Tag || l.act.StartTime.IsZero() {
 		act := l.act
 		act.LaunchTag = ar.Tag
@@ -134,7 +134,7 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Run) error {
 // transient failure is retried as cfg.StartRetry says, the reason shown on
 // the action (START_RETRY); a non-transient one, or a transient one out of
 // retries, needs a person (startManual).
-func (r *Runner) startFailed(ctx context.Context, run *engine.Run, l *loaded, err error) error {
+func (r *Runner) startFailed(ctx context.Context, run *engine.Claim, l *loaded, err error) error {
 	var code, msg = "", err.Error()
 	var ee *actions.ExecError
 	if errors.As(err, &ee) {
@@ -142,9 +142,9 @@ func (r *Runner) startFailed(ctx context.Context, run *engine.Run, l *loaded, er
 	}
 	switch actions.KindOf(err) {
 	case actions.ActionError:
-		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: actions.Error, ErrorCode: code, ErrorMessage: msg})
+		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: workflow.OutcomeError, ErrorCode: code, ErrorMessage: msg})
 	case actions.ActionFailed:
-		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: actions.Failed, ErrorCode: code, ErrorMessage: msg})
+		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: workflow.OutcomeFailed, ErrorCode: code, ErrorMessage: msg})
 	case actions.NonTransient:
 		r.log.Warn("action launch failed; suspending the job", "action_id", l.act.ID, "err", err)
 		return r.startManual(ctx, run, l.act.ID, code, msg)
@@ -183,7 +183,7 @@ func (r *Runner) startFailed(ctx context.Context, run *engine.Run, l *loaded, er
 // the trigger's release, as Oozie's handleNonTransient does. Its retries
 // start afresh and its start time is cleared; resuming the job starts it
 // again.
-func (r *Runner) startManual(ctx context.Context, run *engine.Run, actionID, code, msg string) error {
+func (r *Runner) startManual(ctx context.Context, run *engine.Claim, actionID, code, msg string) error {
 	return r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
 		act, err := x.GetWorkflowAction(ctx, actionID)
 		if err != nil {
@@ -216,7 +216,7 @@ func (r *Runner) startManual(ctx context.Context, run *engine.Run, actionID, cod
 }
 
 // handleCheck asks the executor whether a running action ended.
-func (r *Runner) handleCheck(ctx context.Context, run *engine.Run) error {
+func (r *Runner) handleCheck(ctx context.Context, run *engine.Claim) error {
 	l, err := r.load(ctx, run.Trigger.EntityID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
@@ -231,13 +231,13 @@ func (r *Runner) handleCheck(ctx context.Context, run *engine.Run) error {
 	if exec == nil {
 		return nil
 	}
-	st, err := exec.Check(hadoop.AsUser(ctx, l.job.User), r.actionRun(&l.job, &l.act, l.conf))
+	st, err := exec.Check(hadoop.AsUser(ctx, l.job.User), r.actionAttempt(&l.job, &l.act, l.conf))
 	if err != nil {
 		var ee *actions.ExecError
 		if !errors.As(err, &ee) || ee.Kind == actions.Transient {
 			return err // the engine retries with backoff and records why (actions.KindOf)
 		}
-		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: actions.Failed, ErrorCode: ee.Code, ErrorMessage: ee.Err.Error()})
+		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: workflow.OutcomeFailed, ErrorCode: ee.Code, ErrorMessage: ee.Err.Error()})
 	}
 	if st.Done {
 		return r.end(ctx, run, l.act.ID, st)
@@ -262,7 +262,7 @@ func (r *Runner) handleCheck(ctx context.Context, run *engine.Run) error {
 
 // end records an action's end and lets the decision core move the job on,
 // in one transaction with the trigger's release.
-func (r *Runner) end(ctx context.Context, run *engine.Run, actionID string, st actions.Status) error {
+func (r *Runner) end(ctx context.Context, run *engine.Claim, actionID string, st actions.Status) error {
 	if id, err := ids.Parse(actionID); err == nil {
 		ctx = r.prefetch(ctx, id.JobID(), endEvent(id.Child, st))
 	}
@@ -294,14 +294,12 @@ func (r *Runner) endIn(ctx context.Context, x store.Tx, actionID string, st acti
 }
 
 // endEvent is the decision core's event for the end of node's action with
-// status st.
+// status st. Executors report the core's outcome type; one that ends without
+// naming an outcome ended OK.
 func endEvent(node string, st actions.Status) workflow.Event {
-	outcome := workflow.OutcomeOK
-	switch st.Outcome {
-	case actions.Error:
-		outcome = workflow.OutcomeError
-	case actions.Failed:
-		outcome = workflow.OutcomeFailed
+	outcome := st.Outcome
+	if outcome == "" {
+		outcome = workflow.OutcomeOK
 	}
 	return workflow.Event{Kind: workflow.EventActionEnd, Node: node, Outcome: outcome, ErrorCode: st.ErrorCode,
 		ErrorMessage: st.ErrorMessage, ExternalStatus: st.ExternalStatus, Data: st.Data}
@@ -313,7 +311,7 @@ func endEvent(node string, st actions.Status) workflow.Event {
 // action ends in ERROR with the engine's cause, and the workflow follows its error
 // transition, so that no workflow is left RUNNING on work that will never happen.
 func (r *Runner) giveUp(ctx context.Context, x store.Tx, t store.Trigger, cause string) error {
-	err := r.endIn(ctx, x, t.EntityID, actions.Status{Done: true, Outcome: actions.Error, ErrorCode: string(CodeInternal),
+	err := r.endIn(ctx, x, t.EntityID, actions.Status{Done: true, Outcome: workflow.OutcomeError, ErrorCode: string(CodeInternal),
 		ErrorMessage: cause}, t.Payload)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
@@ -323,7 +321,7 @@ func (r *Runner) giveUp(ctx context.Context, x store.Tx, t store.Trigger, cause 
 
 // finish releases the trigger (due again at next, or deleted) together with
 // fn's writes, retrying when a concurrent change of the same job wins.
-func (r *Runner) finish(ctx context.Context, run *engine.Run, next time.Time, fn func(store.Tx) error) error {
+func (r *Runner) finish(ctx context.Context, run *engine.Claim, next time.Time, fn func(store.Tx) error) error {
 	return r.retryConflicts(ctx, func() error { return run.Finish(ctx, next, fn) })
 }
 
@@ -349,7 +347,7 @@ func setExternal(act *store.WorkflowAction, st actions.Status) {
 }
 
 // handleKill kills an action's external work.
-func (r *Runner) handleKill(ctx context.Context, run *engine.Run) error {
+func (r *Runner) handleKill(ctx context.Context, run *engine.Claim) error {
 	l, err := r.load(ctx, run.Trigger.EntityID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
@@ -361,11 +359,11 @@ func (r *Runner) handleKill(ctx context.Context, run *engine.Run) error {
 	if exec == nil || (l.act.ExternalID == "" && l.act.LaunchTag == "") {
 		return nil
 	}
-	return exec.Kill(hadoop.AsUser(ctx, l.job.User), r.actionRun(&l.job, &l.act, l.conf))
+	return exec.Kill(hadoop.AsUser(ctx, l.job.User), r.actionAttempt(&l.job, &l.act, l.conf))
 }
 
 // handleRetry starts a user retry whose delay has passed.
-func (r *Runner) handleRetry(ctx context.Context, run *engine.Run) error {
+func (r *Runner) handleRetry(ctx context.Context, run *engine.Claim) error {
 	var jobID, node string
 	err := r.cfg.Store.Tx(ctx, func(x store.Tx) error {
 		act, err := x.GetWorkflowAction(ctx, run.Trigger.EntityID)
@@ -389,7 +387,7 @@ func (r *Runner) handleRetry(ctx context.Context, run *engine.Run) error {
 
 // handlePoll looks at every running action of batch-checkable executors
 // with one query each, and checks at once those that ended.
-func (r *Runner) handlePoll(ctx context.Context, run *engine.Run) error {
+func (r *Runner) handlePoll(ctx context.Context, run *engine.Claim) error {
 	var running []store.WorkflowAction
 	err := r.cfg.Store.Tx(ctx, func(x store.Tx) (err error) {
 		running, err = x.ListActionsByStatus(ctx, []store.ActionStatus{store.ActionRunning}, 100000)
@@ -398,13 +396,13 @@ func (r *Runner) handlePoll(ctx context.Context, run *engine.Run) error {
 	if err != nil {
 		return err
 	}
-	byExec := map[actions.BatchChecker][]*actions.Run{}
+	byExec := map[actions.BatchChecker][]*actions.Attempt{}
 	for i := range running {
 		act := &running[i]
 		if bc, ok := r.cfg.Executors[act.Type].(actions.BatchChecker); ok {
 			// The tag recorded at launch identifies the run, and the tracker
 			// URI the ResourceManager it was sent to; no job read needed.
-			byExec[bc] = append(byExec[bc], &actions.Run{ActionID: act.ID, JobID: act.JobID, Node: act.Name,
+			byExec[bc] = append(byExec[bc], &actions.Attempt{ActionID: act.ID, JobID: act.JobID, Node: act.Name,
 				Type: act.Type, Tag: act.LaunchTag, ExternalID: act.ExternalID, ResourceManager: act.TrackerURI})
 		}
 	}

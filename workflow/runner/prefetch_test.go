@@ -12,6 +12,7 @@ import (
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/workflow"
 )
 
 // txProbeFS is a filesystem that notes, at each Stat and Glob, whether a
@@ -100,7 +101,7 @@ func TestFSDecisionsAskOutsideTransactions(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.waitStarted(t, id+"@extract")
-	w.exec.complete(id+"@extract", actions.Status{Outcome: actions.OK, ExternalStatus: "SUCCEEDED"})
+	w.exec.complete(id+"@extract", actions.Status{Outcome: workflow.OutcomeOK, ExternalStatus: "SUCCEEDED"})
 	if err := w.runner.Callback(context.Background(), id+"@extract", "SUCCEEDED"); err != nil {
 		t.Fatal(err)
 	}

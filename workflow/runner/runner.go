@@ -25,7 +25,6 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -93,6 +92,10 @@ type Config struct {
 	// StartRetry says how a start that failed transiently is retried before
 	// the action waits for a person. Zero: DefaultStartRetry.
 	StartRetry StartRetry
+	// DefinitionCacheSize bounds how many jobs' parsed definitions are kept
+	// (gozie.workflow.definition-cache.size). Default
+	// conf.DefaultWorkflowDefinitionCacheSize.
+	DefinitionCacheSize int
 	// Location is the processing time zone of timestamp(); nil is UTC.
 	Location *time.Location
 	// Metrics, when set, receives the runner's Prometheus metrics.
@@ -132,12 +135,11 @@ var DefaultStartRetry = StartRetry{Max: conf.DefaultActionRetriesMax, Interval: 
 
 // Runner runs workflow jobs.
 type Runner struct {
-	cfg   Config
-	log   *slog.Logger
-	cache sync.Map // jobID#run → *parsedJob
-	// fsJobs holds the ids of the parsed jobs whose workflow calls fs:
-	// functions (see prefetch).
-	fsJobs sync.Map
+	cfg Config
+	log *slog.Logger
+	// defs keeps the parsed definitions of recently used jobs (bounded,
+	// see defCache).
+	defs *defCache
 	// nextLaunch observes callback → next action launched.
 	nextLaunch prometheus.Histogram
 }
@@ -146,6 +148,7 @@ type Runner struct {
 type parsedJob struct {
 	app  *workflow.App
 	conf map[string]string
+	fs   bool // the workflow calls fs: functions (see prefetch)
 }
 
 // New returns a runner.
@@ -180,7 +183,10 @@ func New(cfg Config) (*Runner, error) {
 	if cfg.SubstituteDepth <= 0 {
 		cfg.SubstituteDepth = conf.DefaultSubstituteDepth
 	}
-	r := &Runner{cfg: cfg, log: cfg.Logger}
+	if cfg.DefinitionCacheSize <= 0 {
+		cfg.DefinitionCacheSize = conf.DefaultWorkflowDefinitionCacheSize
+	}
+	r := &Runner{cfg: cfg, log: cfg.Logger, defs: newDefCache(cfg.DefinitionCacheSize)}
 	r.nextLaunch = prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name:    "gozie_callback_to_next_launch_seconds",
 		Help:    "Time from an action's completion callback to the launch of the action that follows it.",
@@ -214,9 +220,8 @@ func (r *Runner) now() time.Time { return r.cfg.Clock.Now().UTC() }
 
 // parsed returns the job's parsed definition and configuration.
 func (r *Runner) parsed(job *store.WorkflowJob) (*parsedJob, error) {
-	key := fmt.Sprintf("%s#%d#%d", job.ID, job.Run, len(job.Definition))
-	if p, ok := r.cache.Load(key); ok {
-		return p.(*parsedJob), nil
+	if p, ok := r.defs.get(job); ok {
+		return p, nil
 	}
 	props, err := conf.ReadConfigurationXML(strings.NewReader(job.Conf), "job "+job.ID+" configuration")
 	if err != nil {
@@ -227,18 +232,14 @@ func (r *Runner) parsed(job *store.WorkflowJob) (*parsedJob, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workflow %s: %w", job.ID, err)
 	}
-	p := &parsedJob{app: app, conf: m}
-	r.cache.Store(key, p)
-	if usesFSFunctions(job.Definition) {
-		r.fsJobs.Store(job.ID, true)
-	}
+	p := &parsedJob{app: app, conf: m, fs: usesFSFunctions(job.Definition)}
+	r.defs.put(job, p)
 	return p, nil
 }
 
 // forget drops a finished job's parsed form from the cache.
 func (r *Runner) forget(job *store.WorkflowJob) {
-	r.cache.Delete(fmt.Sprintf("%s#%d#%d", job.ID, job.Run, len(job.Definition)))
-	r.fsJobs.Delete(job.ID)
+	r.defs.forget(job.ID)
 }
 
 func (r *Runner) callbackURL(actionID, status string) string {
@@ -404,8 +405,8 @@ func (r *Runner) retryConflicts(ctx context.Context, fn func() error) error {
 	return retryConflicts(ctx, fn)
 }
 
-// actionRun builds the executor's view of one run of an action.
-func (r *Runner) actionRun(job *store.WorkflowJob, act *store.WorkflowAction, jobConf map[string]string) *actions.Run {
+// actionAttempt builds the executor's view of one attempt at an action.
+func (r *Runner) actionAttempt(job *store.WorkflowJob, act *store.WorkflowAction, jobConf map[string]string) *actions.Attempt {
 	actionID := act.ID
 	key := fmt.Sprintf("%s#%d.%d", act.ID, job.Run, act.UserRetryCount)
 	nn, rm := clusterOf(act.Conf)
@@ -423,9 +424,9 @@ func (r *Runner) actionRun(job *store.WorkflowJob, act *store.WorkflowAction, jo
 	}
 	dir := fmt.Sprintf("%s/user/%s/%s/%s/%s--%s/%d.%d", strings.TrimSuffix(nn, "/"), job.User, r.cfg.SystemDir,
 		job.ID, act.Name, strings.ReplaceAll(act.Type, ":", ""), job.Run, act.UserRetryCount)
-	return &actions.Run{
+	return &actions.Attempt{
 		ActionID: act.ID, JobID: job.ID, Node: act.Name, Type: act.Type, Key: key, Tag: yarn.ActionTag(key),
-		User: job.User, Group: job.Group, AppPath: job.AppPath, Body: act.Conf, JobConf: jobConf,
+		User: job.User, Group: job.Group, AppPath: job.AppPath, Body: act.Conf, JobConf: conf.PropertiesFromMap(jobConf),
 		NameNode: nn, ResourceManager: rm, CallbackURL: r.callbackURL(act.ID, ""),
 		ActionDir: dir, ExternalID: act.ExternalID, Credentials: r.actionCredentials(job, act.Name, jobConf),
 		Notify: func() {

@@ -3,7 +3,6 @@ package runner_test
 import (
 	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -17,8 +16,10 @@ import (
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/internal/enginetest"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/sqlite"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/workflow/runner"
 )
 
@@ -38,7 +39,7 @@ type scripted struct {
 	creds    map[string][]actions.Credential // action id → credentials of its latest run
 	// onStart, by node, runs inside Start (s.mu held) once the run's
 	// external id is known, before Start returns.
-	onStart map[string]func(run *actions.Run, ext string)
+	onStart map[string]func(run *actions.Attempt, ext string)
 	// refuse, by node, is returned by Start before anything is launched,
 	// until the test clears it; refused counts those Starts.
 	refuse  map[string]error
@@ -48,11 +49,11 @@ type scripted struct {
 func newScripted() *scripted {
 	return &scripted{launches: map[string]int{}, ended: map[string]actions.Status{}, killed: map[string]bool{},
 		started: make(chan string, 100), failOnce: map[string]bool{}, panics: map[string]bool{}, ext: map[string]string{}, dirs: map[string]string{},
-		creds: map[string][]actions.Credential{}, onStart: map[string]func(*actions.Run, string){},
+		creds: map[string][]actions.Credential{}, onStart: map[string]func(*actions.Attempt, string){},
 		refuse: map[string]error{}, refused: map[string]int{}}
 }
 
-func (s *scripted) Start(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (s *scripted) Start(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.panics[run.Node] {
@@ -80,7 +81,7 @@ func (s *scripted) Start(ctx context.Context, run *actions.Run) (actions.Status,
 	return actions.Status{ExternalID: ext, ExternalStatus: "RUNNING"}, nil
 }
 
-func (s *scripted) Check(ctx context.Context, run *actions.Run) (actions.Status, error) {
+func (s *scripted) Check(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if st, ok := s.ended[run.ExternalID]; ok {
@@ -89,11 +90,11 @@ func (s *scripted) Check(ctx context.Context, run *actions.Run) (actions.Status,
 	return actions.Status{ExternalStatus: "RUNNING"}, nil
 }
 
-func (s *scripted) Kill(ctx context.Context, run *actions.Run) error {
+func (s *scripted) Kill(ctx context.Context, run *actions.Attempt) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.killed[run.Tag] = true
-	s.ended["application_"+run.Tag] = actions.Status{Done: true, Outcome: actions.Error, ExternalStatus: "KILLED"}
+	s.ended["application_"+run.Tag] = actions.Status{Done: true, Outcome: workflow.OutcomeError, ExternalStatus: "KILLED"}
 	return nil
 }
 
@@ -108,7 +109,7 @@ func (s *scripted) complete(actionID string, st actions.Status) {
 // batchScripted adds the batched poll to scripted.
 type batchScripted struct{ *scripted }
 
-func (b batchScripted) CheckAll(ctx context.Context, runs []*actions.Run) (map[string]actions.Status, error) {
+func (b batchScripted) CheckAll(ctx context.Context, runs []*actions.Attempt) (map[string]actions.Status, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	out := map[string]actions.Status{}
@@ -155,7 +156,7 @@ func setupFS(t *testing.T, batch bool, wrap func(store.Store, hadoop.FileSystem)
 	if batch {
 		e = batchScripted{exec}
 	}
-	log := slog.New(slog.NewTextHandler(testLogOut(), nil))
+	log := slog.New(slog.NewTextHandler(enginetest.LogOut(), nil))
 	r, err := runner.New(runner.Config{Store: st, FS: fs, Logger: log, IDs: ids.NewGenerator("gozie-test", time.Now()),
 		Executors: actions.Registry{"shell": e, "fs": e}, CallbackBaseURL: "http://localhost/oozie/callback",
 		PollInterval: 20 * time.Millisecond, CheckInterval: time.Hour, StartRetry: runner.StartRetry{Max: 3, Interval: 10 * time.Millisecond}})
@@ -191,38 +192,12 @@ func (w *world) submit(t *testing.T, appPath string, start bool, kv ...string) (
 
 func (w *world) job(t *testing.T, id string) (store.WorkflowJob, map[string]store.WorkflowAction) {
 	t.Helper()
-	var job store.WorkflowJob
-	var acts []store.WorkflowAction
-	err := w.store.Tx(context.Background(), func(x store.Tx) (err error) {
-		if job, err = x.GetWorkflowJob(context.Background(), id); err != nil {
-			return err
-		}
-		acts, err = x.ListWorkflowActions(context.Background(), id)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := map[string]store.WorkflowAction{}
-	for _, a := range acts {
-		m[a.Name] = a
-	}
-	return job, m
+	return enginetest.WorkflowJob(t, w.store, id)
 }
 
 func (w *world) waitStatus(t *testing.T, id string, want store.WorkflowStatus) store.WorkflowJob {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		job, _ := w.job(t, id)
-		if job.Status == want {
-			return job
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("job %s is %s, want %s", id, job.Status, want)
-		}
-		time.Sleep(5 * time.Millisecond) // condition poll with a deadline
-	}
+	return enginetest.WaitWorkflowStatus(t, w.store, id, want)
 }
 
 func (w *world) waitStarted(t *testing.T, actionID string) {
@@ -270,7 +245,7 @@ func TestChainWithDecisionSucceeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.waitStarted(t, id+"@extract")
-	w.exec.complete(id+"@extract", actions.Status{Outcome: actions.OK, ExternalStatus: "SUCCEEDED", Data: "rows=42\n"})
+	w.exec.complete(id+"@extract", actions.Status{Outcome: workflow.OutcomeOK, ExternalStatus: "SUCCEEDED", Data: "rows=42\n"})
 	if err := w.runner.Callback(context.Background(), id+"@extract", "SUCCEEDED"); err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +257,7 @@ func TestChainWithDecisionSucceeds(t *testing.T) {
 	if acts["check"].Transition != "load" || acts["extract"].Status != store.ActionOK {
 		t.Fatalf("decision: %+v / %+v", acts["check"], acts["extract"])
 	}
-	w.exec.complete(id+"@load", actions.Status{Outcome: actions.OK, ExternalStatus: "SUCCEEDED"})
+	w.exec.complete(id+"@load", actions.Status{Outcome: workflow.OutcomeOK, ExternalStatus: "SUCCEEDED"})
 	_ = w.runner.Callback(context.Background(), id+"@load", "SUCCEEDED")
 	job := w.waitStatus(t, id, store.WorkflowSucceeded)
 	if job.EndTime.IsZero() {
@@ -297,7 +272,7 @@ func TestErrorTransitionKillsWithMessage(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.waitStarted(t, id+"@extract")
-	w.exec.complete(id+"@extract", actions.Status{Outcome: actions.Error, ErrorCode: "1", ErrorMessage: "exit code [1]", ExternalStatus: "FAILED"})
+	w.exec.complete(id+"@extract", actions.Status{Outcome: workflow.OutcomeError, ErrorCode: "1", ErrorMessage: "exit code [1]", ExternalStatus: "FAILED"})
 	_ = w.runner.Callback(context.Background(), id+"@extract", "FAILED")
 	job := w.waitStatus(t, id, store.WorkflowKilled)
 	_, acts := w.job(t, id)
@@ -317,7 +292,7 @@ func TestLostCallbackIsFoundByTheBatchedPoll(t *testing.T) {
 	}
 	w.waitStarted(t, id+"@extract")
 	// No callback at all: the batched poll must notice the end.
-	w.exec.complete(id+"@extract", actions.Status{Outcome: actions.OK, Data: "rows=0\n"})
+	w.exec.complete(id+"@extract", actions.Status{Outcome: workflow.OutcomeOK, Data: "rows=0\n"})
 	w.waitStatus(t, id, store.WorkflowSucceeded)
 }
 
@@ -418,7 +393,7 @@ func TestSuspendResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.waitStatus(t, id, store.WorkflowSuspended)
-	w.exec.complete(id+"@extract", actions.Status{Outcome: actions.OK, Data: "rows=0\n"})
+	w.exec.complete(id+"@extract", actions.Status{Outcome: workflow.OutcomeOK, Data: "rows=0\n"})
 	_ = w.runner.Callback(ctx, id+"@extract", "SUCCEEDED")
 	if err := w.runner.Resume(ctx, id); err != nil {
 		t.Fatal(err)
@@ -460,13 +435,6 @@ func TestSubmitErrorsPersistNothing(t *testing.T) {
 	}
 }
 
-func testLogOut() io.Writer {
-	if os.Getenv("GOZIE_TEST_LOG") != "" {
-		return os.Stderr
-	}
-	return io.Discard
-}
-
 func TestRerunFailNodesSkipsWhatSucceeded(t *testing.T) {
 	w := setup(t, false)
 	app := w.app(t, "chain", chainApp)
@@ -475,10 +443,10 @@ func TestRerunFailNodesSkipsWhatSucceeded(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.waitStarted(t, id+"@extract")
-	w.exec.complete(id+"@extract", actions.Status{Outcome: actions.OK, Data: "rows=5\n"})
+	w.exec.complete(id+"@extract", actions.Status{Outcome: workflow.OutcomeOK, Data: "rows=5\n"})
 	_ = w.runner.Callback(context.Background(), id+"@extract", "")
 	w.waitStarted(t, id+"@load")
-	w.exec.complete(id+"@load", actions.Status{Outcome: actions.Error, ErrorCode: "1", ErrorMessage: "exit code [1]"})
+	w.exec.complete(id+"@load", actions.Status{Outcome: workflow.OutcomeError, ErrorCode: "1", ErrorMessage: "exit code [1]"})
 	_ = w.runner.Callback(context.Background(), id+"@load", "")
 	w.waitStatus(t, id, store.WorkflowKilled)
 
@@ -495,7 +463,7 @@ func TestRerunFailNodesSkipsWhatSucceeded(t *testing.T) {
 	if acts["extract"].Status != store.ActionOK || !strings.Contains(acts["load"].Conf, "<argument>5</argument>") {
 		t.Fatalf("extract %s, load conf %s", acts["extract"].Status, acts["load"].Conf)
 	}
-	w.exec.complete(id+"@load", actions.Status{Outcome: actions.OK})
+	w.exec.complete(id+"@load", actions.Status{Outcome: workflow.OutcomeOK})
 	_ = w.runner.Callback(context.Background(), id+"@load", "")
 	w.waitStatus(t, id, store.WorkflowSucceeded)
 	w.exec.mu.Lock()
@@ -535,7 +503,7 @@ func TestUserRetryRelaunchesWithANewTag(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.waitStarted(t, id+"@flaky")
-	w.exec.complete(id+"@flaky", actions.Status{Outcome: actions.Error, ErrorCode: "JA018", ErrorMessage: "boom"})
+	w.exec.complete(id+"@flaky", actions.Status{Outcome: workflow.OutcomeError, ErrorCode: "JA018", ErrorMessage: "boom"})
 	_ = w.runner.Callback(context.Background(), id+"@flaky", "")
 	// JA018 is retryable: USER_RETRY with a trigger a minute out.
 	deadline := time.Now().Add(20 * time.Second)
@@ -629,8 +597,8 @@ func TestActionCarriesItsCredentials(t *testing.T) {
 func TestCallbackDuringTheStartIsNotLost(t *testing.T) {
 	w := setup(t, false)
 	ctx := context.Background()
-	w.exec.onStart["fast"] = func(run *actions.Run, ext string) {
-		w.exec.ended[ext] = actions.Status{Done: true, Outcome: actions.OK, ExternalStatus: "SUCCEEDED"}
+	w.exec.onStart["fast"] = func(run *actions.Attempt, ext string) {
+		w.exec.ended[ext] = actions.Status{Done: true, Outcome: workflow.OutcomeOK, ExternalStatus: "SUCCEEDED"}
 		if err := w.runner.Callback(ctx, run.ActionID, "SUCCEEDED"); err != nil {
 			t.Error(err)
 			return

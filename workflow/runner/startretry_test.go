@@ -3,28 +3,27 @@ package runner_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/workflow/runner"
 )
 
 // waitAction polls until the action's row satisfies ok.
 func (w *world) waitAction(t *testing.T, jobID, node string, ok func(store.WorkflowAction) bool) store.WorkflowAction {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	var a store.WorkflowAction
+	testwait.WaitForLast(t, 20*time.Second, node+" to reach the awaited state", func() (bool, string) {
 		_, acts := w.job(t, jobID)
-		if a := acts[node]; ok(a) {
-			return a
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: never reached the awaited state: %+v", node, acts[node])
-		}
-		time.Sleep(5 * time.Millisecond) // condition poll with a deadline
-	}
+		a = acts[node]
+		return ok(a), fmt.Sprintf("%+v", a)
+	})
+	return a
 }
 
 // refusals returns how many Starts of node were refused so far.
@@ -73,7 +72,7 @@ func TestTransientStartFailuresEndInStartManualAndSuspend(t *testing.T) {
 	if a.ErrorCode != "" || a.StartTime.IsZero() {
 		t.Fatalf("extract after the resume: code %q start %v", a.ErrorCode, a.StartTime)
 	}
-	w.exec.complete(id+"@extract", actions.Status{Outcome: actions.OK, ExternalStatus: "SUCCEEDED", Data: "rows=0\n"})
+	w.exec.complete(id+"@extract", actions.Status{Outcome: workflow.OutcomeOK, ExternalStatus: "SUCCEEDED", Data: "rows=0\n"})
 	if err := w.runner.Callback(context.Background(), id+"@extract", "SUCCEEDED"); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gozie/gozie/internal/testproc"
 )
 
 // waitTimeout bounds every wait on a condition.
@@ -77,58 +79,6 @@ func TestCommandThatCannotStart(t *testing.T) {
 	}
 }
 
-// groupAlive reports whether a live (not zombie) process is in group pgid.
-// Zombies are left out: a killed grandchild waits for init to reap it.
-func groupAlive(t *testing.T, pgid int) bool {
-	t.Helper()
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatalf("reading /proc: %v", err)
-	}
-	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(f) >= 3 && f[0] != "Z" && f[0] != "X" && f[2] == strconv.Itoa(pgid) {
-			return true
-		}
-	}
-	return false
-}
-
-// waitGroupGone polls until no live process is left in group pgid.
-func waitGroupGone(t *testing.T, pgid int) {
-	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	for groupAlive(t, pgid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("process group %d survived", pgid)
-		}
-		time.Sleep(5 * time.Millisecond) // polling a condition with a deadline
-	}
-}
-
-func waitFile(t *testing.T, p string) string {
-	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	for {
-		b, err := os.ReadFile(p)
-		if err == nil && bytes.HasSuffix(b, []byte("\n")) {
-			return strings.TrimSpace(string(b))
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not appear", p)
-		}
-		time.Sleep(5 * time.Millisecond) // polling a condition with a deadline
-	}
-}
-
 func TestCommandTerminationReachesTheWholeGroup(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -149,7 +99,7 @@ func TestCommandTerminationReachesTheWholeGroup(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan exit, 1)
 			go func() { done <- c.run(ctx, 100*time.Millisecond) }()
-			pgid, err := strconv.Atoi(waitFile(t, pidFile))
+			pgid, err := strconv.Atoi(testproc.WaitLine(t, waitTimeout, pidFile))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,7 +113,7 @@ func TestCommandTerminationReachesTheWholeGroup(t *testing.T) {
 			if !ex.terminated || ex.code < 128 {
 				t.Errorf("exit = %+v, want terminated by a signal", ex)
 			}
-			waitGroupGone(t, pgid)
+			testproc.WaitGroupGone(t, waitTimeout, pgid)
 		})
 	}
 }
@@ -179,7 +129,7 @@ func TestCommandLeftoversAreKilled(t *testing.T) {
 	if ex.code != 0 {
 		t.Fatalf("exit %+v", ex)
 	}
-	pid, err := strconv.Atoi(waitFile(t, pidFile))
+	pid, err := strconv.Atoi(testproc.WaitLine(t, waitTimeout, pidFile))
 	if err != nil {
 		t.Fatal(err)
 	}

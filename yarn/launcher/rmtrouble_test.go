@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/miniyarn"
 	"github.com/gozie/gozie/yarn"
 )
@@ -124,16 +126,17 @@ func startLauncher(ctx context.Context, t *testing.T, opts miniyarn.Options) *li
 // waitFor polls cond until it holds.
 func (l *liveLauncher) waitFor(ctx context.Context, what string, cond func() bool) {
 	l.t.Helper()
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for !cond() {
-		select {
-		case <-ctx.Done():
-			r, _ := l.rm.App(l.id)
-			l.t.Fatalf("waiting for %s: %v; the application is %s/%s %q; logs in %s", what, ctx.Err(), r.State, r.FinalStatus, r.Diagnostics, r.AMContainerLogs)
-		case <-tick.C:
-		}
+	timeout := testwait.Timeout
+	if dl, ok := ctx.Deadline(); ok {
+		timeout = time.Until(dl)
 	}
+	testwait.Poll{Timeout: timeout, Every: 10 * time.Millisecond}.WaitForLast(l.t, what, func() (bool, string) {
+		if cond() {
+			return true, ""
+		}
+		r, _ := l.rm.App(l.id)
+		return false, fmt.Sprintf("the application is %s/%s %q; logs in %s", r.State, r.FinalStatus, r.Diagnostics, r.AMContainerLogs)
+	})
 }
 
 // finish releases the command and checks the run's end: the application
