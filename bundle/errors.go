@@ -41,16 +41,6 @@ const (
 // message, formatted "E1304: where: message".
 type Error = oozieerr.Error
 
-// newError builds an *Error with a formatted message.
-func newError(code oozieerr.Code, where, format string, args ...any) *Error {
-	return oozieerr.At(code, where, format, args...)
-}
-
-// wrapError builds an *Error around a cause, whose text ends the message.
-func wrapError(code oozieerr.Code, where string, err error, format string, args ...any) *Error {
-	return oozieerr.WrapAt(code, where, err, format, args...)
-}
-
 // ErrorCode returns the Oozie error code of the first coded error in err's chain, or "" if
 // there is none.
 func ErrorCode(err error) oozieerr.Code { return oozieerr.CodeOf(err) }

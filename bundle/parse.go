@@ -35,7 +35,7 @@ func Parse(data []byte) (*App, error) {
 	}
 	version, ok := strings.CutPrefix(root.Name().Space, NamespacePrefix)
 	if root.Name().Local != "bundle-app" || !ok || !slices.Contains(versions, version) {
-		return nil, newError(CodeInvalidDefinition, root.Where(),
+		return nil, oozieerr.At(CodeInvalidDefinition, root.Where(),
 			"the root element must be <bundle-app> in namespace uri:oozie:bundle:0.1 or 0.2, found <%s> in %q",
 			root.Name().Local, root.Name().Space)
 	}
@@ -55,7 +55,7 @@ func treeError(err error) error {
 	return xmltree.Coded(err, func(err error) string { return string(ErrorCode(err)) }, func(code string, te *xmltree.Error) error {
 		e := &Error{Code: oozieerr.Code(code), Where: te.Where, Msg: te.Msg}
 		if te.Err != nil {
-			e = wrapError(e.Code, e.Where, te.Err, "%s", e.Msg)
+			e = oozieerr.WrapAt(e.Code, e.Where, te.Err, "%s", e.Msg)
 		}
 		return e
 	})
@@ -133,7 +133,7 @@ func (p parser) coordinator(n *xmltree.Node) (CoordinatorDef, error) {
 	c.Critical, c.HasCritical = n.Attr("critical")
 	c.Enabled, c.HasEnabled = n.Attr("enabled")
 	if p.version == "0.1" && !identifierRE.MatchString(c.Name) {
-		return CoordinatorDef{}, newError(CodeInvalidDefinition, n.Where(),
+		return CoordinatorDef{}, oozieerr.At(CodeInvalidDefinition, n.Where(),
 			"coordinator name %q is not an identifier (a letter, then letters, digits, '-' or '_')", c.Name)
 	}
 	kids, err := n.Sequence(p.ns, []xmltree.Rule{

@@ -44,7 +44,7 @@ var changeKeys = map[string]bool{"endtime": true, "concurrency": true, "pausetim
 func ParseChange(value string, f oozietime.Format) (Change, error) {
 	var c Change
 	bad := func(format string, args ...any) (Change, error) {
-		return Change{}, newError(CodeChange, "change", "%s: "+format, append([]any{value}, args...)...)
+		return Change{}, oozieerr.At(CodeChange, "change", "%s: "+format, append([]any{value}, args...)...)
 	}
 	if strings.TrimSpace(value) == "" {
 		return bad("change value can not be empty string or null")
@@ -128,7 +128,7 @@ type ChangeResult struct {
 func ApplyChange(row store.CoordJob, pending bool, actions []store.CoordAction, c Change, hideErrorStates bool) (ChangeResult, error) {
 	if (row.Status == store.JobKilled || row.Status == store.JobIgnored) &&
 		(c.Status == "" || c.HasEndTime || c.HasConcurrency || (c.HasPauseTime && !c.PauseTime.IsZero())) {
-		return ChangeResult{}, newError(CodeChangeNotAllowed, "change", "cannot change a %s coordinator job", row.Status)
+		return ChangeResult{}, oozieerr.At(CodeChangeNotAllowed, "change", "cannot change a %s coordinator job", row.Status)
 	}
 	if err := checkStatusChange(row, pending, c.Status); err != nil {
 		return ChangeResult{}, err
@@ -148,7 +148,7 @@ func ApplyChange(row store.CoordJob, pending bool, actions []store.CoordAction, 
 				break
 			}
 			if a.Status != store.CoordActionWaiting && a.Status != store.CoordActionReady {
-				return newError(CodeDeleteRunning, "change", "Cannot delete running/completed coordinator action: [%s]", a.ID)
+				return oozieerr.At(CodeDeleteRunning, "change", "Cannot delete running/completed coordinator action: [%s]", a.ID)
 			}
 			res.Delete = append(res.Delete, a)
 			earliest = a.NominalTime
@@ -233,16 +233,16 @@ func checkStatusChange(row store.CoordJob, pending bool, s store.JobStatus) erro
 		return nil
 	case store.JobRunning:
 		if row.Status != store.JobFailed && row.Status != store.JobKilled && row.Status != store.JobIgnored {
-			return newError(CodeChange, "change", "RUNNING: Only FAILED, KILLED, IGNORED job can be changed to RUNNING. "+
+			return oozieerr.At(CodeChange, "change", "RUNNING: Only FAILED, KILLED, IGNORED job can be changed to RUNNING. "+
 				"Current job status is %s", row.Status)
 		}
 	case store.JobIgnored:
 		if (row.Status != store.JobFailed && row.Status != store.JobKilled) || pending {
-			return newError(CodeChange, "change", "IGNORED: Only FAILED or KILLED non-pending job can be changed to IGNORED. "+
+			return oozieerr.At(CodeChange, "change", "IGNORED: Only FAILED or KILLED non-pending job can be changed to IGNORED. "+
 				"Current job status is %s and pending status is %v", row.Status, pending)
 		}
 	default:
-		return newError(CodeChange, "change", "%s must be RUNNING or IGNORED", s)
+		return oozieerr.At(CodeChange, "change", "%s must be RUNNING or IGNORED", s)
 	}
 	return nil
 }

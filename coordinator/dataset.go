@@ -7,6 +7,7 @@ import (
 
 	"github.com/gozie/gozie/el"
 	"github.com/gozie/gozie/hcat"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
 )
 
@@ -103,7 +104,7 @@ func (d *Dataset) URI(instance time.Time, f oozietime.Format) (string, error) {
 	env := &el.Env{Funcs: el.NewRegistry(), Vars: el.MapVars(vars), Location: f.Location()}
 	uri, err := env.EvalString(d.URITemplate)
 	if err != nil {
-		return "", newError(CodeEL, "dataset "+d.Name+" uri-template", "cannot expand %q: %v", d.URITemplate, err)
+		return "", oozieerr.At(CodeEL, "dataset "+d.Name+" uri-template", "cannot expand %q: %v", d.URITemplate, err)
 	}
 	return uri, nil
 }

@@ -173,7 +173,7 @@ func (c *ELContext) Eval(p Phase, text string) (any, error) {
 		if errors.As(err, &inner) {
 			code = inner.Code
 		}
-		return nil, wrapError(code, "", err, "Unable to evaluate [%s] in phase %s", text, p)
+		return nil, oozieerr.WrapAt(code, "", err, "Unable to evaluate [%s] in phase %s", text, p)
 	}
 	return v, nil
 }

@@ -40,16 +40,6 @@ const (
 // "line 12"), and the message, formatted "E1003: where: message".
 type Error = oozieerr.Error
 
-// newError builds an *Error with a formatted message.
-func newError(code oozieerr.Code, where, format string, args ...any) *Error {
-	return oozieerr.At(code, where, format, args...)
-}
-
-// wrapError builds an *Error around a cause, whose text ends the message.
-func wrapError(code oozieerr.Code, where string, err error, format string, args ...any) *Error {
-	return oozieerr.WrapAt(code, where, err, format, args...)
-}
-
 // withCause returns e with err as its cause, err's text ending the message, as a literal
 // *Error with a cause read before the cause's text moved into the message.
 func withCause(e *Error, err error) *Error {

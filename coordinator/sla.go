@@ -57,7 +57,7 @@ func (j *Job) slaRegistration(sla *SLADef, jobID, actionID string, number int, n
 	nominal, _ := sla.Field("nominal-time")
 	nt, err := j.Format.Parse(nominal)
 	if err != nil {
-		return nil, wrapError(oozieerr.E0302, "sla:info/nominal-time", err, "Invalid parameter [%s]", nominal)
+		return nil, oozieerr.WrapAt(oozieerr.E0302, "sla:info/nominal-time", err, "Invalid parameter [%s]", nominal)
 	}
 	reg.NominalTime = nt
 	minutes := func(name string) (float64, bool, error) {
@@ -67,7 +67,7 @@ func (j *Job) slaRegistration(sla *SLADef, jobID, actionID string, number int, n
 		}
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 32)
 		if err != nil || f < 0 && name != "max-duration" {
-			return 0, false, newError(oozieerr.E0302, "sla:info/"+name, "Invalid parameter [%s] for SLA %s", v, name)
+			return 0, false, oozieerr.At(oozieerr.E0302, "sla:info/"+name, "Invalid parameter [%s] for SLA %s", v, name)
 		}
 		return f, true, nil
 	}

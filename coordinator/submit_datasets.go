@@ -2,6 +2,8 @@ package coordinator
 
 import (
 	"fmt"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // datasets resolves the included and inline datasets: included files are read and merged
@@ -16,19 +18,19 @@ func (s *submitter) datasets() (map[string]*Dataset, error) {
 			return nil, err
 		}
 		if s.req.ReadInclude == nil {
-			return nil, newError(CodeSubmit, "datasets/include", "cannot read dataset file %s: no reader", path)
+			return nil, oozieerr.At(CodeSubmit, "datasets/include", "cannot read dataset file %s: no reader", path)
 		}
 		data, err := s.req.ReadInclude(path)
 		if err != nil {
-			return nil, wrapError(CodeSubmit, "datasets/include", err, "cannot read dataset file %s", path)
+			return nil, oozieerr.WrapAt(CodeSubmit, "datasets/include", err, "cannot read dataset file %s", path)
 		}
 		included, err := ParseDatasets(data)
 		if err != nil {
-			return nil, wrapError(ErrorCode(err), "datasets/include", err, "invalid dataset file %s", path)
+			return nil, oozieerr.WrapAt(ErrorCode(err), "datasets/include", err, "invalid dataset file %s", path)
 		}
 		for _, d := range included {
 			if other, dup := fromInclude[d.Name]; dup {
-				return nil, newError(CodeSubmit, "datasets/include", "Duplicate Dataset %s in %s and %s", d.Name, other, path)
+				return nil, oozieerr.At(CodeSubmit, "datasets/include", "Duplicate Dataset %s in %s and %s", d.Name, other, path)
 			}
 			fromInclude[d.Name] = path
 			defs[d.Name] = d
@@ -52,7 +54,7 @@ func (s *submitter) datasets() (map[string]*Dataset, error) {
 func (s *submitter) dataset(d DatasetDef) (*Dataset, error) {
 	where := fmt.Sprintf("dataset[%s]", d.Name)
 	if d.Async {
-		return nil, newError(CodeSubmit, where, "Asynchronous Dataset is not supported yet")
+		return nil, oozieerr.At(CodeSubmit, where, "Asynchronous Dataset is not supported yet")
 	}
 	freq, err := s.parseFrequency(where+"/@frequency", d.Frequency, false)
 	if err != nil {
@@ -63,7 +65,7 @@ func (s *submitter) dataset(d DatasetDef) (*Dataset, error) {
 		return nil, err
 	}
 	if initial.Before(minInitialInstance) {
-		return nil, newError(CodeInstanceText, where+"/@initial-instance",
+		return nil, oozieerr.At(CodeInstanceText, where+"/@initial-instance",
 			"Dataset initial-instance %s is earlier than the default initial instance %s",
 			s.req.Format.Format(initial), s.req.Format.Format(minInitialInstance))
 	}
@@ -83,7 +85,7 @@ func (s *submitter) dataset(d DatasetDef) (*Dataset, error) {
 	}
 	ds, err := datasetFromDef(d.Name, freq.N, freq.Unit, freq.EndOf, initial, tz, uri, flag, d.HasDoneFlag)
 	if err != nil {
-		return nil, wrapError(CodeSubmit, where, err, "invalid dataset")
+		return nil, oozieerr.WrapAt(CodeSubmit, where, err, "invalid dataset")
 	}
 	return ds, nil
 }

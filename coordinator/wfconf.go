@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // Configuration keys of the workflow a coordinator action starts.
@@ -44,7 +45,7 @@ func WorkflowConf(doc *ActionDoc, runConf, rerunConf *conf.Properties) (*conf.Pr
 	user := doc.Job.User
 	for _, k := range []string{KeyUserName, keyMRUserName} {
 		if v, ok := out.Get(k); ok && v != user {
-			return nil, newError(CodeSubmit, k, "%s=%s", k, v)
+			return nil, oozieerr.At(CodeSubmit, k, "%s=%s", k, v)
 		}
 	}
 	out.Set(KeyNominalTime, strconv.FormatInt(doc.NominalTime.UnixMilli(), 10))

@@ -1,7 +1,6 @@
 package hadoop
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"os"
@@ -9,37 +8,6 @@ import (
 	"reflect"
 	"testing"
 )
-
-func TestVLong(t *testing.T) {
-	t.Parallel()
-	// Expected bytes follow the WritableUtils layout: one byte for
-	// [-112, 127]; otherwise a marker (-113-n for positive, -121-n for
-	// negative values, n = magnitude bytes) and the magnitude big-endian.
-	tests := []struct {
-		v    int64
-		want []byte
-	}{
-		{0, []byte{0x00}},
-		{127, []byte{0x7f}},
-		{-112, []byte{0x90}},
-		{128, []byte{0x8f, 0x80}},
-		{255, []byte{0x8f, 0xff}},
-		{256, []byte{0x8e, 0x01, 0x00}},
-		{-113, []byte{0x87, 0x70}},
-		{-1 << 31, []byte{0x84, 0x7f, 0xff, 0xff, 0xff}},
-		{1<<63 - 1, []byte{0x88, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}},
-	}
-	for _, tt := range tests {
-		got := appendVLong(nil, tt.v)
-		if !bytes.Equal(got, tt.want) {
-			t.Errorf("appendVLong(%d) = % x, want % x", tt.v, got, tt.want)
-		}
-		back, err := readVLong(bufio.NewReader(bytes.NewReader(got)))
-		if err != nil || back != tt.v {
-			t.Errorf("readVLong(% x) = %d, %v; want %d", got, back, err, tt.v)
-		}
-	}
-}
 
 func sampleCredentials() *Credentials {
 	return &Credentials{

@@ -14,6 +14,7 @@ import (
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
@@ -125,7 +126,7 @@ func (r *Runner) tx(ctx context.Context, fn func(store.Tx) error) error {
 func getJob(ctx context.Context, x store.Tx, id string) (store.BundleJob, error) {
 	job, err := x.GetBundleJob(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return job, errorf(CodeJobNotFound, "Job does not exist [%s]", id)
+		return job, oozieerr.New(CodeJobNotFound, "Job does not exist [%s]", id)
 	}
 	return job, err
 }

@@ -213,7 +213,7 @@ type RerunOptions struct {
 // runs again (a PAUSED one stays PAUSED). It returns the rerun actions.
 func (r *Runner) Rerun(ctx context.Context, id string, opts RerunOptions) ([]store.CoordAction, error) {
 	if opts.Coordinators == "" && opts.Dates == "" {
-		return nil, errorf(CodeRerun, "Error in rerun of bundle job [%s]: give coordinator names, dates or both", id)
+		return nil, oozieerr.New(CodeRerun, "Error in rerun of bundle job [%s]: give coordinator names, dates or both", id)
 	}
 	var (
 		job    store.BundleJob
@@ -262,7 +262,7 @@ func (r *Runner) Rerun(ctx context.Context, id string, opts RerunOptions) ([]sto
 	}
 	if !reran {
 		if firstErr == nil {
-			firstErr = errorf(CodeRerun, "Error in rerun of bundle job [%s]: no coordinator in scope [%s]", id, opts.Coordinators)
+			firstErr = oozieerr.New(CodeRerun, "Error in rerun of bundle job [%s]: no coordinator in scope [%s]", id, opts.Coordinators)
 		}
 		return nil, firstErr
 	}

@@ -12,11 +12,7 @@ import (
 // its one place.
 type Error = oozieerr.Error
 
-func errorf(code oozieerr.Code, format string, args ...any) *Error {
-	return oozieerr.New(code, format, args...)
-}
-
-// wrapf is errorf with a cause, whose text ends the message; a cause with the same code
+// wrapf is oozieerr.Wrap, except that a cause with the same code
 // adds its text without the code (oozieerr.TextOf), so the code is said once.
 func wrapf(code oozieerr.Code, err error, format string, args ...any) *Error {
 	cause := err.Error()

@@ -13,6 +13,7 @@ import (
 	"github.com/gozie/gozie/coordinator/coordrun"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -58,11 +59,11 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties) (*Prepared
 	props = props.Trimmed()
 	user, _ := props.Get(PropUser)
 	if user == "" {
-		return nil, errorf(CodeMissingProperty, "Missing configuration property [%s]", PropUser)
+		return nil, oozieerr.New(CodeMissingProperty, "Missing configuration property [%s]", PropUser)
 	}
 	ctx = hadoop.AsUser(ctx, user) // the app is read as the user
 	if v, _ := props.Get(PropAppPath); v == "" {
-		return nil, errorf(CodeInvalidParam, "Invalid parameter [%s]", PropAppPath)
+		return nil, oozieerr.New(CodeInvalidParam, "Invalid parameter [%s]", PropAppPath)
 	}
 	resolved, err := conf.Substitute(props, r.cfg.SubstituteDepth)
 	if err != nil {
@@ -169,7 +170,7 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, raw [
 	fi, err := r.cfg.FS.Stat(ctx, p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", nil, nil, errorf(CodeReadDefinition, "Could not read the bundle job definition, [%s does not exist]", appPath)
+		return "", nil, nil, oozieerr.New(CodeReadDefinition, "Could not read the bundle job definition, [%s does not exist]", appPath)
 	case err != nil:
 		return "", nil, nil, wrapf(CodeReadDefinition, err, "Could not read the bundle job definition, [%s]", appPath)
 	}
@@ -183,7 +184,7 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, raw [
 	raw, err = r.cfg.FS.ReadFile(ctx, file)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", nil, nil, errorf(CodeReadDefinition, "Could not read the bundle job definition, [%s does not exist]", file)
+		return "", nil, nil, oozieerr.New(CodeReadDefinition, "Could not read the bundle job definition, [%s does not exist]", file)
 	case err != nil:
 		return "", nil, nil, wrapf(CodeReadDefinition, err, "Could not read the bundle job definition, [%s]", file)
 	}

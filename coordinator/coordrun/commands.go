@@ -7,6 +7,7 @@ import (
 
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -359,14 +360,14 @@ func (r *Runner) Ignore(ctx context.Context, id string) error {
 			return err
 		}
 		if job.Status != store.JobFailed && job.Status != store.JobKilled {
-			return errorf(CodeIgnore, "Only a FAILED or KILLED coordinator job can be ignored; job [%s] is %s", id, job.Status)
+			return oozieerr.New(CodeIgnore, "Only a FAILED or KILLED coordinator job can be ignored; job [%s] is %s", id, job.Status)
 		}
 		pending, err := x.CountCoordActionsWhere(ctx, store.CoordActionFilter{JobID: id, PendingOnly: true})
 		if err != nil {
 			return err
 		}
 		if pending > 0 {
-			return errorf(CodeIgnore, "Coordinator job [%s] still has commands in flight; ignore it when they are done", id)
+			return oozieerr.New(CodeIgnore, "Coordinator job [%s] still has commands in flight; ignore it when they are done", id)
 		}
 		res, err := coordinator.ApplyChange(job, false, nil, coordinator.Change{Status: store.JobIgnored}, r.set.HideErrorStates)
 		if err != nil {

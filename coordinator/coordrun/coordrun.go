@@ -13,6 +13,7 @@ import (
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow/runner"
@@ -236,7 +237,7 @@ func (r *Runner) jobChanged(ctx context.Context, x store.Tx, before store.JobSta
 func getJob(ctx context.Context, x store.Tx, id string) (store.CoordJob, error) {
 	job, err := x.GetCoordJob(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return job, errorf(CodeJobNotFound, "Job does not exist [%s]", id)
+		return job, oozieerr.New(CodeJobNotFound, "Job does not exist [%s]", id)
 	}
 	return job, err
 }
@@ -249,7 +250,7 @@ func getJob(ctx context.Context, x store.Tx, id string) (store.CoordJob, error) 
 func lockJob(ctx context.Context, x store.Tx, id string) (store.CoordJob, error) {
 	job, err := x.LockCoordJob(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return job, errorf(CodeJobNotFound, "Job does not exist [%s]", id)
+		return job, oozieerr.New(CodeJobNotFound, "Job does not exist [%s]", id)
 	}
 	return job, err
 }

@@ -14,15 +14,6 @@ import (
 // server as they are and are mapped in its one place.
 type Error = oozieerr.Error
 
-func errorf(code oozieerr.Code, format string, args ...any) *Error {
-	return oozieerr.New(code, format, args...)
-}
-
-// wrapf is errorf with a cause, whose text ends the message.
-func wrapf(code oozieerr.Code, err error, format string, args ...any) *Error {
-	return oozieerr.Wrap(code, err, format, args...)
-}
-
 // coded returns err with its Oozie code in its text: the coordinator core's and the
 // runner's errors are already this package's *Error and are returned as they are; another
 // coded error (a filesystem's *hadoop.SchemeError, whose text has no code) becomes an

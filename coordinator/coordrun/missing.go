@@ -7,6 +7,7 @@ import (
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
@@ -44,7 +45,7 @@ func (r *Runner) MissingDependencies(ctx context.Context, id string, typ ScopeTy
 		var err error
 		if job, err = x.GetCoordJob(ctx, id); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
-				return errorf(CodeJobNotFound, "Job does not exist [%s]", id)
+				return oozieerr.New(CodeJobNotFound, "Job does not exist [%s]", id)
 			}
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -60,7 +61,7 @@ func (r *Runner) selectActions(ctx context.Context, x store.Tx, jobID string, ty
 		}
 		return coordinator.InDateScope(acts, ranges), nil
 	}
-	return nil, errorf(CodeInvalidParam, "Invalid parameter [type] = [%s]: must be action or date", typ)
+	return nil, oozieerr.New(CodeInvalidParam, "Invalid parameter [type] = [%s]: must be action or date", typ)
 }
 
 func minT(a, b time.Time) time.Time {
@@ -109,14 +110,14 @@ func (r *Runner) IgnoreActions(ctx context.Context, id string, typ ScopeType, sc
 			return err
 		}
 		if job.Status == store.JobPrep {
-			return errorf(CodeIgnore, "Coordinator job [%s] is in PREP: it has no actions to ignore", id)
+			return oozieerr.New(CodeIgnore, "Coordinator job [%s] is in PREP: it has no actions to ignore", id)
 		}
 		acts, err := r.selectActions(ctx, x, id, typ, scope)
 		if err != nil {
 			return err
 		}
 		if len(acts) == 0 {
-			return errorf(CodeIgnore, "No coordinator actions of [%s] in scope [%s]", id, scope)
+			return oozieerr.New(CodeIgnore, "No coordinator actions of [%s] in scope [%s]", id, scope)
 		}
 		var refused []string
 		for _, a := range acts {
@@ -125,7 +126,7 @@ func (r *Runner) IgnoreActions(ctx context.Context, id string, typ ScopeType, sc
 			}
 		}
 		if len(refused) > 0 {
-			return errorf(CodeIgnore, "Only FAILED, KILLED or TIMEDOUT actions can be ignored: %s", strings.Join(refused, ", "))
+			return oozieerr.New(CodeIgnore, "Only FAILED, KILLED or TIMEDOUT actions can be ignored: %s", strings.Join(refused, ", "))
 		}
 		now := r.now()
 		for _, a := range acts {
@@ -149,7 +150,7 @@ func (r *Runner) SelectActions(ctx context.Context, id string, typ ScopeType, sc
 	err := r.tx(ctx, func(x store.Tx) error {
 		if _, err := x.GetCoordJob(ctx, id); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
-				return errorf(CodeJobNotFound, "Job does not exist [%s]", id)
+				return oozieerr.New(CodeJobNotFound, "Job does not exist [%s]", id)
 			}
 			return err
 		}

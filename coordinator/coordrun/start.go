@@ -187,7 +187,7 @@ func (r *Runner) prepareLaunch(ctx context.Context, def *coordinator.Job, jobCon
 	}
 	runConf, rerunConf, err := splitRunConf(a.RunConf)
 	if err != nil {
-		l.failure = wrapf(CodeWorkflowSubmit, err, "reading the run configuration of %s", a.ID)
+		l.failure = oozieerr.Wrap(CodeWorkflowSubmit, err, "reading the run configuration of %s", a.ID)
 		return l, nil
 	}
 	if runConf.Len() == 0 {
@@ -195,7 +195,7 @@ func (r *Runner) prepareLaunch(ctx context.Context, def *coordinator.Job, jobCon
 	}
 	doc, err := coordinator.ParseActionXML(a.ActionXML, runConf, r.cfg.Format)
 	if err != nil {
-		l.failure = wrapf(CodeWorkflowSubmit, err, "reading the action document of %s", a.ID)
+		l.failure = oozieerr.Wrap(CodeWorkflowSubmit, err, "reading the action document of %s", a.ID)
 		return l, nil
 	}
 	wfConf, err := coordinator.WorkflowConf(doc, runConf, rerunConf)

@@ -68,12 +68,12 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 	props = props.Trimmed()
 	user, _ := props.Get(PropUser)
 	if user == "" {
-		return nil, errorf(CodeMissingProperty, "Missing configuration property [%s]", PropUser)
+		return nil, oozieerr.New(CodeMissingProperty, "Missing configuration property [%s]", PropUser)
 	}
 	ctx = hadoop.AsUser(ctx, user) // the app and its includes are read as the user
 	appPath, _ := props.Get(PropAppPath)
 	if appPath == "" {
-		return nil, errorf(CodeInvalidParam, "Invalid parameter [%s]", PropAppPath)
+		return nil, oozieerr.New(CodeInvalidParam, "Invalid parameter [%s]", PropAppPath)
 	}
 	if s, err := conf.Substitute(props, r.cfg.SubstituteDepth); err == nil {
 		if v, _ := s.Get(PropAppPath); v != "" {
@@ -281,7 +281,7 @@ func appIOError(err error) *Error {
 	if errors.As(err, &nf) {
 		return &Error{Code: oozieerr.Code(nf.ErrorCode()), Msg: nf.Message(), Err: err}
 	}
-	return wrapf(CodeIO, err, "IO error")
+	return oozieerr.Wrap(CodeIO, err, "IO error")
 }
 
 // readApp reads the coordinator definition and coord-config-default.xml.
@@ -291,14 +291,14 @@ func (r *Runner) readApp(ctx context.Context, dir, file string) ([]byte, *conf.P
 	}
 	if _, err := r.cfg.FS.Stat(ctx, dir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, errorf(CodeAppDirMissing, "App directory [%s] does not exist", dir)
+			return nil, nil, oozieerr.New(CodeAppDirMissing, "App directory [%s] does not exist", dir)
 		}
 		return nil, nil, appIOError(err)
 	}
 	raw, err := r.cfg.FS.ReadFile(ctx, file)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, errorf(CodeAppDefMissing, "App definition [%s] does not exist", file)
+			return nil, nil, oozieerr.New(CodeAppDefMissing, "App definition [%s] does not exist", file)
 		}
 		return nil, nil, appIOError(err)
 	}
@@ -312,7 +312,7 @@ func (r *Runner) readApp(ctx context.Context, dir, file string) ([]byte, *conf.P
 		}
 		for _, name := range reservedDefaults {
 			if _, ok := p.Get(name); ok {
-				return nil, nil, errorf(CodeDefaultProperty, "Disallowed default property [%s] in %s", name, coordDefaultsFile)
+				return nil, nil, oozieerr.New(CodeDefaultProperty, "Disallowed default property [%s] in %s", name, coordDefaultsFile)
 			}
 		}
 		defaults = p
@@ -334,7 +334,7 @@ func (r *Runner) readInclude(ctx context.Context, dir, p string) ([]byte, error)
 	}
 	b, err := r.cfg.FS.ReadFile(ctx, p)
 	if err != nil {
-		return nil, wrapf(CodeIO, err, "reading dataset file %s", p)
+		return nil, oozieerr.Wrap(CodeIO, err, "reading dataset file %s", p)
 	}
 	return b, nil
 }

@@ -30,13 +30,13 @@ func (r *Runner) Update(ctx context.Context, id string, props *conf.Properties, 
 		return err
 	})
 	if errors.Is(err, store.ErrNotFound) {
-		return "", errorf(CodeJobNotFound, "Job does not exist [%s]", id)
+		return "", oozieerr.New(CodeJobNotFound, "Job does not exist [%s]", id)
 	}
 	if err != nil {
 		return "", err
 	}
 	if job.Status.Terminal() {
-		return "", errorf(CodeUpdate, "Coord Job update Error: [job %s is %s, only unfinished jobs can be updated]", id, job.Status)
+		return "", oozieerr.New(CodeUpdate, "Coord Job update Error: [job %s is %s, only unfinished jobs can be updated]", id, job.Status)
 	}
 	old, err := conf.ReadConfigurationXML(strings.NewReader(job.Conf), "coordinator job "+id+" configuration")
 	if err != nil {
@@ -73,7 +73,7 @@ func (r *Runner) Update(ctx context.Context, id string, props *conf.Properties, 
 		}
 	}
 	if len(fixed) > 0 {
-		return "", errorf(CodeUpdate, "Coord Job update Error: [%s cannot be updated; change the end time with -change]",
+		return "", oozieerr.New(CodeUpdate, "Coord Job update Error: [%s cannot be updated; change the end time with -change]",
 			strings.Join(fixed, ", "))
 	}
 	diff := "**********Job definition changes**********\n" + lineDiff(job.Definition, nr.Definition) +
@@ -87,7 +87,7 @@ func (r *Runner) Update(ctx context.Context, id string, props *conf.Properties, 
 			return err
 		}
 		if !cur.EndTime.Equal(job.EndTime) || cur.Status.Terminal() {
-			return errorf(CodeUpdate, "Coord Job update Error: [job %s changed while it was being updated, try again]", id)
+			return oozieerr.New(CodeUpdate, "Coord Job update Error: [job %s changed while it was being updated, try again]", id)
 		}
 		cur.Definition, cur.OrigDefinition, cur.Conf, cur.AppPath = nr.Definition, nr.OrigDefinition, nr.Conf, nr.AppPath
 		cur.Concurrency, cur.Timeout, cur.Throttle, cur.ExecutionOrder = nr.Concurrency, nr.Timeout, nr.Throttle, nr.ExecutionOrder

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow/runner"
 )
@@ -132,7 +133,7 @@ func (r *Runner) runWorkflowCommand(ctx context.Context, cmd wfCommand, a store.
 	case cmdRerunFailed:
 		_, rerun, err := splitRunConf(a.RunConf)
 		if err != nil {
-			return wrapf(CodeRerun, err, "reading the rerun configuration of %s", a.ID)
+			return oozieerr.Wrap(CodeRerun, err, "reading the rerun configuration of %s", a.ID)
 		}
 		props := rerun.Clone()
 		props.Set(keyRerunFailNodes, "true")

@@ -73,7 +73,7 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 	props = props.Trimmed()
 	user, _ := props.Get(PropUser)
 	if user == "" {
-		return nil, errorf(CodeMissingProperty, "Missing configuration property [%s]", PropUser)
+		return nil, oozieerr.New(CodeMissingProperty, "Missing configuration property [%s]", PropUser)
 	}
 	props, err := conf.Substitute(props, r.cfg.SubstituteDepth)
 	if err != nil {
@@ -81,7 +81,7 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 	}
 	appPath, _ := props.Get(PropAppPath)
 	if appPath == "" {
-		return nil, errorf(CodeInvalidParam, "Invalid parameter [%s]", PropAppPath)
+		return nil, oozieerr.New(CodeInvalidParam, "Invalid parameter [%s]", PropAppPath)
 	}
 	// The app is read as the submitting user.
 	dir, def, defaults, err := r.readApp(hadoop.AsUser(ctx, user), appPath)
@@ -156,14 +156,14 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, def [
 	}
 	if _, err := r.cfg.FS.Stat(ctx, dir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil, nil, errorf(CodeAppDirMissing, "App directory [%s] does not exist", dir)
+			return "", nil, nil, oozieerr.New(CodeAppDirMissing, "App directory [%s] does not exist", dir)
 		}
 		return "", nil, nil, appIOError(err)
 	}
 	def, err = r.cfg.FS.ReadFile(ctx, file)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil, nil, errorf(CodeAppDefMissing, "App definition [%s] does not exist", file)
+			return "", nil, nil, oozieerr.New(CodeAppDefMissing, "App definition [%s] does not exist", file)
 		}
 		return "", nil, nil, appIOError(err)
 	}
@@ -257,7 +257,7 @@ func (r *Runner) Rerun(ctx context.Context, id string, props *conf.Properties) e
 		return r.cfg.Store.Tx(ctx, func(x store.Tx) error {
 			job, err := x.GetWorkflowJob(ctx, id)
 			if errors.Is(err, store.ErrNotFound) {
-				return errorf(CodeJobNotFound, "Job does not exist [%s]", id)
+				return oozieerr.New(CodeJobNotFound, "Job does not exist [%s]", id)
 			}
 			if err != nil {
 				return err
@@ -322,7 +322,7 @@ func (r *Runner) Callback(ctx context.Context, actionID, status string) error {
 	return r.cfg.Store.Tx(ctx, func(x store.Tx) error {
 		act, err := x.GetWorkflowAction(ctx, actionID)
 		if errors.Is(err, store.ErrNotFound) {
-			return errorf(CodeActionNotFound, "Action does not exist [%s]", actionID)
+			return oozieerr.New(CodeActionNotFound, "Action does not exist [%s]", actionID)
 		}
 		if err != nil {
 			return err

@@ -7,10 +7,6 @@ import "github.com/gozie/gozie/oozieerr"
 // "<code>: <message>".
 type Error = oozieerr.Error
 
-func errorf(code oozieerr.Code, format string, args ...any) *Error {
-	return oozieerr.New(code, format, args...)
-}
-
 // Oozie error codes the runner returns itself, named for what they mean here; the codes
 // are defined once in oozieerr.
 const (

@@ -35,6 +35,7 @@ import (
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
@@ -263,7 +264,7 @@ func (r *Runner) decide(ctx context.Context, x store.Tx, jobID string, ev workfl
 func (r *Runner) rows(ctx context.Context, x store.Tx, jobID string) (store.WorkflowJob, []store.WorkflowAction, error) {
 	job, err := x.GetWorkflowJob(ctx, jobID)
 	if errors.Is(err, store.ErrNotFound) {
-		return job, nil, errorf(CodeJobNotFound, "Job does not exist [%s]", jobID)
+		return job, nil, oozieerr.New(CodeJobNotFound, "Job does not exist [%s]", jobID)
 	}
 	if err != nil {
 		return job, nil, err

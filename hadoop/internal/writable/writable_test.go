@@ -8,7 +8,9 @@ import (
 
 func TestVLongMatchesHadoop(t *testing.T) {
 	t.Parallel()
-	// Encodings as WritableUtils.writeVLong produces them.
+	// Encodings as WritableUtils.writeVLong produces them: one byte for
+	// [-112, 127]; otherwise a marker (-113-n for positive, -121-n for
+	// negative values, n = magnitude bytes) and the magnitude big-endian.
 	tests := []struct {
 		v    int64
 		want []byte
@@ -21,6 +23,7 @@ func TestVLongMatchesHadoop(t *testing.T) {
 		{256, []byte{0x8e, 0x01, 0x00}},
 		{-113, []byte{0x87, 0x70}},
 		{-1000, []byte{0x86, 0x03, 0xe7}},
+		{-1 << 31, []byte{0x84, 0x7f, 0xff, 0xff, 0xff}},
 		{math.MaxInt64, []byte{0x88, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}},
 		{math.MinInt64, []byte{0x80, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}},
 	}
