@@ -191,7 +191,7 @@ func listen(ctx context.Context, addr, what string) (net.Listener, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	l, err := portpick.Listen(ctx, addr)
+	l, err := portpick.ListenNoWait(ctx, addr)
 	if err != nil {
 		return nil, fmt.Errorf("miniyarn: listening on %s for %s: %w", addr, what, err)
 	}

@@ -78,8 +78,20 @@ func Bind(host string, bind func(addr string) error) (string, error) {
 // port below the ephemeral range, taken by the listen itself (see Bind):
 // a server that records its port and listens on it again after a restart
 // must not have picked it from the range the kernel hands to outgoing
-// connections, which may hold it by then.
+// connections, which may hold it by then. A given port that is in use is
+// waited for, up to busyWait (see listenAgain).
 func Listen(ctx context.Context, addr string) (net.Listener, error) {
+	return listen(ctx, addr, true)
+}
+
+// ListenNoWait is Listen for a server that decides itself what a given
+// port in use means (MiniYARN holds the ports of a stopped RM, and listens
+// around its own holds): it fails at once.
+func ListenNoWait(ctx context.Context, addr string) (net.Listener, error) {
+	return listen(ctx, addr, false)
+}
+
+func listen(ctx context.Context, addr string, wait bool) (net.Listener, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
@@ -88,8 +100,11 @@ func Listen(ctx context.Context, addr string) (net.Listener, error) {
 		return nil, fmt.Errorf("listen address %q: %w", addr, err)
 	}
 	var lc net.ListenConfig
-	if port != "0" {
+	switch {
+	case port != "0" && wait:
 		return listenAgain(ctx, &lc, addr)
+	case port != "0":
+		return lc.Listen(ctx, "tcp", addr)
 	}
 	var l net.Listener
 	if _, err := Bind(host, func(a string) error {
