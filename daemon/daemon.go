@@ -37,7 +37,7 @@ import (
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/backends"
 	"github.com/gozie/gozie/workflow"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 // Options are the parts of a process that do not come from configuration.
@@ -73,7 +73,7 @@ type Daemon struct {
 	// acts on paths users name (applications, datasets, actions) gets it.
 	UserFS *hadoop.Restricted
 	// Workflows runs workflow jobs.
-	Workflows *runner.Runner
+	Workflows *wfrun.Runner
 	// Coordinators runs coordinator jobs.
 	Coordinators *coordrun.Runner
 	// Bundles runs bundle jobs.
@@ -179,13 +179,13 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		}
 		onWorkflowChange = d.SLA.WorkflowChanged
 	}
-	d.Workflows, err = runner.New(runner.Config{
+	d.Workflows, err = wfrun.New(wfrun.Config{
 		Store: st, Clock: opts.Clock, Logger: log.With("component", "workflow"), FS: d.UserFS,
 		Executors: opts.Executors, IDs: ids.NewGenerator(cfg.SystemID, opts.Clock.Now()),
 		CallbackBaseURL: cfg.CallbackBaseURL, Options: wopts, SubstituteDepth: cfg.SubstituteDepth,
 		PollInterval: cfg.Action.PollInterval, CheckInterval: cfg.Action.CheckInterval,
 		FallbackCheckInterval: cfg.Action.FallbackCheckInterval, DefinitionCacheSize: cfg.Action.DefinitionCacheSize,
-		StartRetry: runner.StartRetry{Max: cfg.Action.RetriesMax,
+		StartRetry: wfrun.StartRetry{Max: cfg.Action.RetriesMax,
 			Interval: cfg.Action.RetryInterval, Policy: cfg.Action.RetryPolicy}, Metrics: reg,
 		OnChange: onWorkflowChange,
 		// Coordinator actions follow their workflows (see below).

@@ -21,7 +21,7 @@ import (
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/store"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 	"github.com/gozie/gozie/yarn"
 	"github.com/gozie/gozie/yarn/launcher"
 	krbclient "github.com/jcmturner/gokrb5/v8/client"
@@ -196,14 +196,14 @@ func launchConfig(cfg *conf.Server, hc *conf.Hadoop, typ string) launch.Config {
 
 // subWorkflows registers the sub-workflow executor on the runner's
 // registry, unless the registry has one.
-func subWorkflows(reg actions.Registry, r *runner.Runner, st store.Store, log *slog.Logger) error {
-	if _, ok := reg[runner.SubWorkflowType]; ok {
+func subWorkflows(reg actions.Registry, r *wfrun.Runner, st store.Store, log *slog.Logger) error {
+	if _, ok := reg[wfrun.SubWorkflowType]; ok {
 		return nil
 	}
 	sw, err := subwf.New(subwf.Config{Workflows: r, Store: st, Logger: log.With("component", "sub-workflow")})
 	if err != nil {
 		return err
 	}
-	reg[runner.SubWorkflowType] = sw
+	reg[wfrun.SubWorkflowType] = sw
 	return nil
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/store"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 // openFull opens a daemon with every component on (SLA service and periodic
@@ -47,7 +47,7 @@ func openFull(t *testing.T) *daemon.Daemon {
 // before the registrations said it.
 func TestSafeModeHoldsNewWorkKinds(t *testing.T) {
 	d := openFull(t)
-	handKept := []store.TriggerKind{runner.KindActionStart, runner.KindActionRetry, coordrun.KindMaterialize,
+	handKept := []store.TriggerKind{wfrun.KindActionStart, wfrun.KindActionRetry, coordrun.KindMaterialize,
 		coordrun.KindStart, bundlerun.KindKickoff}
 	slices.Sort(handKept)
 	if got := d.Engine.NewWorkKinds(); !slices.Equal(got, handKept) {

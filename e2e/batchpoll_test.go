@@ -18,7 +18,7 @@ import (
 	"github.com/gozie/gozie/server/client"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/testenv/localcluster"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 	"github.com/gozie/gozie/yarn"
 )
 
@@ -184,7 +184,7 @@ func TestLostCallbackFoundByTheFirstPollsAfterARestart(t *testing.T) {
 	if w, n := acts["wait"], acts["next"]; w.Status != store.ActionOK || n.Status != store.ActionOK {
 		t.Fatalf("wait %s, next %s: want both OK", w.Status, n.Status)
 	}
-	if got := triggersHandled(t, second.d, runner.KindPoll); got < 1 {
+	if got := triggersHandled(t, second.d, wfrun.KindPoll); got < 1 {
 		t.Errorf("the second server handled %v polls, want the one that found the end", got)
 	}
 	if len(apps()) != 2 {

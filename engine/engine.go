@@ -54,11 +54,11 @@
 //	purge                purge                  -      -         -
 //	sla-deadline         sla                    -      -         -
 //	sla-event            sla                    -      -         -
-//	wf-action-check      workflow/runner        -      -         -
-//	wf-action-kill       workflow/runner        -      -         -
-//	wf-action-retry      workflow/runner        -      yes       yes
-//	wf-action-start      workflow/runner        -      yes       yes
-//	wf-poll              workflow/runner        -      -         -
+//	wf-action-check      workflow/wfrun         -      -         -
+//	wf-action-kill       workflow/wfrun         -      -         -
+//	wf-action-retry      workflow/wfrun         -      yes       yes
+//	wf-action-start      workflow/wfrun         -      yes       yes
+//	wf-poll              workflow/wfrun         -      -         -
 package engine
 
 import (

@@ -86,7 +86,7 @@ func (e *Engine) Registered(kind store.TriggerKind) bool {
 }
 
 // packageOf names the package of the function h, without the module path:
-// "workflow/runner" for a method value of runner.(*Runner).
+// "workflow/wfrun" for a method value of wfrun.(*Runner).
 func packageOf(h any) string {
 	f := runtime.FuncForPC(reflect.ValueOf(h).Pointer())
 	if f == nil {

@@ -30,7 +30,7 @@ import (
 	"github.com/gozie/gozie/store/sqlite"
 	"github.com/gozie/gozie/testenv/smtpsink"
 	"github.com/gozie/gozie/workflow"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 var t0 = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
@@ -96,7 +96,7 @@ type world struct {
 	store   store.Store
 	clock   *clock.Fake
 	exec    *shellExec
-	runner  *runner.Runner
+	runner  *wfrun.Runner
 	sla     *sla.Service
 	engine  *engine.Engine
 	reg     *prometheus.Registry
@@ -160,7 +160,7 @@ func (w *world) open(hookURL string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.runner, err = runner.New(runner.Config{Store: st, Clock: w.clock, FS: fs, Logger: testLog(),
+	w.runner, err = wfrun.New(wfrun.Config{Store: st, Clock: w.clock, FS: fs, Logger: testLog(),
 		IDs: ids.NewGenerator("gozie-test", t0), Executors: actions.Registry{"shell": w.exec},
 		CallbackBaseURL: "http://127.0.0.1/oozie/callback", CheckInterval: time.Hour, OnChange: w.sla.WorkflowChanged})
 	if err != nil {
@@ -203,7 +203,7 @@ func (w *world) submit(start bool, kv ...string) string {
 	props := conf.NewProperties(append([]string{"user.name", "alice", "oozie.wf.application.path", w.app(slaApp),
 		"nameNode", "hdfs://nn:8020", "resourceManager", "rm:8032", "nominal", "2026-03-01T10:00Z",
 		"shouldStart", "5"}, kv...)...)
-	id, err := w.runner.Submit(context.Background(), props, runner.SubmitOptions{Start: start})
+	id, err := w.runner.Submit(context.Background(), props, wfrun.SubmitOptions{Start: start})
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -387,7 +387,7 @@ func TestBadSLAValueFailsTheSubmission(t *testing.T) {
 	w := setup(t)
 	props := conf.NewProperties("user.name", "alice", "oozie.wf.application.path", w.app(slaApp),
 		"nameNode", "hdfs://nn:8020", "resourceManager", "rm:8032", "nominal", "not-a-date", "shouldStart", "5")
-	_, err := w.runner.Submit(context.Background(), props, runner.SubmitOptions{})
+	_, err := w.runner.Submit(context.Background(), props, wfrun.SubmitOptions{})
 	var se *sla.Error
 	if err == nil || !errorsAs(err, &se) || se.Code != sla.CodeInvalidParam || se.Node != "nominal-time" {
 		t.Fatalf("submission with a bad nominal time: %v", err)
@@ -648,7 +648,7 @@ func TestCoordinatorActionRegistration(t *testing.T) {
 	}
 	props := conf.NewProperties("user.name", "alice", "oozie.wf.application.path", w.app(slaApp),
 		"nameNode", "hdfs://nn:8020", "resourceManager", "rm:8032", "nominal", "2026-03-01T10:00Z", "shouldStart", "5")
-	wfID, err := w.runner.Submit(ctx, props, runner.SubmitOptions{Start: true, ParentID: actionID})
+	wfID, err := w.runner.Submit(ctx, props, wfrun.SubmitOptions{Start: true, ParentID: actionID})
 	if err != nil {
 		t.Fatal(err)
 	}

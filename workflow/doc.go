@@ -53,7 +53,7 @@
 //
 // While a job is SUSPENDED, an action that ends is set to DONE and acted on
 // at resume. START_RETRY and START_MANUAL belong to the runner's handling
-// of failed starts (runner.StartRetry): a start that failed transiently
+// of failed starts (wfrun.StartRetry): a start that failed transiently
 // waits in START_RETRY for its retry; one that failed non-transiently, or
 // ran out of retries, waits in START_MANUAL with the job SUSPENDED, and
 // resume starts both again. Both, and END_RETRY/END_MANUAL, which gozie

@@ -24,7 +24,7 @@
 // child's status. The run ends when the child does: SUCCEEDED is OK; KILLED
 // and FAILED are ERROR, carrying the child's error code and message. The
 // runner schedules the parent action's check in the transaction in which
-// the child ends (runner.ParentActionOf), so the parent moves on at once.
+// the child ends (wfrun.ParentActionOf), so the parent moves on at once.
 // Kill kills the child (and so its own running actions and children);
 // suspending or resuming the parent suspends or resumes the child (in the
 // runner, in the same transaction).

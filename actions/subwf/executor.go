@@ -13,7 +13,7 @@ import (
 	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 // Properties of a child's configuration (Oozie's names).
@@ -32,7 +32,7 @@ const (
 	// codeBadAction: the action body is not a sub-workflow.
 	codeBadAction = "SUBWF_ACTION"
 	// codeNoJob is Oozie's "Job does not exist" (a child that was purged).
-	codeNoJob = runner.CodeJobNotFound
+	codeNoJob = wfrun.CodeJobNotFound
 )
 
 // trackerLocal is the tracker URI of a child on this server, as Oozie
@@ -40,13 +40,13 @@ const (
 const trackerLocal = "local"
 
 // Workflows is what the executor needs from the workflow runner
-// (*runner.Runner): preparing a child job and killing one.
+// (*wfrun.Runner): preparing a child job and killing one.
 type Workflows interface {
-	Prepare(ctx context.Context, props *conf.Properties, opts runner.SubmitOptions) (*runner.Prepared, error)
+	Prepare(ctx context.Context, props *conf.Properties, opts wfrun.SubmitOptions) (*wfrun.Prepared, error)
 	Kill(ctx context.Context, id string) error
 }
 
-var _ Workflows = (*runner.Runner)(nil)
+var _ Workflows = (*wfrun.Runner)(nil)
 
 // Config configures an Executor.
 type Config struct {
@@ -94,7 +94,7 @@ func (e *Executor) Start(ctx context.Context, run *actions.Attempt) (actions.Sta
 		return err
 	})
 	if err != nil {
-		return actions.Status{}, actions.Errorf(actions.Transient, string(runner.CodeIO), "%s: looking for its child: %w", run.ActionID, err)
+		return actions.Status{}, actions.Errorf(actions.Transient, string(wfrun.CodeIO), "%s: looking for its child: %w", run.ActionID, err)
 	}
 	if found {
 		e.cfg.Logger.Info("the run has its child already; not submitting again", "action_id", run.ActionID, "child_job_id", child.ID)
@@ -112,7 +112,7 @@ func (e *Executor) Start(ctx context.Context, run *actions.Attempt) (actions.Sta
 	if err != nil {
 		return actions.Status{}, err
 	}
-	p, err := e.cfg.Workflows.Prepare(ctx, props, runner.SubmitOptions{Start: true, ParentID: run.JobID, ExternalID: run.Key})
+	p, err := e.cfg.Workflows.Prepare(ctx, props, wfrun.SubmitOptions{Start: true, ParentID: run.JobID, ExternalID: run.Key})
 	if err != nil {
 		return actions.Status{}, submitError(run, err)
 	}
@@ -153,7 +153,7 @@ func (e *Executor) Check(ctx context.Context, run *actions.Attempt) (actions.Sta
 		return err
 	})
 	if err != nil {
-		return actions.Status{}, actions.Errorf(actions.Transient, string(runner.CodeIO), "%s: reading its child: %w", run.ActionID, err)
+		return actions.Status{}, actions.Errorf(actions.Transient, string(wfrun.CodeIO), "%s: reading its child: %w", run.ActionID, err)
 	}
 	if !found {
 		return actions.Status{ExternalID: run.ExternalID, ExternalStatus: string(store.WorkflowFailed), TrackerURI: trackerLocal,
@@ -174,7 +174,7 @@ func (e *Executor) Kill(ctx context.Context, run *actions.Attempt) error {
 			return err
 		})
 		if err != nil {
-			return actions.Errorf(actions.Transient, string(runner.CodeIO), "%s: looking for its child: %w", run.ActionID, err)
+			return actions.Errorf(actions.Transient, string(wfrun.CodeIO), "%s: looking for its child: %w", run.ActionID, err)
 		}
 		if !found {
 			return nil
@@ -182,12 +182,12 @@ func (e *Executor) Kill(ctx context.Context, run *actions.Attempt) error {
 		id = child.ID
 	}
 	err := e.cfg.Workflows.Kill(ctx, id)
-	var re *runner.Error
+	var re *wfrun.Error
 	if errors.As(err, &re) && re.Code == codeNoJob {
 		return nil
 	}
 	if err != nil {
-		return actions.Errorf(actions.Transient, string(runner.CodeIO), "%s: killing its child %s: %w", run.ActionID, id, err)
+		return actions.Errorf(actions.Transient, string(wfrun.CodeIO), "%s: killing its child %s: %w", run.ActionID, id, err)
 	}
 	e.cfg.Logger.Info("killed the sub-workflow", "action_id", run.ActionID, "child_job_id", id)
 	return nil
@@ -231,10 +231,10 @@ func status(child store.WorkflowJob) actions.Status {
 // an invalid definition, a missing property) ends the action in ERROR with
 // the submission's Oozie error code.
 func submitError(run *actions.Attempt, err error) error {
-	if code := oozieerr.CodeOf(err); code != "" && code != runner.CodeIO {
+	if code := oozieerr.CodeOf(err); code != "" && code != wfrun.CodeIO {
 		return actions.Errorf(actions.ActionError, string(code), "%s: submitting the sub-workflow: %w", run.ActionID, err)
 	}
-	return actions.Errorf(actions.Transient, string(runner.CodeIO), "%s: submitting the sub-workflow: %w", run.ActionID, err)
+	return actions.Errorf(actions.Transient, string(wfrun.CodeIO), "%s: submitting the sub-workflow: %w", run.ActionID, err)
 }
 
 // childConf builds the child's job configuration.
@@ -252,7 +252,7 @@ func childConf(run *actions.Attempt, sw *workflow.SubWorkflow, maxDepth int) (*c
 	}
 	appPath := strings.TrimSpace(sw.AppPath)
 	if appPath == "" {
-		return nil, actions.Errorf(actions.ActionError, string(runner.CodeInvalidParam), "the sub-workflow action %s has no app-path", run.ActionID)
+		return nil, actions.Errorf(actions.ActionError, string(wfrun.CodeInvalidParam), "the sub-workflow action %s has no app-path", run.ActionID)
 	}
 	props := &conf.Properties{}
 	if sw.PropagateConfiguration {
@@ -269,12 +269,12 @@ func childConf(run *actions.Attempt, sw *workflow.SubWorkflow, maxDepth int) (*c
 	if super == "" {
 		super = run.JobID
 	}
-	props.Set(runner.PropAppPath, qualifyAppPath(run, appPath))
-	props.Set(runner.PropUser, run.User)
+	props.Set(wfrun.PropAppPath, qualifyAppPath(run, appPath))
+	props.Set(wfrun.PropUser, run.User)
 	if run.Group != "" {
-		props.Set(runner.PropGroup, run.Group)
+		props.Set(wfrun.PropGroup, run.Group)
 	}
-	props.Set(runner.PropParentID, run.JobID)
+	props.Set(wfrun.PropParentID, run.JobID)
 	props.Set(PropSuperParentID, super)
 	props.Set(PropDepth, strconv.Itoa(depth+1))
 	return props, nil

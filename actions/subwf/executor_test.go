@@ -25,7 +25,7 @@ import (
 	"github.com/gozie/gozie/store/sqlite"
 	"github.com/gozie/gozie/testenv/minidfs"
 	"github.com/gozie/gozie/workflow"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 // held stands in for actions that run on the cluster: a run stays RUNNING
@@ -72,7 +72,7 @@ func (h *held) isRunning(id string) bool {
 
 type world struct {
 	store  store.Store
-	runner *runner.Runner
+	runner *wfrun.Runner
 	sub    *subwf.Executor
 	held   *held
 	apps   string
@@ -98,9 +98,9 @@ func setup(t *testing.T, maxDepth int) *world {
 	}
 	w := &world{store: st, held: newHeld(), apps: filepath.Join(dir, "apps")}
 	reg := actions.Registry{"fs": fsx, "shell": w.held}
-	w.runner, err = runner.New(runner.Config{Store: st, FS: fs, Logger: log, IDs: ids.NewGenerator("gozie-test", time.Now()),
+	w.runner, err = wfrun.New(wfrun.Config{Store: st, FS: fs, Logger: log, IDs: ids.NewGenerator("gozie-test", time.Now()),
 		Executors: reg, CallbackBaseURL: "http://localhost/oozie/callback", CheckInterval: 20 * time.Millisecond,
-		StartRetry: runner.StartRetry{Max: 3, Interval: 10 * time.Millisecond}})
+		StartRetry: wfrun.StartRetry{Max: 3, Interval: 10 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func setup(t *testing.T, maxDepth int) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg[runner.SubWorkflowType] = w.sub
+	reg[wfrun.SubWorkflowType] = w.sub
 	eng := engine.New(engine.Config{Store: st, Logger: log, Backoff: func(int) time.Duration { return 10 * time.Millisecond }})
 	w.runner.Register(eng)
 	if err := eng.Start(ctx); err != nil {
@@ -142,7 +142,7 @@ func (w *world) submit(t *testing.T, appPath string, kv ...string) string {
 	t.Helper()
 	props := conf.NewProperties(append([]string{"user.name", "alice", "oozie.wf.application.path", appPath,
 		"nameNode", "file:///", "resourceManager", "rm:8032", "apps", w.apps}, kv...)...)
-	id, err := w.runner.Submit(context.Background(), props, runner.SubmitOptions{Start: true})
+	id, err := w.runner.Submit(context.Background(), props, wfrun.SubmitOptions{Start: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestSubWorkflowSucceedsWithChildListedUnderParent(t *testing.T) {
 	if !strings.HasPrefix(child.ExternalID, id+"@sub#") {
 		t.Errorf("child external id %q, want the parent action's run key", child.ExternalID)
 	}
-	if got := runner.ParentActionOf(child); got != id+"@sub" {
+	if got := wfrun.ParentActionOf(child); got != id+"@sub" {
 		t.Errorf("ParentActionOf = %q", got)
 	}
 	if _, err := os.Stat(filepath.Join(w.apps, "out-child")); err != nil {
@@ -351,7 +351,7 @@ func TestStartIsExactlyOnce(t *testing.T) {
 	child := w.childOf(t, id, "sub")
 	_, acts := w.job(t, id)
 	pj, _ := w.job(t, id)
-	run := &actions.Attempt{ActionID: id + "@sub", JobID: id, Node: "sub", Type: runner.SubWorkflowType, Key: child.ExternalID,
+	run := &actions.Attempt{ActionID: id + "@sub", JobID: id, Node: "sub", Type: wfrun.SubWorkflowType, Key: child.ExternalID,
 		User: "alice", AppPath: pj.AppPath, Body: acts["sub"].Conf, JobConf: conf.NewProperties("apps", w.apps)}
 	st, err := w.sub.Start(context.Background(), run)
 	if err != nil || st.ExternalID != child.ID || st.Done {
@@ -378,7 +378,7 @@ func TestSubmissionFailures(t *testing.T) {
 	for _, tc := range []struct {
 		name, child, code string
 	}{
-		{"missing app", "nowhere", runner.CodeAppDirMissing},
+		{"missing app", "nowhere", wfrun.CodeAppDirMissing},
 		// middle is depth 1, its own sub-workflow would be depth 2 > 1.
 		{"too deep", "middle", "SUBWF001"},
 	} {
@@ -433,9 +433,9 @@ func TestChildOnTheServerDiskIsRefused(t *testing.T) {
 	}
 	log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
 	reg := actions.Registry{}
-	r, err := runner.New(runner.Config{Store: st, FS: policy.Restrict(res), Logger: log, IDs: ids.NewGenerator("gozie-test", time.Now()),
+	r, err := wfrun.New(wfrun.Config{Store: st, FS: policy.Restrict(res), Logger: log, IDs: ids.NewGenerator("gozie-test", time.Now()),
 		Executors: reg, CallbackBaseURL: "http://localhost/oozie/callback", CheckInterval: 20 * time.Millisecond,
-		StartRetry: runner.StartRetry{Max: 3, Interval: 10 * time.Millisecond}})
+		StartRetry: wfrun.StartRetry{Max: 3, Interval: 10 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,7 +443,7 @@ func TestChildOnTheServerDiskIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg[runner.SubWorkflowType] = sub
+	reg[wfrun.SubWorkflowType] = sub
 	eng := engine.New(engine.Config{Store: st, Logger: log, Backoff: func(int) time.Duration { return 10 * time.Millisecond }})
 	r.Register(eng)
 	if err := eng.Start(ctx); err != nil {
@@ -470,7 +470,7 @@ func TestChildOnTheServerDiskIsRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		id, err := r.Submit(ctx, conf.NewProperties("user.name", me.Username, "oozie.wf.application.path",
-			dfs.URI()+"/user/"+me.Username+"/"+name, "apps", "unused"), runner.SubmitOptions{Start: true})
+			dfs.URI()+"/user/"+me.Username+"/"+name, "apps", "unused"), wfrun.SubmitOptions{Start: true})
 		if err != nil {
 			t.Fatal(err)
 		}

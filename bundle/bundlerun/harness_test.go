@@ -20,7 +20,7 @@ import (
 	"github.com/gozie/gozie/internal/enginetest"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 var bg = context.Background()
@@ -33,7 +33,7 @@ type world struct {
 	store   store.Store
 	clock   *clock.Fake
 	fs      *hadoop.Resolver
-	wf      *runner.Runner
+	wf      *wfrun.Runner
 	coords  *coordrun.Runner
 	bundles *Runner
 	eng     *engine.Engine
@@ -67,7 +67,7 @@ func setup(t *testing.T, o options) *world {
 	}
 	t.Cleanup(func() { fs.Close() })
 	w.fs = fs
-	w.wf, err = runner.New(runner.Config{Store: w.store, Clock: w.clock, Logger: log, FS: fs,
+	w.wf, err = wfrun.New(wfrun.Config{Store: w.store, Clock: w.clock, Logger: log, FS: fs,
 		IDs:             ids.NewGenerator("gozie-test", o.now),
 		Executors:       actions.Registry{"fs": w.exec, "map-reduce": w.exec},
 		CallbackBaseURL: "http://127.0.0.1/oozie/callback", CheckInterval: time.Hour, PollInterval: time.Hour,

@@ -16,7 +16,7 @@ import (
 	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 // Trigger kinds owned by the coordinator engine.
@@ -43,7 +43,7 @@ type Config struct {
 	// IDs hands out coordinator job ids.
 	IDs *ids.Generator
 	// Workflows submits and controls the actions' workflows.
-	Workflows *runner.Runner
+	Workflows *wfrun.Runner
 	// Format is the processing time zone; the zero value is UTC.
 	Format oozietime.Format
 	// Settings are the coordinator defaults and limits. Start from

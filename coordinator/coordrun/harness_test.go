@@ -25,7 +25,7 @@ import (
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/testenv/minidfs"
 	"github.com/gozie/gozie/workflow"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 var bg = context.Background()
@@ -38,7 +38,7 @@ type world struct {
 	store  store.Store
 	clock  *clock.Fake
 	fs     *hadoop.Resolver
-	wf     *runner.Runner
+	wf     *wfrun.Runner
 	coords *Runner
 	eng    *engine.Engine
 	exec   *enginetest.Scripted
@@ -179,7 +179,7 @@ func setup(t testing.TB, o options) *world {
 	if o.owner != "" {
 		systemID = "gozie-" + o.owner
 	}
-	w.wf, err = runner.New(runner.Config{Store: w.store, Clock: w.clock, Logger: log, FS: userFS,
+	w.wf, err = wfrun.New(wfrun.Config{Store: w.store, Clock: w.clock, Logger: log, FS: userFS,
 		IDs:             ids.NewGenerator(systemID, time.Now()),
 		Executors:       actions.Registry{"fs": w.exec, "map-reduce": w.exec, "shell": w.exec},
 		CallbackBaseURL: "http://127.0.0.1/oozie/callback", CheckInterval: time.Hour, PollInterval: time.Hour,

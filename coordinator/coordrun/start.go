@@ -10,7 +10,7 @@ import (
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 // keyRerunConf is the run-configuration property that holds a rerun's
@@ -46,7 +46,7 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Claim) error {
 // start.
 type launch struct {
 	action   store.CoordAction
-	prepared *runner.Prepared
+	prepared *wfrun.Prepared
 	failure  *Error
 }
 
@@ -203,10 +203,10 @@ func (r *Runner) prepareLaunch(ctx context.Context, def *coordinator.Job, jobCon
 		l.failure = &Error{Code: ErrorCode(err), Msg: err.Error(), Err: err}
 		return l, nil
 	}
-	p, err := r.cfg.Workflows.Prepare(ctx, wfConf, runner.SubmitOptions{Start: true, ParentID: a.ID})
+	p, err := r.cfg.Workflows.Prepare(ctx, wfConf, wfrun.SubmitOptions{Start: true, ParentID: a.ID})
 	if err != nil {
 		code := ErrorCode(err)
-		if code == "" || code == runner.CodeIO {
+		if code == "" || code == wfrun.CodeIO {
 			return l, err
 		}
 		l.failure = &Error{Code: code, Msg: oozieerr.TextOf(err), Err: err}

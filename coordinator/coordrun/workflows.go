@@ -9,11 +9,11 @@ import (
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 // OnWorkflowChange makes a coordinator action follow its workflow. The
-// workflow runner calls it (runner.Config.OnJobChange) in the transaction of
+// workflow runner calls it (wfrun.Config.OnJobChange) in the transaction of
 // every change of a workflow that has a parent; parents that are not
 // coordinator actions, and workflows that are no longer their action's
 // current run, are left alone. A workflow that ended frees a concurrency
@@ -195,4 +195,4 @@ func (r *Runner) failRerun(ctx context.Context, run *engine.Claim, actionID stri
 }
 
 // ensure the runner's error type carries codes as this package expects.
-var _ interface{ ErrorCode() string } = (*runner.Error)(nil)
+var _ interface{ ErrorCode() string } = (*wfrun.Error)(nil)

@@ -26,7 +26,7 @@ import (
 	"github.com/gozie/gozie/sla"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/sqlite"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 // The console's world: alice's workflow "nightly-etl" runs (extract OK,
@@ -85,7 +85,7 @@ func newConsoleEnv(t *testing.T) *consoleEnv {
 	log := slog.New(slog.DiscardHandler)
 	gen := ids.NewGenerator("gozie-test", t0)
 	var coords *coordrun.Runner
-	run, err := runner.New(runner.Config{Store: st, Clock: clk, Logger: log, FS: fsys, IDs: gen,
+	run, err := wfrun.New(wfrun.Config{Store: st, Clock: clk, Logger: log, FS: fsys, IDs: gen,
 		CallbackBaseURL: "http://127.0.0.1:1/oozie/callback",
 		OnJobChange: func(ctx context.Context, x store.Tx, job store.WorkflowJob) error {
 			return coords.OnWorkflowChange(ctx, x, job)
@@ -135,7 +135,7 @@ func newConsoleEnv(t *testing.T) *consoleEnv {
 	}
 	props := conf.NewProperties("user.name", owner, "oozie.wf.application.path", "file://"+app,
 		"rm", "localhost:8032", "nn", "hdfs://localhost:8020")
-	id, err := run.Submit(ctx, props, runner.SubmitOptions{Start: true})
+	id, err := run.Submit(ctx, props, wfrun.SubmitOptions{Start: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/store"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 func TestCallback(t *testing.T) {
@@ -27,7 +27,7 @@ func TestCallback(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
-			if err := f.Store.Tx(ctx, func(x store.Tx) error { return x.Unschedule(ctx, runner.KindActionCheck, tt.action) }); err != nil {
+			if err := f.Store.Tx(ctx, func(x store.Tx) error { return x.Unschedule(ctx, wfrun.KindActionCheck, tt.action) }); err != nil {
 				t.Fatal(err)
 			}
 			body := ""
@@ -40,7 +40,7 @@ func TestCallback(t *testing.T) {
 			}
 			// The action is checked at once.
 			err := f.Store.Tx(ctx, func(x store.Tx) error {
-				trig, err := x.GetTrigger(ctx, runner.KindActionCheck, tt.action)
+				trig, err := x.GetTrigger(ctx, wfrun.KindActionCheck, tt.action)
 				if err == nil && trig.DueAt.After(f.Clock.Now()) {
 					t.Errorf("check due at %s, after now %s", trig.DueAt, f.Clock.Now())
 				}

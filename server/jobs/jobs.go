@@ -13,7 +13,7 @@ import (
 	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 // Deps is what the job endpoints need.
@@ -21,7 +21,7 @@ type Deps struct {
 	// Store is read directly for job info and listings. Required.
 	Store store.Store
 	// Workflows runs workflow commands. Required.
-	Workflows *runner.Runner
+	Workflows *wfrun.Runner
 	// Coordinators runs coordinator commands and dataset notifications. Without it
 	// coordinator requests answer 400 E0302 "not supported".
 	Coordinators *coordrun.Runner

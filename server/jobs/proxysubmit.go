@@ -15,7 +15,7 @@ import (
 	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/server/oozieapi"
 	"github.com/gozie/gozie/workflow"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 // Job types of proxy submissions, the values of POST jobs?jobtype=.
@@ -115,7 +115,7 @@ func (a *api) submitProxy(w http.ResponseWriter, r *http.Request, jobType string
 		return err
 	}
 	sub.props.Set(PropWorkflowPath, dir)
-	id, err := a.Workflows.Submit(ctx, sub.props, runner.SubmitOptions{Start: true})
+	id, err := a.Workflows.Submit(ctx, sub.props, wfrun.SubmitOptions{Start: true})
 	if err != nil {
 		a.removeProxyApp(ctx, dir)
 		return fmt.Errorf("submitting proxy %s job: %w", jobType, err)
@@ -184,9 +184,9 @@ func (a *api) checkProxy(ctx context.Context, jobType string, props *conf.Proper
 	}
 	if _, err := a.FS.Stat(ctx, appPath); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return proxySubmission{}, server.NewError(http.StatusBadRequest, runner.CodeAppDirMissing, "App directory [%s] does not exist", appPath)
+			return proxySubmission{}, server.NewError(http.StatusBadRequest, wfrun.CodeAppDirMissing, "App directory [%s] does not exist", appPath)
 		}
-		return proxySubmission{}, server.NewError(http.StatusBadRequest, runner.CodeIO, "IO error, %s", err)
+		return proxySubmission{}, server.NewError(http.StatusBadRequest, wfrun.CodeIO, "IO error, %s", err)
 	}
 	rm := get(PropResourceManager, PropJobTracker, PropJobTracker2)
 	if rm == "" {

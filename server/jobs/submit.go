@@ -10,7 +10,7 @@ import (
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/server/oozieapi"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 // Job configuration properties that choose what is submitted.
@@ -85,7 +85,7 @@ func (a *api) submit(w http.ResponseWriter, r *http.Request) error {
 		id = dryRunOK
 	} else {
 		ext, _ := props.Get(PropExternalID)
-		id, err = a.Workflows.Submit(r.Context(), props, runner.SubmitOptions{Start: action == submitStart, ExternalID: ext})
+		id, err = a.Workflows.Submit(r.Context(), props, wfrun.SubmitOptions{Start: action == submitStart, ExternalID: ext})
 		if err != nil {
 			return fmt.Errorf("submitting workflow job: %w", err)
 		}
@@ -130,6 +130,6 @@ func appKind(props *conf.Properties) (JobType, error) {
 // prepares it exactly as a submission (configuration resolved, definition
 // and config-default.xml read and validated, parameters resolved).
 func (a *api) dryRun(ctx context.Context, props *conf.Properties) error {
-	_, err := a.Workflows.Prepare(ctx, props, runner.SubmitOptions{})
+	_, err := a.Workflows.Prepare(ctx, props, wfrun.SubmitOptions{})
 	return err
 }

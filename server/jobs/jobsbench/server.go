@@ -17,7 +17,7 @@ import (
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/jobs"
 	"github.com/gozie/gozie/store/postgres"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 // Server is gozie's REST stack serving one database.
@@ -45,7 +45,7 @@ func Serve(tb testing.TB, dsn string) *Server {
 	tb.Cleanup(func() { fsys.Close() })
 	log := slog.New(slog.DiscardHandler)
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	run, err := runner.New(runner.Config{Store: st, Clock: clock.Real{}, Logger: log, FS: fsys,
+	run, err := wfrun.New(wfrun.Config{Store: st, Clock: clock.Real{}, Logger: log, FS: fsys,
 		IDs: ids.NewGenerator(systemID, start), CallbackBaseURL: "http://127.0.0.1:1/oozie/callback"})
 	if err != nil {
 		tb.Fatal(err)

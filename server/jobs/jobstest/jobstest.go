@@ -30,7 +30,7 @@ import (
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/sqlite"
 	"github.com/gozie/gozie/testenv/minidfs"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 // Epoch is where the fake clock starts, and the start time in job ids: the first job is
@@ -46,7 +46,7 @@ type Env struct {
 	URL    string
 	Server *server.Server
 	Store  store.Store
-	Runner *runner.Runner
+	Runner *wfrun.Runner
 	// Coordinators is the coordinator engine the endpoints use.
 	Coordinators *coordrun.Runner
 	// Bundles is the bundle engine the endpoints use.
@@ -90,7 +90,7 @@ func NewWith(t testing.TB, adjust func(*jobs.Deps)) *Env {
 	fake := clock.NewFake(Epoch)
 	log := slog.New(slog.DiscardHandler)
 	var coords *coordrun.Runner
-	run, err := runner.New(runner.Config{
+	run, err := wfrun.New(wfrun.Config{
 		Store: st, Clock: fake, Logger: log, FS: fsys, IDs: ids.NewGenerator(SystemID, Epoch),
 		CallbackBaseURL: "http://127.0.0.1:1/oozie/callback",
 		OnJobChange: func(ctx context.Context, x store.Tx, job store.WorkflowJob) error {

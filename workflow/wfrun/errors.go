@@ -1,4 +1,4 @@
-package runner
+package wfrun
 
 import "github.com/gozie/gozie/oozieerr"
 

@@ -1,4 +1,4 @@
-package runner_test
+package wfrun_test
 
 import (
 	"context"

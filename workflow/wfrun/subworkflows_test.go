@@ -1,10 +1,10 @@
-package runner_test
+package wfrun_test
 
 import (
 	"testing"
 
 	"github.com/gozie/gozie/store"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 func TestParentActionOf(t *testing.T) {
@@ -22,7 +22,7 @@ func TestParentActionOf(t *testing.T) {
 		{"no parent", store.WorkflowJob{ExternalID: parent + "@sub#0.0"}, ""},
 	}
 	for _, tt := range tests {
-		if got := runner.ParentActionOf(tt.job); got != tt.want {
+		if got := wfrun.ParentActionOf(tt.job); got != tt.want {
 			t.Errorf("%s: ParentActionOf = %q, want %q", tt.name, got, tt.want)
 		}
 	}

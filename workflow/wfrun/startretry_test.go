@@ -1,4 +1,4 @@
-package runner_test
+package wfrun_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 // waitAction polls until the action's row satisfies ok.
@@ -124,7 +124,7 @@ func TestStartRetryResumedAfterASuspend(t *testing.T) {
 	for {
 		var terr error
 		_ = w.store.Tx(ctx, func(x store.Tx) error {
-			_, terr = x.GetTrigger(ctx, runner.KindActionStart, id+"@extract")
+			_, terr = x.GetTrigger(ctx, wfrun.KindActionStart, id+"@extract")
 			return nil
 		})
 		if errors.Is(terr, store.ErrNotFound) {

@@ -1,4 +1,4 @@
-// Package runner is the effectful half of the workflow engine: it keeps
+// Package wfrun is the effectful half of the workflow engine: it keeps
 // workflow jobs in the store, turns user commands and action completions
 // into workflow.Decide events, applies the resulting steps in one
 // transaction each, and drives the actions' executors from triggers.
@@ -15,7 +15,7 @@
 // plus polling (the truth): while YARN actions run, wf-poll asks the
 // ResourceManager once per PollInterval about all of them, so a lost
 // callback costs at most one interval.
-package runner
+package wfrun
 
 import (
 	"context"

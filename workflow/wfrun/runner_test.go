@@ -1,4 +1,4 @@
-package runner_test
+package wfrun_test
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/sqlite"
 	"github.com/gozie/gozie/workflow"
-	"github.com/gozie/gozie/workflow/runner"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 // scripted is an executor whose runs end when the test says so. It keeps
@@ -123,7 +123,7 @@ func (b batchScripted) CheckAll(ctx context.Context, runs []*actions.Attempt) (m
 
 type world struct {
 	store  store.Store
-	runner *runner.Runner
+	runner *wfrun.Runner
 	exec   *scripted
 	apps   string
 }
@@ -157,9 +157,9 @@ func setupFS(t *testing.T, batch bool, wrap func(store.Store, hadoop.FileSystem)
 		e = batchScripted{exec}
 	}
 	log := slog.New(slog.NewTextHandler(enginetest.LogOut(), nil))
-	r, err := runner.New(runner.Config{Store: st, FS: fs, Logger: log, IDs: ids.NewGenerator("gozie-test", time.Now()),
+	r, err := wfrun.New(wfrun.Config{Store: st, FS: fs, Logger: log, IDs: ids.NewGenerator("gozie-test", time.Now()),
 		Executors: actions.Registry{"shell": e, "fs": e}, CallbackBaseURL: "http://localhost/oozie/callback",
-		PollInterval: 20 * time.Millisecond, CheckInterval: time.Hour, StartRetry: runner.StartRetry{Max: 3, Interval: 10 * time.Millisecond}})
+		PollInterval: 20 * time.Millisecond, CheckInterval: time.Hour, StartRetry: wfrun.StartRetry{Max: 3, Interval: 10 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func (w *world) app(t *testing.T, name, xml string) string {
 func (w *world) submit(t *testing.T, appPath string, start bool, kv ...string) (string, error) {
 	props := conf.NewProperties(append([]string{"user.name", "alice", "oozie.wf.application.path", appPath,
 		"nameNode", "hdfs://nn:8020", "resourceManager", "rm:8032"}, kv...)...)
-	return w.runner.Submit(context.Background(), props, runner.SubmitOptions{Start: start})
+	return w.runner.Submit(context.Background(), props, wfrun.SubmitOptions{Start: start})
 }
 
 func (w *world) job(t *testing.T, id string) (store.WorkflowJob, map[string]store.WorkflowAction) {
@@ -372,7 +372,7 @@ func TestStartThatKeepsFailingIsGivenUp(t *testing.T) {
 	job := w.waitStatus(t, id, store.WorkflowKilled)
 	_, acts := w.job(t, id)
 	a := acts["extract"]
-	if a.Status != store.ActionError || a.ErrorCode != runner.CodeInternal || !strings.Contains(a.ErrorMessage, "gave up") ||
+	if a.Status != store.ActionError || a.ErrorCode != wfrun.CodeInternal || !strings.Contains(a.ErrorMessage, "gave up") ||
 		!strings.Contains(a.ErrorMessage, "a bug starting extract") {
 		t.Fatalf("extract: %s %s %q", a.Status, a.ErrorCode, a.ErrorMessage)
 	}
@@ -421,7 +421,7 @@ func TestSubmitErrorsPersistNothing(t *testing.T) {
 	if _, err := w.submit(t, "file:///nonexistent/app", true); err == nil || !strings.Contains(err.Error(), "E0504") {
 		t.Errorf("missing app dir: %v", err)
 	}
-	_, err := w.runner.Submit(context.Background(), conf.NewProperties("oozie.wf.application.path", w.app(t, "ok", chainApp)), runner.SubmitOptions{})
+	_, err := w.runner.Submit(context.Background(), conf.NewProperties("oozie.wf.application.path", w.app(t, "ok", chainApp)), wfrun.SubmitOptions{})
 	if err == nil || !strings.Contains(err.Error(), "E0401") {
 		t.Errorf("missing user.name: %v", err)
 	}
@@ -519,7 +519,7 @@ func TestUserRetryRelaunchesWithANewTag(t *testing.T) {
 	}
 	var tr store.Trigger
 	if err := w.store.Tx(context.Background(), func(x store.Tx) (err error) {
-		tr, err = x.GetTrigger(context.Background(), runner.KindActionRetry, id+"@flaky")
+		tr, err = x.GetTrigger(context.Background(), wfrun.KindActionRetry, id+"@flaky")
 		return
 	}); err != nil {
 		t.Fatal(err)
@@ -615,7 +615,7 @@ func TestCallbackDuringTheStartIsNotLost(t *testing.T) {
 						return err
 					}
 					for _, tr := range trs {
-						pending = pending || tr.Kind == runner.KindActionCheck && tr.EntityID == run.ActionID
+						pending = pending || tr.Kind == wfrun.KindActionCheck && tr.EntityID == run.ActionID
 					}
 				}
 				return nil
