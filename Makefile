@@ -44,11 +44,15 @@ lint: ## gofmt, go vet and staticcheck
 	$(GO) run $(STATICCHECK) ./...
 
 .PHONY: bench
-bench: ## Run the benchmarks (Go benchmarks, load tools, pgbench ceiling); see BENCHMARKS.md
-	@set -e; env_file=$$(mktemp); export GOZIE_TEST_STATE=$$(mktemp -d); \
+bench: ## Run the benchmarks on a durable PostgreSQL (BENCH_NONDURABLE=1 adds a non-durable pass); see BENCHMARKS.md
+	@set -e; env_file=$$(mktemp); export GOZIE_TEST_STATE=$$(mktemp -d) GOZIE_TEST_PG_DURABLE=1; \
 	trap 'scripts/test-services.sh stop; rm -rf $$env_file $$GOZIE_TEST_STATE' EXIT; \
 	scripts/test-services.sh start > $$env_file; . $$env_file; \
 	scripts/bench.sh
+
+.PHONY: soak
+soak: ## Run `gozie server -local` under 50 workflows/s for an hour (SOAK_DURATION=5m, SOAK_INTERVAL, SOAK_RATE) and fail if memory, goroutines or open files keep growing
+	scripts/soak.sh
 
 .PHONY: proto
 proto: ## Regenerate the committed protobuf Go code (needs protoc)

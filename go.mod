@@ -10,6 +10,8 @@ require (
 	github.com/colinmarc/hdfs/v2 v2.4.0
 	// go-git: the git action's clone in the launcher, in pure Go (a NodeManager need not have git).
 	github.com/go-git/go-git/v5 v5.19.3
+	// go-sql-driver/mysql: `gozie migrate oozie` reads Oozie's MySQL/MariaDB databases (pure Go, no cgo).
+	github.com/go-sql-driver/mysql v1.10.1
 	github.com/gorilla/mux v1.8.1
 	github.com/jcmturner/gokrb5/v8 v8.4.4
 	github.com/lib/pq v1.12.3
@@ -27,6 +29,7 @@ require (
 
 require (
 	dario.cat/mergo v1.0.0 // indirect
+	filippo.io/edwards25519 v1.2.0 // indirect
 	github.com/Microsoft/go-winio v0.6.2 // indirect
 	github.com/ProtonMail/go-crypto v1.1.6 // indirect
 	github.com/beltran/gosasl v1.0.0 // indirect

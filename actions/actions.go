@@ -76,7 +76,7 @@ type Attempt struct {
 type Credential struct {
 	Name       string
 	Type       string
-	Properties map[string]string
+	Properties *conf.Properties
 }
 
 // Status is what an executor reports about an attempt.
@@ -129,15 +129,20 @@ type BatchChecker interface {
 // does.
 type ErrorKind string
 
-// Error kinds.
+// Error kinds. What the workflow runner (workflow/wfrun) does with each depends on
+// whether the start or a check of the action failed: a check that fails with any kind
+// but Transient ends the action FAILED and fails its job (gozie never sets END_RETRY or
+// END_MANUAL).
 const (
-	// Transient: retry automatically after the retry interval
-	// (START_RETRY / END_RETRY), e.g. an unreachable ResourceManager.
+	// Transient: retry automatically, e.g. an unreachable ResourceManager. A start is
+	// retried after the retry interval in START_RETRY (wfrun.StartRetry), and once out
+	// of retries it waits as a NonTransient one does; a check is retried by the engine.
 	Transient ErrorKind = "TRANSIENT"
-	// NonTransient: needs a person (START_MANUAL / END_MANUAL; the job is
-	// suspended).
+	// NonTransient: needs a person. A start that fails so leaves the action in
+	// START_MANUAL and suspends its job if it is RUNNING; resuming the job starts the
+	// action again.
 	NonTransient ErrorKind = "NON_TRANSIENT"
-	// ActionError: the action ends in ERROR and takes its error transition.
+	// ActionError: at start, the action ends in ERROR and takes its error transition.
 	ActionError ErrorKind = "ERROR"
 	// ActionFailed: the action and the job fail.
 	ActionFailed ErrorKind = "FAILED"

@@ -75,10 +75,10 @@ func ParseChange(value string, format oozietime.Format) (Change, error) {
 		name, v, ok := strings.Cut(pair, "=")
 		name, v = strings.TrimSpace(name), strings.TrimSpace(v)
 		if !ok || name == "" {
-			return Change{}, oozieerr.At(CodeChangeSyntax, "value", "Invalid change value [%s], expected name=value pairs separated by ';'", value)
+			return Change{}, oozieerr.At(oozieerr.E1015, "value", "Invalid change value [%s], expected name=value pairs separated by ';'", value)
 		}
 		if seen[name] {
-			return Change{}, oozieerr.At(CodeChangeSyntax, "value", "Invalid change value [%s], %s is given more than once", value, name)
+			return Change{}, oozieerr.At(oozieerr.E1015, "value", "Invalid change value [%s], %s is given more than once", value, name)
 		}
 		seen[name] = true
 		switch name {
@@ -89,25 +89,25 @@ func ParseChange(value string, format oozietime.Format) (Change, error) {
 			}
 			t, err := coordinator.ParseStored(format, v)
 			if err != nil {
-				return Change{}, oozieerr.WrapAt(CodeChangeValue, "pausetime", err, "Invalid bundle job change value %s, is not a valid date", v)
+				return Change{}, oozieerr.WrapAt(oozieerr.E1317, "pausetime", err, "Invalid bundle job change value %s, is not a valid date", v)
 			}
 			c.PauseTime = t
 		case "endtime":
 			if v == "" {
-				return Change{}, oozieerr.At(CodeChangeValue, "endtime", "Invalid bundle job change value endtime, a date is required")
+				return Change{}, oozieerr.At(oozieerr.E1317, "endtime", "Invalid bundle job change value endtime, a date is required")
 			}
 			t, err := coordinator.ParseStored(format, v)
 			if err != nil {
-				return Change{}, oozieerr.WrapAt(CodeChangeValue, "endtime", err, "Invalid bundle job change value %s, is not a valid date", v)
+				return Change{}, oozieerr.WrapAt(oozieerr.E1317, "endtime", err, "Invalid bundle job change value %s, is not a valid date", v)
 			}
 			c.HasEndTime, c.EndTime = true, t
 		default:
-			return Change{}, oozieerr.At(CodeChangeValue, "value",
+			return Change{}, oozieerr.At(oozieerr.E1317, "value",
 				"Invalid bundle job change value %s, can only change pausetime or endtime", value)
 		}
 	}
 	if !c.HasPauseTime && !c.HasEndTime {
-		return Change{}, oozieerr.At(CodeChangeValue, "value", "Invalid bundle job change value %s, should change pausetime or endtime", value)
+		return Change{}, oozieerr.At(oozieerr.E1317, "value", "Invalid bundle job change value %s, should change pausetime or endtime", value)
 	}
 	return c, nil
 }
@@ -129,11 +129,11 @@ type ChangeDecision struct {
 // then follows its coordinators.
 func DecideChange(job store.BundleJob, c Change, now time.Time) (ChangeDecision, error) {
 	if c.HasPauseTime && !c.PauseTime.IsZero() && c.PauseTime.Before(now) {
-		return ChangeDecision{}, oozieerr.At(CodeChangeValue, "pausetime", "Invalid bundle job change value %s, must be a non-past time",
+		return ChangeDecision{}, oozieerr.At(oozieerr.E1317, "pausetime", "Invalid bundle job change value %s, must be a non-past time",
 			c.PauseTime.UTC().Format(time.RFC3339))
 	}
 	if c.HasEndTime && !job.KickoffTime.IsZero() && c.EndTime.Before(job.KickoffTime) {
-		return ChangeDecision{}, oozieerr.At(CodeChangeValue, "endtime", "Invalid bundle job change value %s, must be greater then kickoff time",
+		return ChangeDecision{}, oozieerr.At(oozieerr.E1317, "endtime", "Invalid bundle job change value %s, must be greater then kickoff time",
 			c.EndTime.UTC().Format(time.RFC3339))
 	}
 	if c.HasPauseTime && job.Status.Terminal() {

@@ -35,7 +35,7 @@ func Parse(data []byte) (*App, error) {
 	}
 	version, ok := strings.CutPrefix(root.Name().Space, NamespacePrefix)
 	if root.Name().Local != "bundle-app" || !ok || !slices.Contains(versions, version) {
-		return nil, oozieerr.At(CodeInvalidDefinition, root.Where(),
+		return nil, oozieerr.At(oozieerr.E0701, root.Where(),
 			"the root element must be <bundle-app> in namespace uri:oozie:bundle:0.1 or 0.2, found <%s> in %q",
 			root.Name().Local, root.Name().Space)
 	}
@@ -133,7 +133,7 @@ func (p parser) coordinator(n *xmltree.Node) (CoordinatorDef, error) {
 	c.Critical, c.HasCritical = n.Attr("critical")
 	c.Enabled, c.HasEnabled = n.Attr("enabled")
 	if p.version == "0.1" && !identifierRE.MatchString(c.Name) {
-		return CoordinatorDef{}, oozieerr.At(CodeInvalidDefinition, n.Where(),
+		return CoordinatorDef{}, oozieerr.At(oozieerr.E0701, n.Where(),
 			"coordinator name %q is not an identifier (a letter, then letters, digits, '-' or '_')", c.Name)
 	}
 	kids, err := n.Sequence(p.ns, []xmltree.Rule{

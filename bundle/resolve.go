@@ -42,7 +42,7 @@ func CheckConf(conf *conf.Properties, defaults bool) error {
 	}
 	for _, n := range names {
 		if _, ok := conf.Get(n); ok {
-			return oozieerr.At(CodeDisallowedProperty, "", "Disallowed user property [%s]", n)
+			return oozieerr.At(oozieerr.E0808, "", "Disallowed user property [%s]", n)
 		}
 	}
 	return nil
@@ -62,7 +62,7 @@ func Resolve(app *App, req Request) (*Job, error) {
 	}
 	user := conf.Value(PropUser)
 	if user == "" {
-		return nil, oozieerr.At(CodeMissingProperty, "", "Missing configuration property [%s]", PropUser)
+		return nil, oozieerr.At(oozieerr.E0401, "", "Missing configuration property [%s]", PropUser)
 	}
 	ev := newEvaluator(conf, req)
 	job := &Job{Namespace: app.Namespace, Conf: conf}
@@ -70,7 +70,7 @@ func Resolve(app *App, req Request) (*Job, error) {
 		return nil, err
 	}
 	if job.Name = strings.TrimSpace(job.Name); job.Name == "" {
-		return nil, oozieerr.At(CodeInvalidDefinition, "bundle-app/@name", "the bundle's name is empty")
+		return nil, oozieerr.At(oozieerr.E0701, "bundle-app/@name", "the bundle's name is empty")
 	}
 	kick, err := ev.eval("controls/kick-off-time", app.KickOffTime)
 	if err != nil {
@@ -78,7 +78,7 @@ func Resolve(app *App, req Request) (*Job, error) {
 	}
 	if kick = strings.TrimSpace(kick); kick != "" {
 		if job.KickoffTime, err = coordinator.ParseStored(req.Format, kick); err != nil {
-			return nil, oozieerr.WrapAt(CodeAttributes, "controls/kick-off-time", err,
+			return nil, oozieerr.WrapAt(oozieerr.E1303, "controls/kick-off-time", err,
 				"Invalid bundle application attributes [kick-off-time], %q is not a date of the form %s",
 				kick, req.Format.Mask())
 		}
@@ -90,7 +90,7 @@ func Resolve(app *App, req Request) (*Job, error) {
 			return nil, err
 		}
 		if seen[c.Name] {
-			return nil, oozieerr.At(CodeDuplicateCoordinator, fmt.Sprintf("line %d <coordinator>", def.Line),
+			return nil, oozieerr.At(oozieerr.E1304, fmt.Sprintf("line %d <coordinator>", def.Line),
 				"Duplicate bundle application coordinator name [%s]", c.Name)
 		}
 		seen[c.Name] = true
@@ -108,7 +108,7 @@ func resolveCoordinator(ev *evaluator, def CoordinatorDef, user string) (Coordin
 		return c, err
 	}
 	if c.Name = strings.TrimSpace(name); c.Name == "" {
-		return c, oozieerr.At(CodeEmptyCoordinatorName, where, "Empty bundle application coordinator name.")
+		return c, oozieerr.At(oozieerr.E1305, where, "Empty bundle application coordinator name.")
 	}
 	where = "coordinator[" + c.Name + "]"
 	if c.AppPath, err = ev.eval(where+"/app-path", def.AppPath); err != nil {
@@ -127,7 +127,7 @@ func resolveCoordinator(ev *evaluator, def CoordinatorDef, user string) (Coordin
 		c.Conf.Set(strings.TrimSpace(n), strings.TrimSpace(v))
 	}
 	if u, ok := c.Conf.Get(PropUser); ok && u != user {
-		return c, oozieerr.At(CodeAttributes, where+"/configuration",
+		return c, oozieerr.At(oozieerr.E1303, where+"/configuration",
 			"Invalid bundle application attributes [%s], the coordinator's user %q is not the bundle's user %q", PropUser, u, user)
 	}
 	c.Critical, c.Enabled = false, true
@@ -189,7 +189,7 @@ func (e *evaluator) eval(where, text string) (string, error) {
 	}
 	v, err := e.env.EvalString(text)
 	if err != nil {
-		return "", oozieerr.WrapAt(CodeEL, where, err, "Unable to evaluate [%s]", text)
+		return "", oozieerr.WrapAt(oozieerr.E1004, where, err, "Unable to evaluate [%s]", text)
 	}
 	return v, nil
 }

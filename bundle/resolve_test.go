@@ -99,10 +99,10 @@ func TestResolve(t *testing.T) {
 					t.Errorf("name %q", j.Name)
 				}
 			}},
-		{name: "missing parameter", conf: remove(base, "queue"), code: CodeParameters, where: "parameters"},
-		{name: "undefined variable", conf: remove(base, "suffix"), code: CodeEL, where: "line 15 <coordinator>/@name"},
-		{name: "bad kick-off time", conf: replace(base, "kickOff", "2025-01-01T24:00Z"), code: CodeAttributes, where: "controls/kick-off-time"},
-		{name: "kick-off time in another zone", conf: replace(base, "kickOff", "2025-01-01T05:30Z"), format: gmt, code: CodeAttributes},
+		{name: "missing parameter", conf: remove(base, "queue"), code: oozieerr.E0738, where: "parameters"},
+		{name: "undefined variable", conf: remove(base, "suffix"), code: oozieerr.E1004, where: "line 15 <coordinator>/@name"},
+		{name: "bad kick-off time", conf: replace(base, "kickOff", "2025-01-01T24:00Z"), code: oozieerr.E1303, where: "controls/kick-off-time"},
+		{name: "kick-off time in another zone", conf: replace(base, "kickOff", "2025-01-01T05:30Z"), format: gmt, code: oozieerr.E1303},
 		{name: "no user", conf: remove(base, "user.name"), code: "E0401"},
 	}
 	for _, tc := range tests {
@@ -145,8 +145,8 @@ func TestResolveCoordinatorNames(t *testing.T) {
 		code  oozieerr.Code
 	}{
 		{"distinct", []string{"a", "b"}, ""},
-		{"same after EL", []string{"same", "${x}"}, CodeDuplicateCoordinator},
-		{"empty after EL", []string{"a", "${blank}"}, CodeEmptyCoordinatorName},
+		{"same after EL", []string{"same", "${x}"}, oozieerr.E1304},
+		{"empty after EL", []string{"a", "${blank}"}, oozieerr.E1305},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -182,7 +182,7 @@ func TestResolveConfiguration(t *testing.T) {
 		t.Errorf("coordinator %+v", c)
 	}
 	_, err = Resolve(app, Request{Conf: props("user.name", "joe", "app.root", "/apps", "key", "out", "who", "mallory")})
-	if ErrorCode(err) != CodeAttributes || !strings.Contains(err.Error(), "coordinator[c]/configuration") {
+	if ErrorCode(err) != oozieerr.E1303 || !strings.Contains(err.Error(), "coordinator[c]/configuration") {
 		t.Errorf("another user: %v, want E1303 naming the coordinator", err)
 	}
 }
@@ -196,8 +196,8 @@ func TestCheckConf(t *testing.T) {
 		code     oozieerr.Code
 	}{
 		{"plain job conf", props("user.name", "joe", "a", "b"), false, ""},
-		{"reserved name", props("user.name", "joe", "HOUR", "1"), false, CodeDisallowedProperty},
-		{"user in defaults", props("user.name", "joe"), true, CodeDisallowedProperty},
+		{"reserved name", props("user.name", "joe", "HOUR", "1"), false, oozieerr.E0808},
+		{"user in defaults", props("user.name", "joe"), true, oozieerr.E0808},
 		{"defaults", props("queue", "q"), true, ""},
 	}
 	for _, tc := range tests {

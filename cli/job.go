@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/server/client"
 )
 
@@ -193,13 +194,13 @@ func (f *jobFlags) info(ctx context.Context, env Env, cl *client.Client, id stri
 	if err != nil {
 		return err
 	}
-	if isCoordinatorID(id) || strings.Contains(id, "-C@") {
+	if isCoordinatorID(id) || ids.HasActionOf(id, ids.Coordinator) {
 		return f.coordInfo(ctx, env, cl, id, loc)
 	}
 	if isBundleID(id) {
 		return f.bundleInfo(ctx, env, cl, id, loc)
 	}
-	if strings.Contains(id, "-W@") {
+	if ids.HasActionOf(id, ids.Workflow) {
 		if f.filter != "" {
 			return &plainError{"Filter option is not supported for a Workflow action"}
 		}
@@ -209,7 +210,7 @@ func (f *jobFlags) info(ctx context.Context, env Env, cl *client.Client, id stri
 		}
 		return printAction(env.Stdout, &a, loc, f.verbose)
 	}
-	if f.filter != "" && strings.HasSuffix(id, "-W") {
+	if f.filter != "" && ids.EndsWithKind(id, ids.Workflow) {
 		return &plainError{"Filter option is currently not supported for a Workflow job"}
 	}
 	job, err := cl.Info(ctx, id, f.offset, f.length)

@@ -3,14 +3,14 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
+	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/server/client"
 )
 
 // isBundleID reports whether id names a bundle job.
-func isBundleID(id string) bool { return strings.HasSuffix(id, "-B") }
+func isBundleID(id string) bool { return ids.EndsWithKind(id, ids.Bundle) }
 
 // bundleInfo is `job -info <bundle id>`: the bundle and its coordinator jobs.
 func (f *jobFlags) bundleInfo(ctx context.Context, env Env, cl *client.Client, id string, loc *time.Location) error {

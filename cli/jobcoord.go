@@ -3,10 +3,10 @@ package cli
 import (
 	"context"
 	"flag"
-	"strings"
 	"time"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/server/client"
 )
 
@@ -32,7 +32,7 @@ func (c *coordFlags) register(fs *flag.FlagSet) {
 }
 
 // isCoordinatorID reports whether id names a coordinator job.
-func isCoordinatorID(id string) bool { return strings.HasSuffix(id, "-C") }
+func isCoordinatorID(id string) bool { return ids.EndsWithKind(id, ids.Coordinator) }
 
 // scope reads -action or -date for a command (exactly one of them, as Oozie's CLI wants).
 func (f *jobFlags) scope(cmd string) (client.Scope, error) {

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/server/client"
 )
 
@@ -43,11 +43,11 @@ func set(vs ...string) map[string]bool {
 // from the ID's kind; Oozie polls nothing else (a workflow action, for one).
 func finishedFor(id string) (map[string]bool, error) {
 	switch {
-	case strings.HasSuffix(id, "-W"):
+	case ids.EndsWithKind(id, ids.Workflow):
 		return finishedWorkflow, nil
 	case isCoordinatorID(id), isBundleID(id):
 		return finishedJob, nil
-	case strings.Contains(id, "-C@"):
+	case ids.HasActionOf(id, ids.Coordinator):
 		return finishedCoordAct, nil
 	}
 	return nil, &plainError{fmt.Sprintf("invalid job type [%s]: -poll takes a workflow, coordinator or bundle job, "+

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/server/jobs/jobstest"
 )
 
@@ -21,17 +22,11 @@ func TestMissingDepsAndErrorLog(t *testing.T) {
 	want := "CoordAction : " + id + "@2\nBlocked on  : " + uri("701") + "\n" +
 		"Dataset     : this-hour\nPending Dependencies :\n\t" + uri("701") + "\n" +
 		"Dataset     : last-hour\nPending Dependencies :\n\t" + uri("700") + "\n" + ruler + "\n"
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		out := f.mustRun(t, "job", "-missingdeps", id, "-action", "2")
-		if out == want {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("-missingdeps printed\n%s\nwant\n%s", out, want)
-		}
-		time.Sleep(10 * time.Millisecond) // polling a condition, with the deadline above
-	}
+	testwait.Poll{Timeout: 30 * time.Second, Every: 10 * time.Millisecond}.WaitForLast(t, "-missingdeps to print\n"+want,
+		func() (bool, string) {
+			out := f.mustRun(t, "job", "-missingdeps", id, "-action", "2")
+			return out == want, "\n" + out
+		})
 	if out := f.mustRun(t, "job", "-missingdeps", id+"@2"); out != want {
 		t.Errorf("-missingdeps of the action printed\n%s", out)
 	}

@@ -41,6 +41,9 @@ const (
 	DefaultCoordInputCheckMinInterval = time.Second
 	// DefaultCoordInputCheckMaxInterval is gozie.coord.input-check.max-interval.
 	DefaultCoordInputCheckMaxInterval = 60 * time.Second
+	// DefaultCoordEditStream is gozie.coord.input-check.edit-stream: on, for it only works
+	// where the NameNode allows it (the server is an HDFS superuser) and polling stays.
+	DefaultCoordEditStream = true
 
 	// DefaultActionRetriesMax is gozie.action.retries.max.
 	DefaultActionRetriesMax = 3

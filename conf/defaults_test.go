@@ -27,6 +27,7 @@ func TestDefaultsTable(t *testing.T) {
 		{"gozie.coord.default.concurrency", "1", s.Coord.DefaultConcurrency, DefaultCoordConcurrency},
 		{"gozie.coord.default.throttle", "12", s.Coord.DefaultThrottle, DefaultCoordThrottle},
 		{"gozie.coord.max-instances", "10080", s.Coord.MaxInstances, DefaultCoordMaxInstances},
+		{"gozie.coord.input-check.edit-stream", "true", s.Coord.EditStream, DefaultCoordEditStream},
 		{"gozie.action.user-retry.max", "3", s.Action.UserRetryMax, DefaultActionUserRetryMax},
 		{"gozie.action.user-retry.interval", "10m", s.Action.UserRetryInterval, DefaultActionUserRetryInterval},
 		{"gozie.action.user-retry.policy", "periodic", s.Action.UserRetryPolicy, DefaultActionUserRetryPolicy},

@@ -5,7 +5,8 @@
 // fault:
 //
 //   - Java properties files (job.properties) with the whole java.util.Properties syntax:
-//     ReadProperties and WriteProperties.
+//     ReadProperties and WriteProperties; an action's captured output (wf:actionData) is
+//     read with the same syntax by ParseOutputProperties, which never fails.
 //   - Hadoop configuration XML (<configuration><property><name/><value/>...), used by the
 //     *-site.xml files, gozie-site.xml and the body of REST job submissions:
 //     ReadConfigurationXML and WriteConfigurationXML.

@@ -5,14 +5,22 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzReadProperties checks that any input either parses or fails with a located *Error,
-// and that whatever parses survives WriteProperties and a second read unchanged.
+// that whatever parses survives WriteProperties and a second read unchanged, and that
+// ParseOutputProperties reads the same whenever ReadProperties does (for UTF-8 without a
+// byte-order mark, which only files decode).
 // Seeds live in testdata/fuzz/FuzzReadProperties.
 func FuzzReadProperties(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := ReadProperties(bytes.NewReader(data), "fuzz.properties")
+		lenient := ParseOutputProperties(string(data))
+		plain := utf8.Valid(data) && !bytes.HasPrefix(data, []byte("\uFEFF"))
+		if err == nil && plain && !reflect.DeepEqual(pairs(lenient), pairs(p)) {
+			t.Fatalf("ParseOutputProperties = %q, ReadProperties = %q", pairs(lenient), pairs(p))
+		}
 		if err != nil {
 			var ce *Error
 			if !errors.As(err, &ce) || ce.Source != "fuzz.properties" || ce.Line < 1 {

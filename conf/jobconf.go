@@ -3,6 +3,7 @@ package conf
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -25,6 +26,17 @@ func (p *Properties) Plain() *Properties {
 	out := &Properties{}
 	for k, v := range p.All() {
 		out.Set(k, v)
+	}
+	return out
+}
+
+// Sorted returns a plain copy (see Plain) in name order.
+func (p *Properties) Sorted() *Properties {
+	names := p.Keys()
+	slices.Sort(names)
+	out := &Properties{}
+	for _, k := range names {
+		out.Set(k, p.Value(k))
 	}
 	return out
 }

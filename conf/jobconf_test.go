@@ -66,3 +66,21 @@ func TestConfigurationXMLRoundTripsWithoutFinal(t *testing.T) {
 		t.Fatalf("read back %q, want %q", got, want)
 	}
 }
+
+func TestSorted(t *testing.T) {
+	t.Parallel()
+	p := PropertiesOf(Property{Name: "b", Value: "2", Final: true, Line: 3}, Property{Name: "a", Value: "1"})
+	got := p.Sorted()
+	if keys := got.Keys(); !slices.Equal(keys, []string{"a", "b"}) {
+		t.Errorf("Sorted keys = %q, want [a b]", keys)
+	}
+	if e, _ := got.Lookup("b"); e != (Property{Name: "b", Value: "2"}) {
+		t.Errorf("Sorted b = %+v, want a plain entry", e)
+	}
+	if keys := p.Keys(); !slices.Equal(keys, []string{"b", "a"}) {
+		t.Errorf("Sorted changed its receiver: %q", keys)
+	}
+	if (*Properties)(nil).Sorted().Len() != 0 {
+		t.Error("nil Sorted is not empty")
+	}
+}

@@ -32,7 +32,21 @@ func ReadProperties(r io.Reader, name string) (*Properties, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
-	text := decodePropertiesText(data)
+	return parseProperties(decodePropertiesText(data), name, false)
+}
+
+// ParseOutputProperties reads the captured output of an action (wf:actionData) with the
+// syntax of ReadProperties, but never fails: a malformed \uXXXX escape is kept as written,
+// which is how the output of a script is best shown. The text is taken as it is, as
+// Properties.load(Reader) takes it: a leading byte-order mark is part of the first key.
+func ParseOutputProperties(text string) *Properties {
+	props, _ := parseProperties([]rune(text), "", true)
+	return props
+}
+
+// parseProperties reads properties text; lenient keeps malformed escapes instead of
+// failing on them.
+func parseProperties(text []rune, name string, lenient bool) (*Properties, error) {
 	props := &Properties{}
 	lr := lineReader{src: text, line: 1}
 	for {
@@ -40,6 +54,7 @@ func ReadProperties(r io.Reader, name string) (*Properties, error) {
 		if !ok {
 			return props, nil
 		}
+		ll.lenient = lenient
 		key, value, err := ll.split()
 		if err != nil {
 			var le *lineError
@@ -78,9 +93,10 @@ func isPropertiesBlank(c rune) bool { return c == ' ' || c == '\t' || c == '\f' 
 // logicalLine is one key/value line after joining continuations. breaks holds the offsets
 // in text at which a following natural line begins, to report errors on the right line.
 type logicalLine struct {
-	text   []rune
-	start  int
-	breaks []int
+	text    []rune
+	start   int
+	breaks  []int
+	lenient bool // keep a malformed \uXXXX escape as written instead of failing
 }
 
 // lineAt returns the natural line number of the rune at offset i.
@@ -277,6 +293,11 @@ func (ll *logicalLine) unescape(from, to int) (string, error) {
 			c = '\f'
 		case 'u':
 			u, ok := hex4(text[i+1:])
+			if !ok && ll.lenient {
+				flushHigh()
+				b.WriteString(`\u`)
+				continue
+			}
 			if !ok {
 				end := min(i+5, len(text))
 				return "", &lineError{

@@ -165,6 +165,9 @@ type Coord struct {
 	InputCheckMinInterval time.Duration
 	// InputCheckMaxInterval is the longest delay between input checks.
 	InputCheckMaxInterval time.Duration
+	// EditStream follows the default filesystem's edit stream (HDFS inotify) to wake
+	// waiting actions when their datasets appear.
+	EditStream bool
 	// ActionsDefaultLength is the number of actions job info returns by default.
 	ActionsDefaultLength int
 	// MaxInstances bounds the dataset instances of one data-in or data-out, and of each range.

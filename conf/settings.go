@@ -226,6 +226,13 @@ var settings = []Setting{
 		"Longest delay between input checks (Oozie's fixed interval: "+
 			"oozie.service.coord.input.check.requeue.interval).",
 		func(s *Server) *time.Duration { return &s.Coord.InputCheckMaxInterval }),
+	boolean("gozie.coord.input-check.edit-stream", strconv.FormatBool(DefaultCoordEditStream),
+		"Follow the default filesystem's edit stream (HDFS inotify: getEditsFromTxid) from the last "+
+			"transaction recorded in the database and check an action at once when a file or directory it "+
+			"waits on is closed, renamed into place or made. The NameNode serves the stream to HDFS "+
+			"superusers only; elsewhere (or while it fails) the server logs why and input checks poll as "+
+			"without it. One server of several follows it at a time (a lease). Oozie has no such path.",
+		func(s *Server) *bool { return &s.Coord.EditStream }),
 	intv("gozie.coord.max-instances", strconv.Itoa(DefaultCoordMaxInstances), 1,
 		"Dataset instances one data-in or data-out of a coordinator action may name, and each range in it "+
 			"(start-instance to end-instance, coord:currentRange, coord:latestRange, coord:futureRange, "+

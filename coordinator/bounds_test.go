@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
@@ -67,7 +68,7 @@ func TestInstanceBound(t *testing.T) {
 				return
 			}
 			var e *Error
-			if !errors.As(err, &e) || e.Code != CodeInstance || !strings.HasPrefix(e.Where, "data-in[input]") ||
+			if !errors.As(err, &e) || e.Code != oozieerr.E1010 || !strings.HasPrefix(e.Where, "data-in[input]") ||
 				!errors.Is(err, ErrTooManyInstances) {
 				t.Fatalf("got %v, want E1010 at data-in[input]", err)
 			}
@@ -84,7 +85,7 @@ func TestInstanceBoundCostsNothing(t *testing.T) { // not parallel: it measures 
 	runtime.ReadMemStats(&before)
 	_, err := submitDoc(doc, DefaultSettings())
 	runtime.ReadMemStats(&after)
-	if ErrorCode(err) != CodeInstance || !strings.Contains(err.Error(), "3000001 dataset instances") {
+	if ErrorCode(err) != oozieerr.E1010 || !strings.Contains(err.Error(), "3000001 dataset instances") {
 		t.Fatalf("got %v", err)
 	}
 	if n := after.TotalAlloc - before.TotalAlloc; n > 8<<20 {
@@ -106,7 +107,7 @@ func TestInstanceBoundAtMaterialization(t *testing.T) {
 	row.ID = testJobID
 	s.MaxInstances = 60 // the range now names 121 instances at the first nominal time
 	res, err := Materialize(MaterializeRequest{Job: job, JobID: testJobID, Row: row, Now: farFuture, Settings: s})
-	if ErrorCode(err) != CodeInstance || !errors.Is(err, ErrTooManyInstances) || res.Job.Status != store.JobFailed ||
+	if ErrorCode(err) != oozieerr.E1010 || !errors.Is(err, ErrTooManyInstances) || res.Job.Status != store.JobFailed ||
 		len(res.Actions) != 0 {
 		t.Fatalf("materialization: %v, %s, %d actions", err, res.Job.Status, len(res.Actions))
 	}
@@ -172,7 +173,7 @@ func TestStoredDateRange(t *testing.T) {
 		_, err := submitDoc(appWith("60", ""), DefaultSettings(), Property{Name: "start", Value: tc.start},
 			Property{Name: "end", Value: tc.end})
 		var e *Error
-		if !errors.As(err, &e) || e.Code != CodeSubmit || e.Where != tc.where ||
+		if !errors.As(err, &e) || e.Code != oozieerr.E1003 || e.Where != tc.where ||
 			!strings.Contains(err.Error(), "outside the dates gozie stores") {
 			t.Errorf("%s..%s: %v", tc.start, tc.end, err)
 		}
@@ -181,7 +182,7 @@ func TestStoredDateRange(t *testing.T) {
 		Property{Name: "end", Value: "9999-12-31T23:59Z"}); err != nil {
 		t.Fatalf("the range's ends: %v", err)
 	}
-	if _, err := ParseChange("endtime=0001-01-01T00:00Z", oozietime.UTC); ErrorCode(err) != CodeChange {
+	if _, err := ParseChange("endtime=0001-01-01T00:00Z", oozietime.UTC); ErrorCode(err) != oozieerr.E1015 {
 		t.Fatalf("change to 0001: %v", err)
 	}
 }

@@ -10,16 +10,6 @@ import (
 	"github.com/gozie/gozie/store"
 )
 
-// Error codes of the change command.
-const (
-	// CodeChange (E1015) is an invalid change value.
-	CodeChange = oozieerr.E1015
-	// CodeChangeNotAllowed (E1016) is a change of a KILLED or IGNORED job other than status.
-	CodeChangeNotAllowed = oozieerr.E1016
-	// CodeDeleteRunning (E1022) is a change that would delete an action that already started.
-	CodeDeleteRunning = oozieerr.E1022
-)
-
 // Change is a parsed value of the coordinator change command
 // ("endtime=…;concurrency=…;pausetime=…;status=…").
 type Change struct {
@@ -44,7 +34,7 @@ var changeKeys = map[string]bool{"endtime": true, "concurrency": true, "pausetim
 func ParseChange(value string, f oozietime.Format) (Change, error) {
 	var c Change
 	bad := func(format string, args ...any) (Change, error) {
-		return Change{}, oozieerr.At(CodeChange, "change", "%s: "+format, append([]any{value}, args...)...)
+		return Change{}, oozieerr.At(oozieerr.E1015, "change", "%s: "+format, append([]any{value}, args...)...)
 	}
 	if strings.TrimSpace(value) == "" {
 		return bad("change value can not be empty string or null")
@@ -128,7 +118,7 @@ type ChangeResult struct {
 func ApplyChange(row store.CoordJob, pending bool, actions []store.CoordAction, c Change, hideErrorStates bool) (ChangeResult, error) {
 	if (row.Status == store.JobKilled || row.Status == store.JobIgnored) &&
 		(c.Status == "" || c.HasEndTime || c.HasConcurrency || (c.HasPauseTime && !c.PauseTime.IsZero())) {
-		return ChangeResult{}, oozieerr.At(CodeChangeNotAllowed, "change", "cannot change a %s coordinator job", row.Status)
+		return ChangeResult{}, oozieerr.At(oozieerr.E1016, "change", "cannot change a %s coordinator job", row.Status)
 	}
 	if err := checkStatusChange(row, pending, c.Status); err != nil {
 		return ChangeResult{}, err
@@ -148,7 +138,7 @@ func ApplyChange(row store.CoordJob, pending bool, actions []store.CoordAction, 
 				break
 			}
 			if a.Status != store.CoordActionWaiting && a.Status != store.CoordActionReady {
-				return oozieerr.At(CodeDeleteRunning, "change", "Cannot delete running/completed coordinator action: [%s]", a.ID)
+				return oozieerr.At(oozieerr.E1022, "change", "Cannot delete running/completed coordinator action: [%s]", a.ID)
 			}
 			res.Delete = append(res.Delete, a)
 			earliest = a.NominalTime
@@ -233,16 +223,16 @@ func checkStatusChange(row store.CoordJob, pending bool, s store.JobStatus) erro
 		return nil
 	case store.JobRunning:
 		if row.Status != store.JobFailed && row.Status != store.JobKilled && row.Status != store.JobIgnored {
-			return oozieerr.At(CodeChange, "change", "RUNNING: Only FAILED, KILLED, IGNORED job can be changed to RUNNING. "+
+			return oozieerr.At(oozieerr.E1015, "change", "RUNNING: Only FAILED, KILLED, IGNORED job can be changed to RUNNING. "+
 				"Current job status is %s", row.Status)
 		}
 	case store.JobIgnored:
 		if (row.Status != store.JobFailed && row.Status != store.JobKilled) || pending {
-			return oozieerr.At(CodeChange, "change", "IGNORED: Only FAILED or KILLED non-pending job can be changed to IGNORED. "+
+			return oozieerr.At(oozieerr.E1015, "change", "IGNORED: Only FAILED or KILLED non-pending job can be changed to IGNORED. "+
 				"Current job status is %s and pending status is %v", row.Status, pending)
 		}
 	default:
-		return oozieerr.At(CodeChange, "change", "%s must be RUNNING or IGNORED", s)
+		return oozieerr.At(oozieerr.E1015, "change", "%s must be RUNNING or IGNORED", s)
 	}
 	return nil
 }

@@ -104,7 +104,7 @@ func (d *Dataset) URI(instance time.Time, f oozietime.Format) (string, error) {
 	env := &el.Env{Funcs: el.NewRegistry(), Vars: el.MapVars(vars), Location: f.Location()}
 	uri, err := env.EvalString(d.URITemplate)
 	if err != nil {
-		return "", oozieerr.At(CodeEL, "dataset "+d.Name+" uri-template", "cannot expand %q: %v", d.URITemplate, err)
+		return "", oozieerr.At(oozieerr.E1004, "dataset "+d.Name+" uri-template", "cannot expand %q: %v", d.URITemplate, err)
 	}
 	return uri, nil
 }

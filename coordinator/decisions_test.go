@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
@@ -80,7 +81,7 @@ func TestWorkflowConf(t *testing.T) {
 		t.Error("rerunConf passed on")
 	}
 	job.Configuration = append(job.Configuration, Property{Name: "user.name", Value: "mallory"})
-	if _, err := WorkflowConf(doc, run, nil); ErrorCode(err) != CodeSubmit {
+	if _, err := WorkflowConf(doc, run, nil); ErrorCode(err) != oozieerr.E1003 {
 		t.Fatalf("another user: %v", err)
 	}
 }
@@ -127,7 +128,7 @@ func TestChange(t *testing.T) {
 	// X4, X8 and friends: parsing.
 	for _, bad := range []string{"endtime=2012-12-20T05:00;concurrency=-200", "endtime=2012-12-20T05:00Z;endtime=2012-12-21T05:00Z",
 		"", "color=red", "concurrency=", "concurrency=x", "endtime", "status=SUCCEEDED", "a=b=c"} {
-		if _, err := ParseChange(bad, oozietime.UTC); ErrorCode(err) != CodeChange {
+		if _, err := ParseChange(bad, oozietime.UTC); ErrorCode(err) != oozieerr.E1015 {
 			t.Errorf("ParseChange(%q): %v", bad, err)
 		}
 	}
@@ -161,7 +162,7 @@ func TestChange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ApplyChange(row, false, actions, c, true); ErrorCode(err) != CodeDeleteRunning {
+		if _, err := ApplyChange(row, false, actions, c, true); ErrorCode(err) != oozieerr.E1022 {
 			t.Errorf("X2 %s: %v", v, err)
 		}
 	}
@@ -177,18 +178,18 @@ func TestChange(t *testing.T) {
 	killed := row
 	killed.Status = store.JobKilled
 	c, _ = ParseChange("concurrency=3", oozietime.UTC)
-	if _, err := ApplyChange(killed, false, nil, c, true); ErrorCode(err) != CodeChangeNotAllowed {
+	if _, err := ApplyChange(killed, false, nil, c, true); ErrorCode(err) != oozieerr.E1016 {
 		t.Fatalf("E1016: %v", err)
 	}
 	c, _ = ParseChange("status=RUNNING", oozietime.UTC)
 	if res, err := ApplyChange(killed, false, nil, c, true); err != nil || res.Job.Status != store.JobRunning {
 		t.Fatalf("status=RUNNING: %v", err)
 	}
-	if _, err := ApplyChange(row, false, nil, c, true); ErrorCode(err) != CodeChange {
+	if _, err := ApplyChange(row, false, nil, c, true); ErrorCode(err) != oozieerr.E1015 {
 		t.Fatalf("RUNNING from PAUSED: %v", err)
 	}
 	c, _ = ParseChange("status=IGNORED", oozietime.UTC)
-	if _, err := ApplyChange(killed, true, nil, c, true); ErrorCode(err) != CodeChange {
+	if _, err := ApplyChange(killed, true, nil, c, true); ErrorCode(err) != oozieerr.E1015 {
 		t.Fatalf("IGNORED while pending: %v", err)
 	}
 }
@@ -205,7 +206,7 @@ func TestScopes(t *testing.T) {
 		t.Fatalf("list: %v %v", ids, err)
 	}
 	for _, bad := range []string{"", "2-1", "a", "1-2-3", "1-x"} {
-		if _, err := ActionScope("J", bad); ErrorCode(err) != CodeInvalidParameter {
+		if _, err := ActionScope("J", bad); ErrorCode(err) != oozieerr.E0302 {
 			t.Errorf("scope %q: %v", bad, err)
 		}
 	}
@@ -225,7 +226,7 @@ func TestScopes(t *testing.T) {
 	if got := InDateScope(daily, ranges); len(got) != 2 {
 		t.Fatalf("single dates: %+v", got)
 	}
-	if _, err := DateScope("2009-12-18", oozietime.UTC); ErrorCode(err) != CodeInvalidParameter {
+	if _, err := DateScope("2009-12-18", oozietime.UTC); ErrorCode(err) != oozieerr.E0302 {
 		t.Fatalf("bad date: %v", err)
 	}
 	// Y5: repeated status keys are an OR.
@@ -254,7 +255,7 @@ func TestScopes(t *testing.T) {
 		t.Fatalf("comparisons matched %d", n)
 	}
 	for _, bad := range []string{"color=red", "status=SLEEPING", "status>RUNNING", "nominaltime=yesterday", "=x"} {
-		if _, err := ParseActionFilter(bad, oozietime.UTC); ErrorCode(err) != CodeInvalidParameter {
+		if _, err := ParseActionFilter(bad, oozietime.UTC); ErrorCode(err) != oozieerr.E0302 {
 			t.Errorf("filter %q: %v", bad, err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gozie/gozie/el"
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // ErrTooManyInstances is the cause of every error over Settings.MaxInstances: an event, or
@@ -36,7 +37,7 @@ func (c *ELContext) countInstances(n int64, what string) error {
 	}
 	c.instances += n
 	if max := c.maxInstances(); c.instances > max || n > max {
-		return withCause(&Error{Code: CodeInstance,
+		return withCause(&Error{Code: oozieerr.E1010,
 			Msg: fmt.Sprintf("%s names %d dataset instances: more than the %d allowed for one data-in or data-out "+
 				"(gozie.coord.max-instances)", what, c.instances, max)}, ErrTooManyInstances)
 	}
@@ -64,7 +65,7 @@ func (c *ELContext) checkLookup(future bool, a, b, limit int, what string) error
 		depth = span(0, limit)
 	}
 	if depth > max {
-		return withCause(&Error{Code: CodeInstance,
+		return withCause(&Error{Code: oozieerr.E1010,
 			Msg: fmt.Sprintf("%s looks through %d dataset instances: more than the %d allowed (gozie.coord.max-instances)",
 				what, depth, max)}, ErrTooManyInstances)
 	}

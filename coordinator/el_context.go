@@ -168,7 +168,7 @@ func (c *ELContext) confVar(name string) (any, bool) {
 func (c *ELContext) Eval(p Phase, text string) (any, error) {
 	v, err := c.env(p).Eval(text)
 	if err != nil {
-		code := oozieerr.Code(CodeEL)
+		code := oozieerr.Code(oozieerr.E1004)
 		var inner *Error
 		if errors.As(err, &inner) {
 			code = inner.Code

@@ -90,28 +90,28 @@ func (c *ELContext) absoluteRange(date string, end int) (string, error) {
 	ds := c.Dataset
 	start, err := c.Format.Parse(date)
 	if err != nil {
-		return "", oozieerr.At(CodeInstance, "", "invalid start-instance date: %v", err)
+		return "", oozieerr.At(oozieerr.E1010, "", "invalid start-instance date: %v", err)
 	}
 	ks, ok := ds.CurrentIndex(start)
 	if !ok {
-		return "", oozieerr.At(CodeInstance, "",
+		return "", oozieerr.At(oozieerr.E1010, "",
 			"initial-instance should be equal or earlier than the start-instance. initial-instance is %s and start-instance is %s",
 			c.Format.Format(ds.Initial()), date)
 	}
 	if !ds.Instance(ks).Equal(start) {
-		return "", oozieerr.At(CodeInstance, "",
+		return "", oozieerr.At(oozieerr.E1010, "",
 			"initial-instance is not in phase with start-instance. initial-instance is %s and start-instance is %s",
 			c.Format.Format(ds.Initial()), c.Format.Format(start))
 	}
 	kn, ok := ds.CurrentIndex(c.Action.NominalTime)
 	if !ok {
-		return "", oozieerr.At(CodeInstance, "",
+		return "", oozieerr.At(oozieerr.E1010, "",
 			"initial-instance should be equal or earlier than the nominal time. initial-instance is %s and nominal time is %s",
 			c.Format.Format(ds.Initial()), c.Format.Format(c.Action.NominalTime))
 	}
 	s := ks - kn
 	if s > end {
-		return "", oozieerr.At(CodeInstance, "",
+		return "", oozieerr.At(oozieerr.E1010, "",
 			"start-instance should be equal or earlier than the end-instance. startInstance is %s which is equivalent to current (%d) but end is specified as current (%d)",
 			date, s, end)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
 )
 
@@ -109,7 +110,7 @@ func TestFrequencyFunctions(t *testing.T) {
 	// F13: functions of later phases are unknown while evaluating a frequency.
 	for _, expr := range []string{"frequency=${coord:daysInMonth(2)}", "frequency=${coord:hoursInDay(2)}",
 		"frequency=${coord:tzOffset()}"} {
-		if _, err := (&ELContext{}).EvalString(PhaseSubmitFreq, expr); err == nil || ErrorCode(err) != CodeEL {
+		if _, err := (&ELContext{}).EvalString(PhaseSubmitFreq, expr); err == nil || ErrorCode(err) != oozieerr.E1004 {
 			t.Errorf("F13: %s evaluated: %v", expr, err)
 		}
 	}

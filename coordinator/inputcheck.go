@@ -3,6 +3,7 @@ package coordinator
 import (
 	"errors"
 	"io/fs"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,6 +31,10 @@ type InputCheckRequest struct {
 	Now time.Time
 	// Settings are the server defaults (re-check interval, NONE tolerance, coord:latest mode).
 	Settings Settings
+	// Doc, when set, is Action.ActionXML already parsed with RunConf (ParseActionXML), so
+	// that a caller checking an action again and again parses it once; CheckInputs never
+	// modifies it. Nil: CheckInputs parses the XML itself.
+	Doc *ActionDoc
 }
 
 // InputCheckResult is the decision of CheckInputs.
@@ -97,7 +102,7 @@ func (c *inputChecker) run() InputCheckResult {
 		res.Status, res.Reason = store.CoordActionSkipped, reason
 		return res
 	}
-	doc, err := ParseActionXML(a.ActionXML, req.RunConf, req.Job.Format)
+	doc, err := c.actionDoc()
 	if err != nil {
 		res.Status, res.Reason, res.Err = store.CoordActionFailed, "unreadable action document", err
 		return res
@@ -164,6 +169,17 @@ func (c *inputChecker) run() InputCheckResult {
 	}
 	res.NextCheckAt = req.Now.Add(interval)
 	return res
+}
+
+// actionDoc returns the action document to check: a copy of the request's parsed Doc (its
+// events are resolved in place by the check), or the action XML parsed now.
+func (c *inputChecker) actionDoc() (*ActionDoc, error) {
+	if c.req.Doc == nil {
+		return ParseActionXML(c.req.Action.ActionXML, c.req.RunConf, c.req.Job.Format)
+	}
+	d := *c.req.Doc
+	d.DataIns = slices.Clone(d.DataIns)
+	return &d, nil
 }
 
 // skipReason applies the LAST_ONLY and NONE rules to an action (also used when starting

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
@@ -108,7 +109,7 @@ func TestInputLogic(t *testing.T) {
 		t.Fatal(err)
 	}
 	app, _ := Parse([]byte(logicJobXML(t.TempDir(), `<data-in dataset="nope"/>`)))
-	if _, err := Submit(app, SubmitRequest{Conf: conf.NewProperties("user.name", "u")}); ErrorCode(err) != CodeInputLogic {
+	if _, err := Submit(app, SubmitRequest{Conf: conf.NewProperties("user.name", "u")}); ErrorCode(err) != oozieerr.E1028 {
 		t.Fatalf("unknown logic data-in: %v", err)
 	}
 }

@@ -69,7 +69,7 @@ func (j *Job) resolveEvent(name, kind string, ds *Dataset, instances []string, i
 		default:
 			t, err := j.Format.Parse(p)
 			if err != nil {
-				return ResolvedEvent{}, oozieerr.WrapAt(CodeMaterialize, where, err, "instance %q is not a date", p)
+				return ResolvedEvent{}, oozieerr.WrapAt(oozieerr.E1012, where, err, "instance %q is not a date", p)
 			}
 			uri, err := ds.URI(t, j.Format)
 			if err != nil {
@@ -115,7 +115,7 @@ func rangeInstances(c *ELContext, startText, endText string) ([]string, error) {
 		return offsetRange(c, sr, er)
 	case "current", "latest", "future":
 		if sr.n > er.n {
-			return nil, oozieerr.At(CodeInstance, "", "start-instance should be equal or earlier than the end-instance")
+			return nil, oozieerr.At(oozieerr.E1010, "", "start-instance should be equal or earlier than the end-instance")
 		}
 		what := "start-instance " + sr.String() + " to end-instance " + er.String()
 		switch sr.kind {
@@ -157,7 +157,7 @@ func offsetRange(c *ELContext, sr, er instanceRef) ([]string, error) {
 		return nil, nil
 	}
 	if rawStart.After(rawEnd) {
-		return nil, oozieerr.At(CodeInstance, "", "start-instance should be equal or earlier than the end-instance")
+		return nil, oozieerr.At(oozieerr.E1010, "", "start-instance should be equal or earlier than the end-instance")
 	}
 	ds := c.Dataset
 	first := ds.IndexAtOrBefore(rawStart)
@@ -184,12 +184,12 @@ func checkSameFamily(sr, er instanceRef) error {
 	switch sr.kind {
 	case "absolute", "endOfMonths", "endOfWeeks", "endOfDays":
 		if er.kind != "current" {
-			return oozieerr.At(CodeInstance, "", "Only start-instance as absolute/endOfMonths/endOfWeeks/endOfDays and "+
+			return oozieerr.At(oozieerr.E1010, "", "Only start-instance as absolute/endOfMonths/endOfWeeks/endOfDays and "+
 				"end-instance as current is supported. start = %s  end = %s", sr, er)
 		}
 		return nil
 	}
-	return oozieerr.At(CodeInstance, "", "start-instance and end-instance both should be either latest or current "+
+	return oozieerr.At(oozieerr.E1010, "", "start-instance and end-instance both should be either latest or current "+
 		"or future or offset. start %s and end %s", sr, er)
 }
 
@@ -201,7 +201,7 @@ func instanceOf(c *ELContext, text string) (instanceRef, error) {
 	}
 	if r, ok := v.(instanceRef); ok {
 		if strings.HasSuffix(r.kind, "Range") {
-			return instanceRef{}, oozieerr.At(CodeInstance, "", "%s cannot be a start-instance or end-instance", r)
+			return instanceRef{}, oozieerr.At(oozieerr.E1010, "", "%s cannot be a start-instance or end-instance", r)
 		}
 		return r, nil
 	}
@@ -225,7 +225,7 @@ func parseInstanceText(s string) (instanceRef, error) {
 	}
 	open, closing := strings.Index(s, "("), strings.LastIndex(s, ")")
 	if r.kind == "" || open < 0 || closing <= open {
-		return r, oozieerr.At(CodeInstance, "", "Unformatted function :%s", s)
+		return r, oozieerr.At(oozieerr.E1010, "", "Unformatted function :%s", s)
 	}
 	inner := strings.TrimSpace(s[open+1 : closing])
 	switch r.kind {
@@ -235,7 +235,7 @@ func parseInstanceText(s string) (instanceRef, error) {
 	case "future", "offset":
 		comma := strings.LastIndex(inner, ",")
 		if comma < 0 {
-			return r, oozieerr.At(CodeInstance, "", "Unformatted function :%s", s)
+			return r, oozieerr.At(oozieerr.E1010, "", "Unformatted function :%s", s)
 		}
 		rest := strings.Trim(strings.TrimSpace(inner[comma+1:]), `"'`)
 		inner = strings.TrimSpace(inner[:comma])
@@ -247,7 +247,7 @@ func parseInstanceText(s string) (instanceRef, error) {
 	}
 	f, err := strconv.ParseFloat(inner, 64)
 	if err != nil || f > 1<<31 || f < -(1<<31) {
-		return r, oozieerr.At(CodeInstance, "", "Unformatted function :%s", s)
+		return r, oozieerr.At(oozieerr.E1010, "", "Unformatted function :%s", s)
 	}
 	r.n = int(f)
 	return r, nil
@@ -292,7 +292,7 @@ func (j *Job) resolveEvents(action *ActionContext, max int) (ins, outs []Resolve
 			return nil, nil, err
 		}
 		if len(ev.Unresolved) > 0 {
-			return nil, nil, oozieerr.At(CodeNotPermitted, "data-out["+d.Name+"]",
+			return nil, nil, oozieerr.At(oozieerr.E1006, "data-out["+d.Name+"]",
 				"coord:latest()/future() not permitted in output-event")
 		}
 		ev.NoCleanup = d.NoCleanup

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
 )
 
@@ -145,7 +146,7 @@ func TestInstanceRanges(t *testing.T) {
 			t.Parallel()
 			got, err := resolveURIs(t, tc.job(t), tc.nominal, tc.actual)
 			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) || ErrorCode(err) != CodeInstance {
+				if err == nil || !strings.Contains(err.Error(), tc.err) || ErrorCode(err) != oozieerr.E1010 {
 					t.Fatalf("got %q, %v; want E1010 containing %q", got, err, tc.err)
 				}
 				return
@@ -217,7 +218,7 @@ func TestEventKinds(t *testing.T) {
 	}
 	// latest or future in a data-out is refused.
 	job.DataOuts = []DataOut{{Name: "O", Dataset: ds, Instance: "${coord:latest(0)}"}}
-	if _, _, err := job.resolveEvents(job.actionContextFor(testJobID, 1, job.Start, job.Start), 0); ErrorCode(err) != CodeNotPermitted {
+	if _, _, err := job.resolveEvents(job.actionContextFor(testJobID, 1, job.Start, job.Start), 0); ErrorCode(err) != oozieerr.E1006 {
 		t.Errorf("latest in data-out: %v", err)
 	}
 }
@@ -230,7 +231,7 @@ func TestMaterializeFailure(t *testing.T) {
 	row := job.Row()
 	row.ID = testJobID
 	res, err := Materialize(MaterializeRequest{Job: job, JobID: testJobID, Row: row, Now: farFuture, Settings: DefaultSettings()})
-	if ErrorCode(err) != CodeInstance || res.Job.Status != "FAILED" || len(res.Actions) != 0 {
+	if ErrorCode(err) != oozieerr.E1010 || res.Job.Status != "FAILED" || len(res.Actions) != 0 {
 		t.Fatalf("%v %s %d", err, res.Job.Status, len(res.Actions))
 	}
 }

@@ -39,7 +39,7 @@ func Parse(data []byte) (*App, error) {
 	}
 	version, ok := coordinatorVersion(root.Name().Space)
 	if root.Name().Local != "coordinator-app" || !ok {
-		return nil, oozieerr.At(CodeInvalidDefinition, root.Where(),
+		return nil, oozieerr.At(oozieerr.E0701, root.Where(),
 			"the root element must be <coordinator-app> in namespace uri:oozie:coordinator:0.1 to 0.5, found <%s> in %q",
 			root.Name().Local, root.Name().Space)
 	}
@@ -60,7 +60,7 @@ func ParseDatasets(data []byte) ([]DatasetDef, error) {
 	}
 	version, ok := coordinatorVersion(root.Name().Space)
 	if root.Name().Local != "datasets" || !ok {
-		return nil, oozieerr.At(CodeInvalidDefinition, root.Where(),
+		return nil, oozieerr.At(oozieerr.E0701, root.Where(),
 			"the root element of a dataset file must be <datasets> in a coordinator namespace, found <%s> in %q",
 			root.Name().Local, root.Name().Space)
 	}
@@ -251,13 +251,13 @@ func (p parser) datasets(n *xmltree.Node) ([]string, []DatasetDef, error) {
 	var defs []DatasetDef
 	for _, c := range n.Children() {
 		if c.Name().Space != p.ns {
-			return nil, nil, oozieerr.At(CodeInvalidDefinition, c.Where(), "element is in namespace %q, expected %q",
+			return nil, nil, oozieerr.At(oozieerr.E0701, c.Where(), "element is in namespace %q, expected %q",
 				c.Name().Space, p.ns)
 		}
 		switch c.Name().Local {
 		case "include":
 			if len(defs) > 0 {
-				return nil, nil, oozieerr.At(CodeInvalidDefinition, c.Where(), "<include> must come before the datasets")
+				return nil, nil, oozieerr.At(oozieerr.E0701, c.Where(), "<include> must come before the datasets")
 			}
 			s, err := trimmedText(c)
 			if err != nil {
@@ -271,7 +271,7 @@ func (p parser) datasets(n *xmltree.Node) ([]string, []DatasetDef, error) {
 			}
 			defs = append(defs, d)
 		default:
-			return nil, nil, oozieerr.At(CodeInvalidDefinition, c.Where(), "element <%s> is not allowed in <datasets>", c.Name().Local)
+			return nil, nil, oozieerr.At(oozieerr.E0701, c.Where(), "element <%s> is not allowed in <datasets>", c.Name().Local)
 		}
 	}
 	return includes, defs, nil
@@ -301,7 +301,7 @@ func (p parser) dataset(n *xmltree.Node) (DatasetDef, error) {
 	d.Name, _ = n.Attr("name")
 	d.Name = strings.TrimSpace(d.Name)
 	if !identifierRE.MatchString(d.Name) {
-		return d, oozieerr.At(CodeInvalidDefinition, n.Where(), "dataset name %q is not a valid identifier", d.Name)
+		return d, oozieerr.At(oozieerr.E0701, n.Where(), "dataset name %q is not a valid identifier", d.Name)
 	}
 	d.Frequency, _ = n.Attr("frequency")
 	d.InitialInstance, _ = n.Attr("initial-instance")

@@ -16,10 +16,10 @@ func (p parser) action(n *xmltree.Node) (ActionDef, error) {
 	}
 	children := n.Children()
 	if len(children) == 0 {
-		return a, oozieerr.At(CodeInvalidDefinition, n.Where(), "<action> must start with <workflow>")
+		return a, oozieerr.At(oozieerr.E0701, n.Where(), "<action> must start with <workflow>")
 	}
 	if first := children[0]; first.Name().Space != p.ns || first.Name().Local != "workflow" {
-		return a, oozieerr.At(CodeInvalidDefinition, first.Where(), "unexpected element <%s> in <action>, expected <workflow>", first.Name().Local)
+		return a, oozieerr.At(oozieerr.E0701, first.Where(), "unexpected element <%s> in <action>, expected <workflow>", first.Name().Local)
 	}
 	wf := children[0]
 	kids, err := wf.Sequence(p.ns, []xmltree.Rule{
@@ -43,7 +43,7 @@ func (p parser) action(n *xmltree.Node) (ActionDef, error) {
 			return a, err
 		}
 	default:
-		return a, oozieerr.At(CodeInvalidDefinition, children[2].Where(), "<action> holds a <workflow> and at most one sla:info")
+		return a, oozieerr.At(oozieerr.E0701, children[2].Where(), "<action> holds a <workflow> and at most one sla:info")
 	}
 	return a, nil
 }
@@ -97,7 +97,7 @@ var slaRules = map[string][]xmltree.Rule{
 func (p parser) sla(n *xmltree.Node) (*SLADef, error) {
 	allowed := n.Name().Space == nsSLA01 || (n.Name().Space == nsSLA02 && p.atLeast("0.4"))
 	if !allowed || n.Name().Local != "info" {
-		return nil, oozieerr.At(CodeInvalidDefinition, n.Where(),
+		return nil, oozieerr.At(oozieerr.E0701, n.Where(),
 			"only an sla:info element (namespace %s) may follow <workflow> in schema %s", slaNamespaces(p), p.version)
 	}
 	if err := n.CheckAttrs(nil, nil); err != nil {

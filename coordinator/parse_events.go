@@ -17,7 +17,7 @@ func (p parser) inputEvents(n *xmltree.Node) ([]DataInDef, error) {
 	var out []DataInDef
 	for _, c := range n.Children() {
 		if c.Name().Space != p.ns {
-			return nil, oozieerr.At(CodeInvalidDefinition, c.Where(), "element is in namespace %q, expected %q",
+			return nil, oozieerr.At(oozieerr.E0701, c.Where(), "element is in namespace %q, expected %q",
 				c.Name().Space, p.ns)
 		}
 		switch {
@@ -32,11 +32,11 @@ func (p parser) inputEvents(n *xmltree.Node) ([]DataInDef, error) {
 				return nil, err
 			}
 		default:
-			return nil, oozieerr.At(CodeInvalidDefinition, c.Where(), "element <%s> is not allowed in <input-events>", c.Name().Local)
+			return nil, oozieerr.At(oozieerr.E0701, c.Where(), "element <%s> is not allowed in <input-events>", c.Name().Local)
 		}
 	}
 	if len(n.Children()) == 0 {
-		return nil, oozieerr.At(CodeInvalidDefinition, n.Where(), "<input-events> needs at least one <data-in>")
+		return nil, oozieerr.At(oozieerr.E0701, n.Where(), "<input-events> needs at least one <data-in>")
 	}
 	return out, nil
 }
@@ -51,7 +51,7 @@ func (p parser) dataIn(n *xmltree.Node) (DataInDef, error) {
 	d.Dataset, _ = n.Attr("dataset")
 	d.Name, d.Dataset = strings.TrimSpace(d.Name), strings.TrimSpace(d.Dataset)
 	if !identifierRE.MatchString(d.Name) {
-		return d, oozieerr.At(CodeInvalidDefinition, n.Where(), "data-in name %q is not a valid identifier", d.Name)
+		return d, oozieerr.At(oozieerr.E0701, n.Where(), "data-in name %q is not a valid identifier", d.Name)
 	}
 	if err := n.ElementsOnly(); err != nil {
 		return d, err
@@ -106,7 +106,7 @@ func (p parser) outputEvents(n *xmltree.Node) ([]DataOutDef, error) {
 		d.Dataset, _ = c.Attr("dataset")
 		d.Name, d.Dataset = strings.TrimSpace(d.Name), strings.TrimSpace(d.Dataset)
 		if !identifierRE.MatchString(d.Name) {
-			return nil, oozieerr.At(CodeInvalidDefinition, c.Where(), "data-out name %q is not a valid identifier", d.Name)
+			return nil, oozieerr.At(oozieerr.E0701, c.Where(), "data-out name %q is not a valid identifier", d.Name)
 		}
 		if v, ok := c.Attr("nocleanup"); ok {
 			switch strings.TrimSpace(v) {
@@ -114,7 +114,7 @@ func (p parser) outputEvents(n *xmltree.Node) ([]DataOutDef, error) {
 				d.NoCleanup = true
 			case "false", "0":
 			default:
-				return nil, oozieerr.At(CodeInvalidDefinition, c.Where(), "nocleanup=%q is not a boolean", v)
+				return nil, oozieerr.At(oozieerr.E0701, c.Where(), "nocleanup=%q is not a boolean", v)
 			}
 		}
 		inst, err := c.Sequence(p.ns, []xmltree.Rule{{Name: "instance", Min: 1, Max: 1}})
@@ -136,7 +136,7 @@ func (p parser) inputLogic(n *xmltree.Node) (*LogicNode, error) {
 		return nil, err
 	}
 	if len(n.Children()) != 1 {
-		return nil, oozieerr.At(CodeInvalidDefinition, n.Where(), "<input-logic> must hold exactly one <and>, <or>, <combine> or <data-in>")
+		return nil, oozieerr.At(oozieerr.E0701, n.Where(), "<input-logic> must hold exactly one <and>, <or>, <combine> or <data-in>")
 	}
 	return p.logicNode(n.Children()[0])
 }
@@ -144,7 +144,7 @@ func (p parser) inputLogic(n *xmltree.Node) (*LogicNode, error) {
 // logicNode converts one input-logic node and its subtree.
 func (p parser) logicNode(n *xmltree.Node) (*LogicNode, error) {
 	if n.Name().Space != p.ns {
-		return nil, oozieerr.At(CodeInvalidDefinition, n.Where(), "element is in namespace %q, expected %q", n.Name().Space, p.ns)
+		return nil, oozieerr.At(oozieerr.E0701, n.Where(), "element is in namespace %q, expected %q", n.Name().Space, p.ns)
 	}
 	node := &LogicNode{Op: n.Name().Local}
 	optional := []string{"name", "min", "wait"}
@@ -157,7 +157,7 @@ func (p parser) logicNode(n *xmltree.Node) (*LogicNode, error) {
 			return nil, err
 		}
 		if len(n.Children()) > 0 {
-			return nil, oozieerr.At(CodeInvalidDefinition, n.Children()[0].Where(), "an input-logic <data-in> has no children")
+			return nil, oozieerr.At(oozieerr.E0701, n.Children()[0].Where(), "an input-logic <data-in> has no children")
 		}
 	case "and", "or", "combine":
 		if err := n.CheckAttrs(nil, optional); err != nil {
@@ -168,7 +168,7 @@ func (p parser) logicNode(n *xmltree.Node) (*LogicNode, error) {
 		}
 		for _, c := range n.Children() {
 			if node.Op == "combine" && c.Name().Local != "data-in" {
-				return nil, oozieerr.At(CodeInvalidDefinition, c.Where(), "<combine> holds only <data-in> elements")
+				return nil, oozieerr.At(oozieerr.E0701, c.Where(), "<combine> holds only <data-in> elements")
 			}
 			child, err := p.logicNode(c)
 			if err != nil {
@@ -177,13 +177,13 @@ func (p parser) logicNode(n *xmltree.Node) (*LogicNode, error) {
 			node.Children = append(node.Children, child)
 		}
 		if node.Op == "combine" && len(node.Children) < 2 {
-			return nil, oozieerr.At(CodeInvalidDefinition, n.Where(), "<combine> needs at least two <data-in> elements")
+			return nil, oozieerr.At(oozieerr.E0701, n.Where(), "<combine> needs at least two <data-in> elements")
 		}
 		if len(node.Children) == 0 {
-			return nil, oozieerr.At(CodeInvalidDefinition, n.Where(), "<%s> needs at least one child", node.Op)
+			return nil, oozieerr.At(oozieerr.E0701, n.Where(), "<%s> needs at least one child", node.Op)
 		}
 	default:
-		return nil, oozieerr.At(CodeInvalidDefinition, n.Where(), "element <%s> is not allowed in <input-logic>", node.Op)
+		return nil, oozieerr.At(oozieerr.E0701, n.Where(), "element <%s> is not allowed in <input-logic>", node.Op)
 	}
 	node.Name, _ = n.Attr("name")
 	node.Min, _ = n.Attr("min")

@@ -148,41 +148,41 @@ func TestParseSchema(t *testing.T) {
 	}{
 		{"minimal 0.1", minimalApp("0.1", ""), "", ""},
 		{"minimal 0.5", minimalApp("0.5", ""), "", ""},
-		{"not XML", "<coordinator-app", CodeParse, "malformed"},
-		{"unknown namespace", strings.Replace(minimalApp("0.5", ""), "coordinator:0.5", "coordinator:0.9", 1), CodeInvalidDefinition, "root element"},
-		{"no namespace", `<coordinator-app name="n"/>`, CodeInvalidDefinition, "root element"},
-		{"workflow root", `<workflow-app xmlns="uri:oozie:workflow:0.5" name="w"/>`, CodeInvalidDefinition, "root element"},
-		{"missing attribute", strings.Replace(minimalApp("0.5", ""), `timezone="UTC"`, "", 1), CodeInvalidDefinition, `"timezone" is required`},
-		{"unknown attribute", strings.Replace(minimalApp("0.5", ""), `timezone="UTC"`, `timezone="UTC" color="red"`, 1), CodeInvalidDefinition, "not allowed"},
-		{"throttle needs 0.2", minimalApp("0.1", "<controls><throttle>3</throttle></controls>"), CodeInvalidDefinition, "throttle"},
+		{"not XML", "<coordinator-app", oozieerr.E0700, "malformed"},
+		{"unknown namespace", strings.Replace(minimalApp("0.5", ""), "coordinator:0.5", "coordinator:0.9", 1), oozieerr.E0701, "root element"},
+		{"no namespace", `<coordinator-app name="n"/>`, oozieerr.E0701, "root element"},
+		{"workflow root", `<workflow-app xmlns="uri:oozie:workflow:0.5" name="w"/>`, oozieerr.E0701, "root element"},
+		{"missing attribute", strings.Replace(minimalApp("0.5", ""), `timezone="UTC"`, "", 1), oozieerr.E0701, `"timezone" is required`},
+		{"unknown attribute", strings.Replace(minimalApp("0.5", ""), `timezone="UTC"`, `timezone="UTC" color="red"`, 1), oozieerr.E0701, "not allowed"},
+		{"throttle needs 0.2", minimalApp("0.1", "<controls><throttle>3</throttle></controls>"), oozieerr.E0701, "throttle"},
 		{"throttle in 0.2", minimalApp("0.2", "<controls><throttle>3</throttle></controls>"), "", ""},
-		{"controls order", minimalApp("0.5", "<controls><throttle>3</throttle><timeout>1</timeout></controls>"), CodeInvalidDefinition, "timeout"},
-		{"parameters need 0.4", minimalApp("0.3", "<parameters><property><name>a</name></property></parameters>"), CodeInvalidDefinition, "parameters"},
+		{"controls order", minimalApp("0.5", "<controls><throttle>3</throttle><timeout>1</timeout></controls>"), oozieerr.E0701, "timeout"},
+		{"parameters need 0.4", minimalApp("0.3", "<parameters><property><name>a</name></property></parameters>"), oozieerr.E0701, "parameters"},
 		{"parameters in 0.4", minimalApp("0.4", "<parameters><property><name>a</name><value>1</value></property></parameters>"), "", ""},
-		{"input-logic needs 0.5", minimalApp("0.4", dataset+`<input-events><data-in name="x" dataset="a"><instance>${coord:current(0)}</instance></data-in></input-events><input-logic><data-in dataset="x"/></input-logic>`), CodeInvalidDefinition, "input-logic"},
-		{"elements out of order", minimalApp("0.5", "<datasets/><controls/>"), CodeInvalidDefinition, "controls"},
-		{"two controls", minimalApp("0.5", "<controls/><controls/>"), CodeInvalidDefinition, "controls"},
-		{"bad dataset name", minimalApp("0.5", strings.Replace(dataset, `name="a"`, `name="1a"`, 1)), CodeInvalidDefinition, "identifier"},
-		{"include after dataset", minimalApp("0.5", strings.Replace(dataset, "</datasets>", "<include>x</include></datasets>", 1)), CodeInvalidDefinition, "include"},
-		{"data-in without instances", minimalApp("0.5", dataset+`<input-events><data-in name="x" dataset="a"/></input-events>`), CodeInvalidDefinition, "start-instance"},
-		{"data-in mixes instance and range", minimalApp("0.5", dataset+`<input-events><data-in name="x" dataset="a"><instance>1</instance><start-instance>1</start-instance></data-in></input-events>`), CodeInvalidDefinition, "start-instance"},
-		{"data-out with two instances", minimalApp("0.5", dataset+`<output-events><data-out name="o" dataset="a"><instance>a</instance><instance>b</instance></data-out></output-events>`), CodeInvalidDefinition, "instance"},
-		{"nocleanup needs 0.4", minimalApp("0.3", dataset+`<output-events><data-out name="o" dataset="a" nocleanup="true"><instance>a</instance></data-out></output-events>`), CodeInvalidDefinition, "nocleanup"},
-		{"nocleanup boolean", minimalApp("0.4", dataset+`<output-events><data-out name="o" dataset="a" nocleanup="yes"><instance>a</instance></data-out></output-events>`), CodeInvalidDefinition, "boolean"},
-		{"text in element-only content", minimalApp("0.5", "<controls>x</controls>"), CodeInvalidDefinition, "text"},
-		{"element in text content", minimalApp("0.5", "<controls><timeout><b/></timeout></controls>"), CodeInvalidDefinition, "no element"},
-		{"DOCTYPE", `<!DOCTYPE x [<!ENTITY a "b">]>` + minimalApp("0.5", ""), CodeParse, "DOCTYPE"},
-		{"combine with one data-in", minimalApp("0.5", dataset+`<input-events><data-in name="x" dataset="a"><instance>1</instance></data-in></input-events><input-logic><combine><data-in dataset="x"/></combine></input-logic>`), CodeInvalidDefinition, "combine"},
-		{"misspelled element", minimalApp("0.5", "<contrls/>"), CodeInvalidDefinition,
+		{"input-logic needs 0.5", minimalApp("0.4", dataset+`<input-events><data-in name="x" dataset="a"><instance>${coord:current(0)}</instance></data-in></input-events><input-logic><data-in dataset="x"/></input-logic>`), oozieerr.E0701, "input-logic"},
+		{"elements out of order", minimalApp("0.5", "<datasets/><controls/>"), oozieerr.E0701, "controls"},
+		{"two controls", minimalApp("0.5", "<controls/><controls/>"), oozieerr.E0701, "controls"},
+		{"bad dataset name", minimalApp("0.5", strings.Replace(dataset, `name="a"`, `name="1a"`, 1)), oozieerr.E0701, "identifier"},
+		{"include after dataset", minimalApp("0.5", strings.Replace(dataset, "</datasets>", "<include>x</include></datasets>", 1)), oozieerr.E0701, "include"},
+		{"data-in without instances", minimalApp("0.5", dataset+`<input-events><data-in name="x" dataset="a"/></input-events>`), oozieerr.E0701, "start-instance"},
+		{"data-in mixes instance and range", minimalApp("0.5", dataset+`<input-events><data-in name="x" dataset="a"><instance>1</instance><start-instance>1</start-instance></data-in></input-events>`), oozieerr.E0701, "start-instance"},
+		{"data-out with two instances", minimalApp("0.5", dataset+`<output-events><data-out name="o" dataset="a"><instance>a</instance><instance>b</instance></data-out></output-events>`), oozieerr.E0701, "instance"},
+		{"nocleanup needs 0.4", minimalApp("0.3", dataset+`<output-events><data-out name="o" dataset="a" nocleanup="true"><instance>a</instance></data-out></output-events>`), oozieerr.E0701, "nocleanup"},
+		{"nocleanup boolean", minimalApp("0.4", dataset+`<output-events><data-out name="o" dataset="a" nocleanup="yes"><instance>a</instance></data-out></output-events>`), oozieerr.E0701, "boolean"},
+		{"text in element-only content", minimalApp("0.5", "<controls>x</controls>"), oozieerr.E0701, "text"},
+		{"element in text content", minimalApp("0.5", "<controls><timeout><b/></timeout></controls>"), oozieerr.E0701, "no element"},
+		{"DOCTYPE", `<!DOCTYPE x [<!ENTITY a "b">]>` + minimalApp("0.5", ""), oozieerr.E0700, "DOCTYPE"},
+		{"combine with one data-in", minimalApp("0.5", dataset+`<input-events><data-in name="x" dataset="a"><instance>1</instance></data-in></input-events><input-logic><combine><data-in dataset="x"/></combine></input-logic>`), oozieerr.E0701, "combine"},
+		{"misspelled element", minimalApp("0.5", "<contrls/>"), oozieerr.E0701,
 			"unexpected element <contrls> in <coordinator-app>, expected <parameters>, <controls>, <datasets>, <input-events>, <input-logic>, <output-events> or <action>"},
-		{"misspelled workflow", strings.Replace(minimalApp("0.5", ""), "workflow>", "wrkflow>", 2), CodeInvalidDefinition,
+		{"misspelled workflow", strings.Replace(minimalApp("0.5", ""), "workflow>", "wrkflow>", 2), oozieerr.E0701,
 			"unexpected element <wrkflow> in <action>, expected <workflow>"},
 		{"xsi attributes", strings.Replace(strings.Replace(minimalApp("0.5", dataset), `timezone="UTC">`,
 			`timezone="UTC" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="uri:oozie:coordinator:0.5 c.xsd">`, 2),
 			"<action>", `<action xsi:noNamespaceSchemaLocation="a.xsd">`, 1), "", ""},
 		{"attribute in another namespace", strings.Replace(minimalApp("0.5", ""), `timezone="UTC"`, `timezone="UTC" xmlns:x="uri:x" x:color="red"`, 1),
-			CodeInvalidDefinition, `line 1 <coordinator-app>: attribute "color" in namespace "uri:x" is not allowed`},
-		{"two logic roots", minimalApp("0.5", dataset+`<input-events><data-in name="x" dataset="a"><instance>1</instance></data-in></input-events><input-logic><data-in dataset="x"/><data-in dataset="x"/></input-logic>`), CodeInvalidDefinition, "exactly one"},
+			oozieerr.E0701, `line 1 <coordinator-app>: attribute "color" in namespace "uri:x" is not allowed`},
+		{"two logic roots", minimalApp("0.5", dataset+`<input-events><data-in name="x" dataset="a"><instance>1</instance></data-in></input-events><input-logic><data-in dataset="x"/><data-in dataset="x"/></input-logic>`), oozieerr.E0701, "exactly one"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -218,7 +218,7 @@ func TestParseSLA(t *testing.T) {
 		"sla 0.2 in 0.3":     strings.Replace(ok, "coordinator:0.5", "coordinator:0.3", 1),
 		"two sla blocks":     strings.Replace(ok, "</action>", "<sla:info/></action>", 1),
 	} {
-		if _, err := Parse([]byte(doc)); ErrorCode(err) != CodeInvalidDefinition {
+		if _, err := Parse([]byte(doc)); ErrorCode(err) != oozieerr.E0701 {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -231,7 +231,7 @@ func TestParseDatasets(t *testing.T) {
 	if err != nil || len(defs) != 1 || !defs[0].HasDoneFlag || defs[0].DoneFlag != "" {
 		t.Fatalf("%+v %v", defs, err)
 	}
-	if _, err := ParseDatasets([]byte(`<datasets/>`)); ErrorCode(err) != CodeInvalidDefinition {
+	if _, err := ParseDatasets([]byte(`<datasets/>`)); ErrorCode(err) != oozieerr.E0701 {
 		t.Fatalf("datasets without namespace: %v", err)
 	}
 }

@@ -10,14 +10,11 @@ import (
 	"github.com/gozie/gozie/store"
 )
 
-// CodeInvalidParameter (E0302) is an invalid request parameter such as an action scope.
-const CodeInvalidParameter = oozieerr.E0302
-
 // ActionScope parses an action scope ("1-3,7") into action ids of the job, in order and
 // without duplicates; numbers that have no action are the caller's to skip.
 func ActionScope(jobID, scope string) ([]string, error) {
 	if strings.TrimSpace(scope) == "" {
-		return nil, oozieerr.At(CodeInvalidParameter, "scope", "scope cannot be empty")
+		return nil, oozieerr.At(oozieerr.E0302, "scope", "scope cannot be empty")
 	}
 	seen := map[int]bool{}
 	var ids []string
@@ -31,15 +28,15 @@ func ActionScope(jobID, scope string) ([]string, error) {
 		item = strings.TrimSpace(item)
 		if a, b, ok := strings.Cut(item, "-"); ok {
 			if strings.Contains(b, "-") {
-				return nil, oozieerr.At(CodeInvalidParameter, "scope", "format is wrong for action's range '%s', an example of correct format is 1-5", item)
+				return nil, oozieerr.At(oozieerr.E0302, "scope", "format is wrong for action's range '%s', an example of correct format is 1-5", item)
 			}
 			lo, err1 := strconv.Atoi(strings.TrimSpace(a))
 			hi, err2 := strconv.Atoi(strings.TrimSpace(b))
 			if err1 != nil || err2 != nil {
-				return nil, oozieerr.At(CodeInvalidParameter, "scope", "could not parse range '%s' into integers", item)
+				return nil, oozieerr.At(oozieerr.E0302, "scope", "could not parse range '%s' into integers", item)
 			}
 			if lo > hi {
-				return nil, oozieerr.At(CodeInvalidParameter, "scope", "format is wrong for action's range '%s', starting action "+
+				return nil, oozieerr.At(oozieerr.E0302, "scope", "format is wrong for action's range '%s', starting action "+
 					"number of the range should be less than ending action number, an example will be 1-4", item)
 			}
 			for n := lo; n <= hi; n++ {
@@ -49,7 +46,7 @@ func ActionScope(jobID, scope string) ([]string, error) {
 		}
 		n, err := strconv.Atoi(item)
 		if err != nil {
-			return nil, oozieerr.At(CodeInvalidParameter, "scope", "format is wrong for action id'%s'. Integer only.", item)
+			return nil, oozieerr.At(oozieerr.E0302, "scope", "format is wrong for action id'%s'. Integer only.", item)
 		}
 		add(n)
 	}
@@ -68,7 +65,7 @@ func (r DateRange) Contains(t time.Time) bool { return !t.Before(r.From) && !t.A
 // DateScope parses a date scope ("2009-12-15T01:00Z::2009-12-16T01:00Z,2009-12-20T01:00Z").
 func DateScope(scope string, f oozietime.Format) ([]DateRange, error) {
 	if strings.TrimSpace(scope) == "" {
-		return nil, oozieerr.At(CodeInvalidParameter, "scope", "scope cannot be empty")
+		return nil, oozieerr.At(oozieerr.E0302, "scope", "scope cannot be empty")
 	}
 	var out []DateRange
 	for _, item := range strings.Split(scope, ",") {
@@ -76,12 +73,12 @@ func DateScope(scope string, f oozietime.Format) ([]DateRange, error) {
 		a, b, isRange := strings.Cut(item, "::")
 		from, err := f.Parse(a)
 		if err != nil {
-			return nil, oozieerr.WrapAt(CodeInvalidParameter, "scope", err, "invalid date %q", a)
+			return nil, oozieerr.WrapAt(oozieerr.E0302, "scope", err, "invalid date %q", a)
 		}
 		to := from
 		if isRange {
 			if to, err = f.Parse(b); err != nil {
-				return nil, oozieerr.WrapAt(CodeInvalidParameter, "scope", err, "invalid date %q", b)
+				return nil, oozieerr.WrapAt(oozieerr.E0302, "scope", err, "invalid date %q", b)
 			}
 		}
 		out = append(out, DateRange{From: from, To: to})
@@ -150,13 +147,13 @@ func ParseActionFilter(filter string, f oozietime.Format) (ActionFilter, error) 
 		}
 		key, op, value, ok := cutComparator(item)
 		if !ok {
-			return ActionFilter{}, oozieerr.At(CodeInvalidParameter, "filter", "filter elements must be key<comparator>value pairs: %s", item)
+			return ActionFilter{}, oozieerr.At(oozieerr.E0302, "filter", "filter elements must be key<comparator>value pairs: %s", item)
 		}
 		switch strings.ToLower(key) {
 		case "status":
 			s := store.CoordActionStatus(strings.ToUpper(value))
 			if !containsStatus(store.CoordActionStatuses, s) {
-				return ActionFilter{}, oozieerr.At(CodeInvalidParameter, "filter", "invalid status value %s", value)
+				return ActionFilter{}, oozieerr.At(oozieerr.E0302, "filter", "invalid status value %s", value)
 			}
 			switch op {
 			case "=":
@@ -164,16 +161,16 @@ func ParseActionFilter(filter string, f oozietime.Format) (ActionFilter, error) 
 			case "!=":
 				out.NotStatus = append(out.NotStatus, s)
 			default:
-				return ActionFilter{}, oozieerr.At(CodeInvalidParameter, "filter", "status only supports = and !=")
+				return ActionFilter{}, oozieerr.At(oozieerr.E0302, "filter", "status only supports = and !=")
 			}
 		case "nominaltime":
 			t, err := f.Parse(value)
 			if err != nil {
-				return ActionFilter{}, oozieerr.WrapAt(CodeInvalidParameter, "filter", err, "invalid nominal time %s", value)
+				return ActionFilter{}, oozieerr.WrapAt(oozieerr.E0302, "filter", err, "invalid nominal time %s", value)
 			}
 			out.NominalTime = append(out.NominalTime, TimeComparison{Op: op, Time: t})
 		default:
-			return ActionFilter{}, oozieerr.At(CodeInvalidParameter, "filter", "invalid filter key %s, must be status or nominaltime", key)
+			return ActionFilter{}, oozieerr.At(oozieerr.E0302, "filter", "invalid filter key %s, must be status or nominaltime", key)
 		}
 	}
 	return out, nil

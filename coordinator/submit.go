@@ -58,7 +58,7 @@ type submitter struct {
 func (s *submitter) run() (*Job, error) {
 	app := s.app
 	if s.req.BundleCoordName != "" && app.Version == "0.1" {
-		return nil, oozieerr.At(CodeBundleNamespace, "coordinator-app",
+		return nil, oozieerr.At(oozieerr.E1319, "coordinator-app",
 			"bundle app can not submit coordinator namespace %s, please use 0.2 or later", app.Namespace)
 	}
 	conf, err := applyParameters(app, s.req.Conf.Clone())
@@ -67,7 +67,7 @@ func (s *submitter) run() (*Job, error) {
 	}
 	user, ok := conf.Get("user.name")
 	if !ok || user == "" {
-		return nil, oozieerr.At(CodeMissingProperty, "", "Missing configuration property [user.name]")
+		return nil, oozieerr.At(oozieerr.E0401, "", "Missing configuration property [user.name]")
 	}
 	s.ctx = &ELContext{Format: s.req.Format, User: user, Conf: conf, Now: s.req.Now,
 		LatestUsesCurrentTime: s.settings.LatestUsesCurrentTime}
@@ -101,7 +101,7 @@ func ApplyParameters(params []Parameter, version, since string, props *conf.Prop
 	var missing []string
 	for _, p := range params {
 		if p.Name == "" {
-			return nil, fail(CodeEmptyParameter, "A parameter has an empty name")
+			return nil, fail(oozieerr.E0739, "A parameter has an empty name")
 		}
 		if _, ok := props.Get(p.Name); ok {
 			continue
@@ -113,7 +113,7 @@ func ApplyParameters(params []Parameter, version, since string, props *conf.Prop
 		missing = append(missing, p.Name)
 	}
 	if len(missing) > 0 {
-		return nil, fail(CodeParameters, fmt.Sprintf(
+		return nil, fail(oozieerr.E0738, fmt.Sprintf(
 			"The following %d parameters are required but were not defined and no default values are available: %s",
 			len(missing), strings.Join(missing, ", ")))
 	}
@@ -143,16 +143,16 @@ func (s *submitter) parseFrequency(where, text string, allowCron bool) (Frequenc
 	}
 	if n, err := strconv.Atoi(v); err == nil {
 		if n <= 0 {
-			return Frequency{}, oozieerr.At(CodeSubmit, where, "frequency must be greater than zero, got [%s]", v)
+			return Frequency{}, oozieerr.At(oozieerr.E1003, where, "frequency must be greater than zero, got [%s]", v)
 		}
 		return Frequency{N: n, Unit: s.ctx.Unit, EndOf: s.ctx.EndOf}, nil
 	}
 	if !allowCron {
-		return Frequency{}, oozieerr.At(CodeSubmit, where, "parameter [frequency] = [%s] must be an integer", v)
+		return Frequency{}, oozieerr.At(oozieerr.E1003, where, "parameter [frequency] = [%s] must be an integer", v)
 	}
 	c, err := oozietime.ParseCron(v)
 	if err != nil {
-		return Frequency{}, oozieerr.WrapAt(CodeSubmit, where, err,
+		return Frequency{}, oozieerr.WrapAt(oozieerr.E1003, where, err,
 			"parameter [frequency] = [%s] must be an integer or a cron syntax", v)
 	}
 	return Frequency{Unit: oozietime.Cron, EndOf: oozietime.NoUnit, Cron: c}, nil
@@ -166,7 +166,7 @@ func (s *submitter) parseDate(p Phase, name, where, text string) (time.Time, err
 	}
 	t, err := ParseStored(s.req.Format, v)
 	if err != nil {
-		return time.Time{}, oozieerr.WrapAt(CodeSubmit, where, err, "parameter [%s] = [%s] must be Date in %s format (%s)",
+		return time.Time{}, oozieerr.WrapAt(oozieerr.E1003, where, err, "parameter [%s] = [%s] must be Date in %s format (%s)",
 			name, v, s.req.Format.Name(), s.req.Format.Mask())
 	}
 	return t, nil
@@ -179,7 +179,7 @@ func (s *submitter) parseZone(name, where, text string) (string, error) {
 		return "", err
 	}
 	if _, err := oozietime.LoadZone(v); err != nil {
-		return "", oozieerr.WrapAt(CodeSubmit, where, err, "parameter [%s] = [%s] must be a valid TZ", name, v)
+		return "", oozieerr.WrapAt(oozieerr.E1003, where, err, "parameter [%s] = [%s] must be a valid TZ", name, v)
 	}
 	return v, nil
 }
@@ -235,7 +235,7 @@ func (s *submitter) controls() error {
 	} else {
 		t, err := strconv.Atoi(timeout)
 		if err != nil {
-			return oozieerr.At(CodeSubmit, "controls/timeout", "parameter [timeout] = [%s] must be an integer", timeout)
+			return oozieerr.At(oozieerr.E1003, "controls/timeout", "parameter [timeout] = [%s] must be an integer", timeout)
 		}
 		switch s.ctx.Unit {
 		case oozietime.Hour:
@@ -271,7 +271,7 @@ func (s *submitter) controls() error {
 	case FIFO, LIFO, LastOnly, None:
 		j.Execution = e
 	default:
-		return oozieerr.At(CodeSubmit, "controls/execution",
+		return oozieerr.At(oozieerr.E1003, "controls/execution",
 			"parameter [execution] = [%s] must be in the list FIFO, LIFO, LAST_ONLY, NONE", exec)
 	}
 	return nil
@@ -289,7 +289,7 @@ func (s *submitter) intControl(name, text string, def int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, oozieerr.At(CodeSubmit, where, "parameter [%s] = [%s] must be an integer", name, v)
+		return 0, oozieerr.At(oozieerr.E1003, where, "parameter [%s] = [%s] must be an integer", name, v)
 	}
 	return n, nil
 }
@@ -314,22 +314,22 @@ func (s *submitter) instances() error {
 func (s *submitter) validate() error {
 	j := s.job
 	if !j.Start.Before(j.End) {
-		return oozieerr.At(CodeSubmit, "coordinator-app", "Coordinator Start Time must be earlier than End Time.")
+		return oozieerr.At(oozieerr.E1003, "coordinator-app", "Coordinator Start Time must be earlier than End Time.")
 	}
 	f := j.Frequency
 	if f.Unit == oozietime.Cron {
 		next, ok := f.Cron.Next(j.Start.Add(-time.Minute), s.req.Format.Location())
 		if !ok {
-			return oozieerr.At(CodeSubmit, "coordinator-app/@frequency", "Invalid coordinator cron frequency: %s", f.Cron)
+			return oozieerr.At(oozieerr.E1003, "coordinator-app/@frequency", "Invalid coordinator cron frequency: %s", f.Cron)
 		}
 		if !next.Before(j.End) {
-			return oozieerr.At(CodeSubmit, "coordinator-app/@frequency",
+			return oozieerr.At(oozieerr.E1003, "coordinator-app/@frequency",
 				"Coordinator job with frequency '%s' materializes no actions between start and end time.", f.Cron)
 		}
 		return nil
 	}
 	if s.settings.CheckMaximumFrequency && f.N < 5 && f.Unit == oozietime.Minute {
-		return oozieerr.At(CodeSubmit, "coordinator-app/@frequency",
+		return oozieerr.At(oozieerr.E1003, "coordinator-app/@frequency",
 			"Coordinator job with frequency [%d] minutes is faster than allowed maximum of 5 minutes "+
 				"(oozie.service.coord.check.maximum.frequency is set to true)", f.N)
 	}

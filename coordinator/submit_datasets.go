@@ -18,11 +18,11 @@ func (s *submitter) datasets() (map[string]*Dataset, error) {
 			return nil, err
 		}
 		if s.req.ReadInclude == nil {
-			return nil, oozieerr.At(CodeSubmit, "datasets/include", "cannot read dataset file %s: no reader", path)
+			return nil, oozieerr.At(oozieerr.E1003, "datasets/include", "cannot read dataset file %s: no reader", path)
 		}
 		data, err := s.req.ReadInclude(path)
 		if err != nil {
-			return nil, oozieerr.WrapAt(CodeSubmit, "datasets/include", err, "cannot read dataset file %s", path)
+			return nil, oozieerr.WrapAt(oozieerr.E1003, "datasets/include", err, "cannot read dataset file %s", path)
 		}
 		included, err := ParseDatasets(data)
 		if err != nil {
@@ -30,7 +30,7 @@ func (s *submitter) datasets() (map[string]*Dataset, error) {
 		}
 		for _, d := range included {
 			if other, dup := fromInclude[d.Name]; dup {
-				return nil, oozieerr.At(CodeSubmit, "datasets/include", "Duplicate Dataset %s in %s and %s", d.Name, other, path)
+				return nil, oozieerr.At(oozieerr.E1003, "datasets/include", "Duplicate Dataset %s in %s and %s", d.Name, other, path)
 			}
 			fromInclude[d.Name] = path
 			defs[d.Name] = d
@@ -54,7 +54,7 @@ func (s *submitter) datasets() (map[string]*Dataset, error) {
 func (s *submitter) dataset(d DatasetDef) (*Dataset, error) {
 	where := fmt.Sprintf("dataset[%s]", d.Name)
 	if d.Async {
-		return nil, oozieerr.At(CodeSubmit, where, "Asynchronous Dataset is not supported yet")
+		return nil, oozieerr.At(oozieerr.E1003, where, "Asynchronous Dataset is not supported yet")
 	}
 	freq, err := s.parseFrequency(where+"/@frequency", d.Frequency, false)
 	if err != nil {
@@ -65,7 +65,7 @@ func (s *submitter) dataset(d DatasetDef) (*Dataset, error) {
 		return nil, err
 	}
 	if initial.Before(minInitialInstance) {
-		return nil, oozieerr.At(CodeInstanceText, where+"/@initial-instance",
+		return nil, oozieerr.At(oozieerr.E1021, where+"/@initial-instance",
 			"Dataset initial-instance %s is earlier than the default initial instance %s",
 			s.req.Format.Format(initial), s.req.Format.Format(minInitialInstance))
 	}
@@ -85,7 +85,7 @@ func (s *submitter) dataset(d DatasetDef) (*Dataset, error) {
 	}
 	ds, err := datasetFromDef(d.Name, freq.N, freq.Unit, freq.EndOf, initial, tz, uri, flag, d.HasDoneFlag)
 	if err != nil {
-		return nil, oozieerr.WrapAt(CodeSubmit, where, err, "invalid dataset")
+		return nil, oozieerr.WrapAt(oozieerr.E1003, where, err, "invalid dataset")
 	}
 	return ds, nil
 }

@@ -18,7 +18,7 @@ func (s *submitter) events() error {
 	for _, d := range s.app.InputEvents {
 		where := fmt.Sprintf("input-events/data-in[%s]", d.Name)
 		if seen[d.Name] {
-			return oozieerr.At(CodeSubmit, where, "Duplicate dataIn name %s", d.Name)
+			return oozieerr.At(oozieerr.E1003, where, "Duplicate dataIn name %s", d.Name)
 		}
 		seen[d.Name] = true
 		ds, err := s.eventDataset(where, d.Dataset, datasets)
@@ -46,7 +46,7 @@ func (s *submitter) events() error {
 	for _, d := range s.app.OutputEvents {
 		where := fmt.Sprintf("output-events/data-out[%s]", d.Name)
 		if seen[d.Name] {
-			return oozieerr.At(CodeSubmit, where, "Duplicate dataOut name %s", d.Name)
+			return oozieerr.At(oozieerr.E1003, where, "Duplicate dataOut name %s", d.Name)
 		}
 		seen[d.Name] = true
 		ds, err := s.eventDataset(where, d.Dataset, datasets)
@@ -77,7 +77,7 @@ func (s *submitter) eventDataset(where, text string, datasets map[string]*Datase
 	}
 	ds, ok := datasets[name]
 	if !ok {
-		return nil, oozieerr.At(CodeSubmit, where, "undefined dataset: %s", name)
+		return nil, oozieerr.At(oozieerr.E1003, where, "undefined dataset: %s", name)
 	}
 	return ds, nil
 }
@@ -86,14 +86,14 @@ func (s *submitter) eventDataset(where, text string, datasets map[string]*Datase
 // outside ${...}), and evaluable in the submit-instances phase.
 func (s *submitter) checkInstance(where, events, tag, text string) error {
 	if strings.TrimSpace(text) == "" {
-		return oozieerr.At(CodeInstanceText, where, "<%s> tag within %s is empty!", tag, events)
+		return oozieerr.At(oozieerr.E1021, where, "<%s> tag within %s is empty!", tag, events)
 	}
 	static, ok := staticText(text)
 	if !ok {
-		return oozieerr.At(CodeInstanceText, where, "%s instance '%s' is not valid. Coordinator job NOT SUBMITTED.", events, text)
+		return oozieerr.At(oozieerr.E1021, where, "%s instance '%s' is not valid. Coordinator job NOT SUBMITTED.", events, text)
 	}
 	if strings.Contains(static, ",") {
-		return oozieerr.At(CodeInstanceText, where,
+		return oozieerr.At(oozieerr.E1021, where,
 			"%s %s '%s' contains more than one date %s. Coordinator job NOT SUBMITTED.", events, tag, text, tag)
 	}
 	_, err := s.evalString(PhaseSubmitInstances, where, text)
@@ -160,7 +160,7 @@ func (s *submitter) inputLogic(n *LogicNode) (*LogicNode, error) {
 	}
 	for _, v := range []string{out.Min, out.Wait} {
 		if _, err := strconv.Atoi(v); v != "" && err != nil {
-			return nil, oozieerr.At(CodeInputLogic, "input-logic/"+n.Op, "min and wait must be integers, got %q", v)
+			return nil, oozieerr.At(oozieerr.E1028, "input-logic/"+n.Op, "min and wait must be integers, got %q", v)
 		}
 	}
 	if out.Op == "data-in" {
@@ -169,7 +169,7 @@ func (s *submitter) inputLogic(n *LogicNode) (*LogicNode, error) {
 			found = found || d.Name == out.Dataset
 		}
 		if !found {
-			return nil, oozieerr.At(CodeInputLogic, "input-logic/data-in",
+			return nil, oozieerr.At(oozieerr.E1028, "input-logic/data-in",
 				"input-logic data-in %q does not name a data-in of input-events", out.Dataset)
 		}
 	}

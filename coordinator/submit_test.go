@@ -102,7 +102,7 @@ func TestSubmitControls(t *testing.T) {
 			job, err := submitDoc(appWith("60", "<controls>"+tc.controls+"</controls>"), DefaultSettings(),
 				Property{Name: "conc", Value: "4"})
 			if tc.err != "" {
-				if err == nil || ErrorCode(err) != CodeSubmit || !strings.Contains(err.Error(), tc.err) {
+				if err == nil || ErrorCode(err) != oozieerr.E1003 || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v, want E1003 containing %q", err, tc.err)
 				}
 				return
@@ -137,45 +137,45 @@ func TestSubmitValidation(t *testing.T) {
 		msg      string
 	}{
 		{id: "S2", doc: appWith("0/10 3 * * *", ""), conf: []Property{{Name: "start", Value: "2010-02-01T01:00Z"},
-			{Name: "end", Value: "2010-02-01T02:00Z"}}, code: CodeSubmit, msg: "materializes no actions between start and end time."},
-		{id: "cron with no fire time", doc: appWith("0 10 30 2 *", ""), code: CodeSubmit, msg: "Invalid coordinator cron frequency"},
-		{id: "cron syntax", doc: appWith("0/10 3 * *", ""), code: CodeSubmit, msg: "must be an integer or a cron syntax"},
-		{id: "S4", doc: appWith("3", ""), settings: &minFreq, code: CodeSubmit,
+			{Name: "end", Value: "2010-02-01T02:00Z"}}, code: oozieerr.E1003, msg: "materializes no actions between start and end time."},
+		{id: "cron with no fire time", doc: appWith("0 10 30 2 *", ""), code: oozieerr.E1003, msg: "Invalid coordinator cron frequency"},
+		{id: "cron syntax", doc: appWith("0/10 3 * *", ""), code: oozieerr.E1003, msg: "must be an integer or a cron syntax"},
+		{id: "S4", doc: appWith("3", ""), settings: &minFreq, code: oozieerr.E1003,
 			msg: "Coordinator job with frequency [3] minutes is faster than allowed maximum of 5 minutes"},
 		{id: "one minute without the check", doc: appWith("1", "")},
-		{id: "zero frequency", doc: appWith("0", ""), code: CodeSubmit, msg: "greater than zero"},
-		{id: "coord:days(0)", doc: appWith("${coord:days(0)}", ""), code: CodeEL, msg: "greater than zero"},
+		{id: "zero frequency", doc: appWith("0", ""), code: oozieerr.E1003, msg: "greater than zero"},
+		{id: "coord:days(0)", doc: appWith("${coord:days(0)}", ""), code: oozieerr.E1004, msg: "greater than zero"},
 		{id: "start after end", doc: appWith("60", ""), conf: []Property{{Name: "start", Value: "2009-01-02T00:00Z"}},
-			code: CodeSubmit, msg: "Coordinator Start Time must be earlier than End Time."},
+			code: oozieerr.E1003, msg: "Coordinator Start Time must be earlier than End Time."},
 		{id: "start equals end", doc: appWith("60", ""), conf: []Property{{Name: "end", Value: "2009-01-01T00:00Z"}},
-			code: CodeSubmit, msg: "must be earlier"},
-		{id: "S14", doc: appWith("60", ""), conf: []Property{{Name: "start", Value: "2009-01-01T24:00Z"}}, code: CodeSubmit,
+			code: oozieerr.E1003, msg: "must be earlier"},
+		{id: "S14", doc: appWith("60", ""), conf: []Property{{Name: "start", Value: "2009-01-01T24:00Z"}}, code: oozieerr.E1003,
 			msg: "parameter [start] = [2009-01-01T24:00Z] must be Date in UTC format (yyyy-MM-dd'T'HH:mm'Z')"},
-		{id: "S8 no Z", doc: appWith("60", ""), conf: []Property{{Name: "end", Value: "2009-02-01T01:00"}}, code: CodeSubmit, msg: "[end]"},
-		{id: "undefined variable", doc: strings.Replace(appWith("60", ""), "${nameNode}", "${nn}", 1), code: CodeEL, msg: "nn"},
-		{id: "invalid time zone", doc: strings.Replace(appWith("60", ""), "America/Los_Angeles", "GMT-7", 1), code: CodeSubmit,
+		{id: "S8 no Z", doc: appWith("60", ""), conf: []Property{{Name: "end", Value: "2009-02-01T01:00"}}, code: oozieerr.E1003, msg: "[end]"},
+		{id: "undefined variable", doc: strings.Replace(appWith("60", ""), "${nameNode}", "${nn}", 1), code: oozieerr.E1004, msg: "nn"},
+		{id: "invalid time zone", doc: strings.Replace(appWith("60", ""), "America/Los_Angeles", "GMT-7", 1), code: oozieerr.E1003,
 			msg: "must be a valid TZ"},
 		{id: "undefined dataset", doc: appWith("60", okDS+strings.Replace(in("${coord:current(0)}"), `dataset="a"`, `dataset="b"`, 1)),
-			code: CodeSubmit, msg: "undefined dataset: b"},
-		{id: "empty instance", doc: appWith("60", okDS+in(" ")), code: CodeInstanceText, msg: "<instance> tag within input-events is empty!"},
-		{id: "two instances in one", doc: appWith("60", okDS+in("${coord:current(0)},${coord:current(-1)}")), code: CodeInstanceText,
+			code: oozieerr.E1003, msg: "undefined dataset: b"},
+		{id: "empty instance", doc: appWith("60", okDS+in(" ")), code: oozieerr.E1021, msg: "<instance> tag within input-events is empty!"},
+		{id: "two instances in one", doc: appWith("60", okDS+in("${coord:current(0)},${coord:current(-1)}")), code: oozieerr.E1021,
 			msg: "contains more than one date instance"},
 		{id: "comma inside EL is fine", doc: appWith("60", okDS+in("${coord:offset(-1, 'DAY')}"))},
-		{id: "unknown instance function", doc: appWith("60", okDS+in("${coord:yesterday()}")), code: CodeEL, msg: "yesterday"},
+		{id: "unknown instance function", doc: appWith("60", okDS+in("${coord:yesterday()}")), code: oozieerr.E1004, msg: "yesterday"},
 		{id: "H16 tzOffset dummy", doc: appWith("60", okDS+in("${coord:current(-coord:tzOffset())}"))},
 		{id: "dataset frequency must be an integer", doc: appWith("60", ds(`frequency="* * * * *" initial-instance="2009-01-01T00:00Z" timezone="UTC"`)),
-			code: CodeSubmit, msg: "must be an integer"},
+			code: oozieerr.E1003, msg: "must be an integer"},
 		{id: "initial instance before 1970", doc: appWith("60", ds(`frequency="1" initial-instance="1969-12-31T00:00Z" timezone="UTC"`)),
-			code: CodeInstanceText, msg: "earlier than the default initial instance"},
+			code: oozieerr.E1021, msg: "earlier than the default initial instance"},
 		{id: "S12 initial instance with dateTzOffset", doc: appWith("60", ds(`frequency="1" initial-instance="${coord:dateTzOffset(startDate, 'UTC')}" timezone="UTC"`)+in("${coord:current(0)}")),
 			conf: []Property{{Name: "startDate", Value: "2009-02-03T00:00Z"}}},
 		{id: "duplicate data-in", doc: appWith("60", okDS+`<input-events><data-in name="in" dataset="a"><instance>${coord:current(0)}</instance></data-in>`+
-			`<data-in name="in" dataset="a"><instance>${coord:current(0)}</instance></data-in></input-events>`), code: CodeSubmit, msg: "Duplicate"},
+			`<data-in name="in" dataset="a"><instance>${coord:current(0)}</instance></data-in></input-events>`), code: oozieerr.E1003, msg: "Duplicate"},
 		{id: "undeclared dataIn in configuration", doc: strings.Replace(appWith("60", okDS+in("${coord:current(0)}")), "</app-path>",
 			"</app-path><configuration><property><name>x</name><value>${coord:dataIn('nope')}</value></property></configuration>", 1),
-			code: CodeEL, msg: "not valid"},
+			code: oozieerr.E1004, msg: "not valid"},
 		{id: "async dataset", doc: appWith("60", `<datasets><async-dataset name="x" sequence-type="t" initial-version="1"><uri-template>u</uri-template></async-dataset></datasets>`),
-			code: CodeSubmit, msg: "Asynchronous Dataset is not supported yet"},
+			code: oozieerr.E1003, msg: "Asynchronous Dataset is not supported yet"},
 		{id: "no user", doc: appWith("60", ""), conf: []Property{{Name: "user.name", Value: ""}}, code: "E0401", msg: "user.name"},
 	}
 	for _, tc := range tests {
@@ -207,7 +207,7 @@ func TestSubmitParametersAndBundles(t *testing.T) {
 	params := `<parameters><property><name>nameNode</name></property><property><name>queue</name><value>default</value></property>` +
 		`<property><name>missing1</name></property><property><name>missing2</name></property></parameters>`
 	_, err := submitDoc(appWith("60", params), DefaultSettings())
-	if ErrorCode(err) != CodeParameters || !strings.Contains(err.Error(),
+	if ErrorCode(err) != oozieerr.E0738 || !strings.Contains(err.Error(),
 		"The following 2 parameters are required but were not defined and no default values are available: missing1, missing2") {
 		t.Fatalf("E0738: %v", err)
 	}
@@ -222,7 +222,7 @@ func TestSubmitParametersAndBundles(t *testing.T) {
 		t.Fatalf("job conf wins: %v", err)
 	}
 	_, err = submitDoc(appWith("60", `<parameters><property><name></name></property></parameters>`), DefaultSettings())
-	if ErrorCode(err) != CodeEmptyParameter {
+	if ErrorCode(err) != oozieerr.E0739 {
 		t.Fatalf("E0739: %v", err)
 	}
 	// A bundle names its coordinators and may not use schema 0.1.
@@ -238,7 +238,7 @@ func TestSubmitParametersAndBundles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err = Submit(app, SubmitRequest{Conf: conf.PropertiesOf(submitConf...), BundleCoordName: "x"}); ErrorCode(err) != CodeBundleNamespace {
+	if _, err = Submit(app, SubmitRequest{Conf: conf.PropertiesOf(submitConf...), BundleCoordName: "x"}); ErrorCode(err) != oozieerr.E1319 {
 		t.Fatalf("E1319: %v", err)
 	}
 }

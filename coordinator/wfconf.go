@@ -45,7 +45,7 @@ func WorkflowConf(doc *ActionDoc, runConf, rerunConf *conf.Properties) (*conf.Pr
 	user := doc.Job.User
 	for _, k := range []string{KeyUserName, keyMRUserName} {
 		if v, ok := out.Get(k); ok && v != user {
-			return nil, oozieerr.At(CodeSubmit, k, "%s=%s", k, v)
+			return nil, oozieerr.At(oozieerr.E1003, k, "%s=%s", k, v)
 		}
 	}
 	out.Set(KeyNominalTime, strconv.FormatInt(doc.NominalTime.UnixMilli(), 10))

@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -17,6 +18,8 @@ import (
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/daemon"
+	"github.com/gozie/gozie/internal/testwait"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server/auth"
 )
 
@@ -162,20 +165,14 @@ func (s *served) runWorkflow(t *testing.T, id, owner string, timeout time.Durati
 		t.Fatalf("start: %d %s", code, out)
 	}
 	var info wfInfo
-	deadline := time.Now().Add(timeout)
-	for {
+	testwait.Poll{Timeout: timeout, Every: 20 * time.Millisecond}.WaitForLast(t, "workflow "+id+" to end", func() (bool, string) {
 		_, _, out := s.call(t, http.MethodGet, "/v2/job/"+id+"?show=info", owner, "")
 		if err := json.Unmarshal([]byte(out), &info); err != nil {
 			t.Fatalf("info: %v: %s", err, out)
 		}
-		if info.Status == "KILLED" || info.Status == "SUCCEEDED" || info.Status == "FAILED" {
-			return info
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("workflow %s never ended: %+v", id, info)
-		}
-		time.Sleep(20 * time.Millisecond) // polling a condition, with the deadline above
-	}
+		return info.Status == "KILLED" || info.Status == "SUCCEEDED" || info.Status == "FAILED", fmt.Sprintf("%+v", info)
+	})
+	return info
 }
 
 // status reads a job's status as its owner.
@@ -333,12 +330,12 @@ func TestAuthorizationMatrix(t *testing.T) {
 					}
 					continue
 				}
-				want := auth.CodeNotAuthorizedWorkflow
+				want := oozieerr.E0508
 				switch {
 				case c.user == "":
-					want = auth.CodeAnonymous
+					want = oozieerr.E0501
 				case kind != "W":
-					want = auth.CodeNotAuthorizedCoord
+					want = oozieerr.E0509
 				}
 				if status != http.StatusUnauthorized || code != want {
 					t.Errorf("%s: %d %s %s, want 401 %s", where, status, code, out, want)
@@ -367,7 +364,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	if s.status(t, mine, "bob") != "KILLED" || s.status(t, theirs, "alice") != "PREP" {
 		t.Errorf("bulk kill as bob: his job %s, alice's %s; want KILLED and PREP", s.status(t, mine, "bob"), s.status(t, theirs, "alice"))
 	}
-	if status, code, _ := s.call(t, http.MethodPut, "/v2/jobs?action=kill&jobtype=wf&filter=status%3DPREP", "", ""); status != 401 || code != auth.CodeAnonymous {
+	if status, code, _ := s.call(t, http.MethodPut, "/v2/jobs?action=kill&jobtype=wf&filter=status%3DPREP", "", ""); status != 401 || code != oozieerr.E0501 {
 		t.Errorf("anonymous bulk kill: %d %s", status, code)
 	}
 	if s.status(t, theirs, "alice") != "PREP" {
@@ -389,11 +386,11 @@ func TestAuthorizationMatrix(t *testing.T) {
 					t.Errorf("%s %s as admin: refused %s %s", op.method, op.path, code, out)
 				}
 			case c.user == "":
-				if status != 401 || code != auth.CodeAnonymous {
+				if status != 401 || code != oozieerr.E0501 {
 					t.Errorf("%s %s anonymous: %d %s", op.method, op.path, status, code)
 				}
 			default:
-				if status != 401 || code != auth.CodeNotAdmin {
+				if status != 401 || code != oozieerr.E0503 {
 					t.Errorf("%s %s as %s: %d %s %s, want 401 E0503", op.method, op.path, c.name, status, code, out)
 				}
 			}

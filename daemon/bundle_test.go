@@ -1,8 +1,11 @@
 package daemon_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
+
+	"github.com/gozie/gozie/internal/testwait"
 )
 
 // TestBundleWiring submits a bundle to a daemon through its REST API: the bundle engine
@@ -31,17 +34,10 @@ func TestBundleWiring(t *testing.T) {
 		Status          string
 		BundleCoordJobs []struct{ CoordJobName, Status string }
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	testwait.Poll{Timeout: 30 * time.Second, Every: 20 * time.Millisecond}.WaitForLast(t, "bundle "+id+" to succeed", func() (bool, string) {
 		getJSON(t, base+"job/"+id, &info)
-		if info.Status == "SUCCEEDED" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("bundle %s never succeeded: %+v", id, info)
-		}
-		time.Sleep(20 * time.Millisecond) // polling a condition, with the deadline above
-	}
+		return info.Status == "SUCCEEDED", fmt.Sprintf("%+v", info)
+	})
 	if len(info.BundleCoordJobs) != 1 || info.BundleCoordJobs[0].CoordJobName != "only" || info.BundleCoordJobs[0].Status != "SUCCEEDED" {
 		t.Errorf("coordinators %+v", info.BundleCoordJobs)
 	}

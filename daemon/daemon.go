@@ -23,6 +23,7 @@ import (
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/coordinator/coordrun"
+	"github.com/gozie/gozie/coordinator/coordrun/editwatch"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/hadoop/krblogin"
@@ -86,6 +87,8 @@ type Daemon struct {
 	Purge *purge.Purger
 	// hcat checks hcat:// datasets and follows their metastores (daemon/hcat.go).
 	hcat *metastore.Datasets
+	// editWatch follows the default filesystem's edit stream (daemon/editwatch.go); nil when off.
+	editWatch *editwatch.Watcher
 }
 
 // Open opens the store and builds the engine and REST server without
@@ -108,6 +111,13 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening store: %w", err)
 	}
+	// Every failure below closes the store; the daemon owns it once Open returns.
+	opened := false
+	defer func() {
+		if !opened {
+			st.Close()
+		}
+	}()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	host, _ := os.Hostname()
@@ -125,7 +135,6 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	})
 	hconf, err := hadoopConf(cfg)
 	if err != nil {
-		st.Close()
 		return nil, err
 	}
 	// HDFS: the server's user is the real user of every call, which acts
@@ -138,31 +147,27 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		User: cfg.UserName, RequireUser: true, Now: opts.Clock.Now}
 	if hconf.Kerberos() {
 		if rc.Kerberos, err = krblogin.Login(krblogin.Config{Principal: cfg.Kerberos.Principal, Keytab: cfg.Kerberos.Keytab}); err != nil {
-			st.Close()
 			return nil, fmt.Errorf("hadoop.security.authentication=kerberos: %w", err)
 		}
 	}
 	d.FS, err = hadoop.NewResolver(rc)
 	if err != nil {
-		st.Close()
 		return nil, fmt.Errorf("filesystems: %w", err)
 	}
 	schemes, err := hadoop.NewSchemePolicy(cfg.Hadoop.SupportedFilesystems, d.FS.DefaultFS())
 	if err != nil {
-		st.Close()
 		return nil, fmt.Errorf("gozie.filesystems.supported: %w", err)
 	}
 	d.UserFS = schemes.Restrict(d.FS)
 	if opts.Executors == nil {
 		if opts.Executors, err = executors(cfg, hconf, d.UserFS, d.FS, rc.Kerberos, opts.Clock, log, opts.LauncherBinary); err != nil {
-			st.Close()
 			return nil, err
 		}
 	}
 	wopts := workflow.DefaultOptions()
 	wopts.DefaultNameNode = cfg.Hadoop.DefaultNameNode
 	wopts.DefaultResourceManager = cfg.Hadoop.DefaultResourceManager
-	wopts.HadoopConf = hconf.Map() // hadoop:conf; the fs: EL functions use the runner's FS below
+	wopts.HadoopConf = hconf // hadoop:conf; the fs: EL functions use the runner's FS below
 	// The registry the runner runs actions with says which types are
 	// supported; the sub-workflow executor is added to it below.
 	wopts.HasExecutor = opts.Executors.Has
@@ -174,7 +179,6 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	var onWorkflowChange func(context.Context, store.Tx, *store.WorkflowJob, bool, []store.WorkflowAction) error
 	if cfg.SLA.Enabled {
 		if d.SLA, err = newSLA(cfg, st, opts.Clock, log.With("component", "sla"), reg); err != nil {
-			st.Close()
 			return nil, err
 		}
 		onWorkflowChange = d.SLA.WorkflowChanged
@@ -194,11 +198,9 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		},
 	})
 	if err != nil {
-		st.Close()
 		return nil, err
 	}
 	if err := subWorkflows(opts.Executors, d.Workflows, st, log); err != nil {
-		st.Close()
 		return nil, err
 	}
 	d.Workflows.Register(d.Engine)
@@ -208,11 +210,9 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	// follow their workflows through the runner's OnJobChange above.
 	format, err := oozietime.NewFormat(cfg.ProcessingTimezone)
 	if err != nil {
-		st.Close()
 		return nil, fmt.Errorf("processing time zone: %w", err)
 	}
 	if d.hcat, err = newHCat(hconf, rc.Kerberos, log.With("component", "hcat")); err != nil {
-		st.Close()
 		return nil, err
 	}
 	d.Coordinators, err = coordrun.New(coordrun.Config{
@@ -236,12 +236,15 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		},
 	})
 	if err != nil {
-		st.Close()
 		return nil, err
 	}
 	d.Coordinators.Register(d.Engine)
 	if d.hcat != nil {
 		d.hcat.SetNotify(d.Coordinators.Notify)
+	}
+	if d.editWatch, err = newEditWatch(cfg, d.FS, st, d.Coordinators, d.Engine.Owner(), opts.Clock,
+		log.With("component", "editwatch")); err != nil {
+		return nil, err
 	}
 
 	// Bundles (bundle/bundlerun): kick-offs and roll-ups run as triggers; a
@@ -253,7 +256,6 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 		SubstituteDepth: cfg.SubstituteDepth,
 	})
 	if err != nil {
-		st.Close()
 		return nil, err
 	}
 	d.Bundles.Register(d.Engine)
@@ -284,17 +286,14 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	if err := jobs.Register(d.REST, jobs.Deps{Store: st, Workflows: d.Workflows, Coordinators: d.Coordinators, Bundles: d.Bundles, Clock: opts.Clock,
 		Logger: log.With("component", "jobs"), FS: d.UserFS, WorkflowOptions: wopts, SubstituteDepth: cfg.SubstituteDepth,
 		SLA: slaControl(d.SLA), ActionLogs: actionLogClusters(cfg, hconf, rc.Kerberos, log)}); err != nil {
-		st.Close()
 		return nil, err
 	}
 	// The web console at /oozie/ (server/dashboard), whether or not the SLA service runs.
 	if err := dashboard.Register(d.REST, dashboard.Deps{Store: st, Clock: opts.Clock}); err != nil {
-		st.Close()
 		return nil, err
 	}
 	if d.SLA != nil {
 		if err := registerSLA(d.REST, cfg, st, opts.Clock, log.With("component", "sla")); err != nil {
-			st.Close()
 			return nil, err
 		}
 	}
@@ -302,10 +301,10 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	// Purge (daemon/purge.go): old finished jobs go on the gozie.purge.*
 	// schedule, and on demand through PUT admin/purge.
 	if d.Purge, err = newPurge(ctx, cfg, st, d.Engine, opts.Clock, log.With("component", "purge"), reg); err != nil {
-		st.Close()
 		return nil, err
 	}
 	d.REST.RegisterPurge(d.Purge)
+	opened = true
 	return d, nil
 }
 
@@ -337,6 +336,7 @@ func (d *Daemon) Run(ctx context.Context) (err error) {
 	}
 	defer d.Engine.Stop()
 	defer runHCat(ctx, d.hcat)()
+	defer runEditWatch(ctx, d.editWatch)()
 	hbCtx, stopHeartbeat := context.WithCancel(ctx)
 	hbDone := make(chan struct{})
 	go func() {

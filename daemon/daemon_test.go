@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/daemon"
 	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/store"
 )
 
@@ -64,18 +66,12 @@ func TestShutdownFinishesInFlightWork(t *testing.T) {
 	if len(dump.QueueDump) != 1 || !strings.HasPrefix(dump.QueueDump[0]["queueItem"], "slow x due ") {
 		t.Errorf("queue dump %+v", dump)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var servers map[string]string
-		getJSON(t, base+"available-oozie-servers", &servers)
-		if servers[d.Engine.Owner()] == cfg.BaseURL {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("available-oozie-servers %v lacks %s", servers, d.Engine.Owner())
-		}
-		time.Sleep(10 * time.Millisecond) // polling a condition, with the deadline above
-	}
+	testwait.Poll{Timeout: 10 * time.Second, Every: 10 * time.Millisecond}.WaitForLast(t,
+		"available-oozie-servers to list "+d.Engine.Owner(), func() (bool, string) {
+			var servers map[string]string
+			getJSON(t, base+"available-oozie-servers", &servers)
+			return servers[d.Engine.Owner()] == cfg.BaseURL, fmt.Sprint(servers)
+		})
 
 	cancel() // SIGTERM
 	select {

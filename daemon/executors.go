@@ -165,7 +165,7 @@ func launchTokens(hc *conf.Hadoop, hdfs *hadoop.Resolver, yc *yarn.Client, creds
 func hiveServerToken(krb *krbclient.Client) func(context.Context, *actions.Attempt, string) (hadoop.Token, error) {
 	return func(ctx context.Context, run *actions.Attempt, jdbcURL string) (hadoop.Token, error) {
 		url, principal := hive2.CutPrincipal(jdbcURL)
-		props := map[string]string{hive2.CredentialJDBCURL: url, hive2.CredentialPrincipal: principal}
+		props := conf.NewProperties(hive2.CredentialJDBCURL, url, hive2.CredentialPrincipal, principal)
 		t, err := hive2.FetchDelegationToken(ctx, krb, props, run.User)
 		if err != nil {
 			return hadoop.Token{}, fmt.Errorf("HiveServer2 delegation token for %s: %w", run.User, err)

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/purge"
 	"github.com/gozie/gozie/store"
 )
@@ -32,17 +34,12 @@ func TestPurgeWiring(t *testing.T) {
 			return tr, err
 		}
 		if enabled {
-			deadline := time.Now().Add(10 * time.Second)
-			for {
-				tr, err := trigger()
-				if err == nil && tr.LeaseOwner == "" && tr.DueAt.After(started.Add(time.Hour)) {
-					break // the first run is over, the next one is due an interval later
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("purge trigger after start: %+v %v", tr, err)
-				}
-				time.Sleep(10 * time.Millisecond) // polling a condition, with the deadline above
-			}
+			// The first run is over when the next one is due an interval later.
+			testwait.Poll{Timeout: 10 * time.Second, Every: 10 * time.Millisecond}.WaitForLast(t, "the first purge to end",
+				func() (bool, string) {
+					tr, err := trigger()
+					return err == nil && tr.LeaseOwner == "" && tr.DueAt.After(started.Add(time.Hour)), fmt.Sprintf("%+v %v", tr, err)
+				})
 		} else if _, err := trigger(); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("purge off, but its trigger: %v", err)
 		}

@@ -11,18 +11,7 @@ import (
 )
 
 // markerShellApp echoes its marker argument to stdout and to stderr.
-const markerShellApp = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="action-log">
-  <start to="say"/>
-  <action name="say">
-    <shell xmlns="uri:oozie:shell-action:1.0">
-      <resource-manager>${resourceManager}</resource-manager><name-node>${nameNode}</name-node>
-      <exec>bash</exec><argument>-c</argument><argument>echo "out-${marker}"; echo "err-${marker}" >&amp;2</argument>
-    </shell>
-    <ok to="end"/><error to="fail"/>
-  </action>
-  <kill name="fail"><message>say failed</message></kill>
-  <end name="end"/>
-</workflow-app>`
+var markerShellApp = shellApp("action-log", "say", "say failed", "bash", "-c", `echo "out-${marker}"; echo "err-${marker}" >&amp;2`)
 
 // TestActionLogOnTheLocalCluster runs a shell action on `gozie server
 // -local` and reads what it wrote through `gozie job -log <wf>@<action>`

@@ -11,23 +11,12 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/gozie/gozie/internal/testreq"
+	"github.com/gozie/gozie/internal/chromiumtest"
 	"github.com/gozie/gozie/internal/testwait"
 )
 
 // napApp runs one shell action that sleeps long enough to be killed.
-const napApp = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="console-nap">
-  <start to="nap"/>
-  <action name="nap">
-    <shell xmlns="uri:oozie:shell-action:1.0">
-      <resource-manager>${resourceManager}</resource-manager><name-node>${nameNode}</name-node>
-      <exec>bash</exec><argument>-c</argument><argument>echo napping; sleep 600</argument>
-    </shell>
-    <ok to="end"/><error to="fail"/>
-  </action>
-  <kill name="fail"><message>nap failed</message></kill>
-  <end name="end"/>
-</workflow-app>`
+var napApp = shellApp("console-nap", "nap", "nap failed", "bash", "-c", "echo napping; sleep 600")
 
 // TestConsoleOnTheLocalCluster runs the README's nightly pipeline on `gozie
 // server -local` and follows it in the web console in headless Chromium, as
@@ -38,7 +27,7 @@ const napApp = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="console-nap">
 // go to server/dashboard/testdata/screenshots/e2e-*.png.
 func TestConsoleOnTheLocalCluster(t *testing.T) {
 	t.Parallel()
-	bin := testreq.Program(t, "chromium", "chromium", "chromium-browser", "google-chrome")
+	bin := chromiumtest.Program(t)
 	e := localServer(t)
 	app := e.copyApp(t, filepath.Join("..", "examples", "nightly-hive"), "nightly-hive")
 	id := e.run(t, filepath.Join(app, "job.properties"), "jdbcURL="+e.cluster["hive2JdbcUrl"])
@@ -48,13 +37,13 @@ func TestConsoleOnTheLocalCluster(t *testing.T) {
 	nap := e.run(t, e.writeApp(t, "console-nap", napApp))
 	waitAction(t, e, nap, "nap", "RUNNING", 2*time.Minute)
 
-	b := startChromium(t, bin)
+	b := chromiumtest.Start(t, bin)
 	step := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(b, 90*time.Second)
 		defer cancel()
 		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("%s: %v\n%s", what, err, pageText(b))
+			t.Fatalf("%s: %v\n%s", what, err, chromiumtest.PageText(b))
 		}
 	}
 	text := func(sel string) string {
@@ -63,7 +52,7 @@ func TestConsoleOnTheLocalCluster(t *testing.T) {
 		defer cancel()
 		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
 		if err != nil {
-			t.Fatalf("text of %s: %v\n%s", sel, err, pageText(b))
+			t.Fatalf("text of %s: %v\n%s", sel, err, chromiumtest.PageText(b))
 		}
 		return s
 	}
@@ -160,32 +149,4 @@ func waitAction(t *testing.T, e *env, id, name, status string, timeout time.Dura
 		}
 		return false, fmt.Sprintf("%+v", j.Actions)
 	})
-}
-
-// startChromium starts headless Chromium at 1280x800 through chromedp and
-// returns its tab's context.
-func startChromium(t *testing.T, bin string) context.Context {
-	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.Headless,
-		chromedp.DisableGPU, chromedp.Flag("disable-dev-shm-usage", true), chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 800))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
-	// The first run starts the browser and takes no deadline, which would end it.
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
-	}
-	return ctx
-}
-
-// pageText is the console's message and view, for failure messages.
-func pageText(ctx context.Context) string {
-	c, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	s, err := chromedp.Run(c, chromedp.Evaluate[string](`(document.getElementById("message")||{}).outerHTML + (document.getElementById("view")||document.body).outerHTML`))
-	if err != nil {
-		return err.Error()
-	}
-	return s[:min(len(s), 3000)]
 }

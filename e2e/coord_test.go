@@ -652,28 +652,8 @@ func TestCoordLastOnlyRunsOnlyTheLatest(t *testing.T) {
 // timeoutCoordinator waits for an hourly dataset with a timeout of 0
 // minutes: an action whose input is missing times out once it has waited
 // more than that, a minute after its creation.
-const timeoutCoordinator = `<coordinator-app name="timeout-coord" frequency="${coord:hours(1)}" start="${start}" end="${end}"
-    timezone="UTC" xmlns="uri:oozie:coordinator:0.4">
-  <controls>
-    <timeout>0</timeout>
-    <concurrency>2</concurrency>
-  </controls>
-  <datasets>
-    <dataset name="hourly" frequency="${coord:hours(1)}" initial-instance="2010-01-01T00:00Z" timezone="UTC">
-      <uri-template>${nameNode}/user/${coord:user()}/examples/input-data/hourly/${YEAR}/${MONTH}/${DAY}/${HOUR}/${MINUTE}</uri-template>
-    </dataset>
-  </datasets>
-  <input-events>
-    <data-in name="input" dataset="hourly">
-      <instance>${coord:current(0)}</instance>
-    </data-in>
-  </input-events>
-  <action>
-    <workflow>
-      <app-path>${nameNode}/user/${coord:user()}/examples/apps/timeout</app-path>
-    </workflow>
-  </action>
-</coordinator-app>`
+var timeoutCoordinator = hourlyInputCoordinator("timeout-coord", "\n    <timeout>0</timeout>\n    <concurrency>2</concurrency>\n  ",
+	"examples/input-data/hourly/${YEAR}/${MONTH}/${DAY}/${HOUR}/${MINUTE}", "timeout")
 
 // TestCoordTimeoutAndStatusRollup: a waiting action whose input never comes
 // turns TIMEDOUT; a finished job with a SUCCEEDED and a TIMEDOUT action is
@@ -768,20 +748,14 @@ func TestCoordServerKilledDuringMaterialization(t *testing.T) {
 	const n = 2 * 24 * 60
 	first := time.Date(2010, 1, 1, 0, 0, 0, 0, time.UTC)
 	id := e.run(t, props, "start="+first.Format(minuteFormat), "end="+first.Add(n*time.Minute).Format(minuteFormat))
-	deadline := time.Now().Add(time.Minute)
-	for {
+	// Polling the REST API for the first actions.
+	testwait.Poll{Timeout: time.Minute, Every: 10 * time.Millisecond}.WaitFor(t, "an action to be materialized", func() bool {
 		total := e.coordJSON(t, id, url.Values{}).Total
 		if total == n {
 			t.Fatalf("all %d actions were materialized before the server could be killed; make n larger", n)
 		}
-		if total > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no action was materialized within a minute")
-		}
-		time.Sleep(10 * time.Millisecond) // polling the REST API for the first actions
-	}
+		return total > 0
+	})
 	server.kill9(t)
 
 	db, err := sql.Open("sqlite", "file:"+dbPath+"?mode=ro")
@@ -806,19 +780,13 @@ func TestCoordServerKilledDuringMaterialization(t *testing.T) {
 
 	start(t, "gozie server started", serverArgs...)
 	end := first.Add(n * time.Minute)
-	deadline = time.Now().Add(4 * time.Minute)
-	for {
-		c := e.coordJSON(t, id, url.Values{})
-		next, err := time.Parse(time.RFC1123, c.NextMaterializedTime)
-		if c.Total >= n && err == nil && next.Equal(end) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("materialization did not finish after the restart: %d actions, next materialization %s",
-				c.Total, c.NextMaterializedTime)
-		}
-		time.Sleep(100 * time.Millisecond) // polling the REST API until materialization is done
-	}
+	testwait.Poll{Timeout: 4 * time.Minute, Every: 100 * time.Millisecond}.WaitForLast(t,
+		"materialization to finish after the restart", func() (bool, string) {
+			c := e.coordJSON(t, id, url.Values{})
+			next, err := time.Parse(time.RFC1123, c.NextMaterializedTime)
+			return c.Total >= n && err == nil && next.Equal(end),
+				fmt.Sprintf("%d actions, next materialization %s", c.Total, c.NextMaterializedTime)
+		})
 
 	_, acts, _ := e.coordInfo(t, id, "-len", strconv.Itoa(2*n))
 	if len(acts) != n {

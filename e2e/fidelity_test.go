@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gozie/gozie/internal/testwait"
 )
 
 // localServerSite starts `gozie server -local` with site as its
@@ -93,11 +95,12 @@ func unreachableHiveServerSuspendsUntilResumed(t *testing.T, e *env) {
 	nowhere := freeAddr(t) // nothing listens there until the test says so
 	id := e.run(t, filepath.Join(app, "job.properties"), "jdbcURL=jdbc:hive2://"+nowhere+"/default")
 
-	deadline := time.Now().Add(2 * time.Minute)
+	// Until the retries are over; what the job is then is asserted below.
 	j := e.jobInfo(t, id)
-	for ; j.Status == "RUNNING" && time.Now().Before(deadline); j = e.jobInfo(t, id) {
-		time.Sleep(200 * time.Millisecond) // condition poll with a deadline
-	}
+	testwait.Poll{Timeout: 2 * time.Minute, Every: 200 * time.Millisecond}.Until(func() bool {
+		j = e.jobInfo(t, id)
+		return j.Status != "RUNNING"
+	})
 	a := j.action(t, "aggregate")
 	if j.Status != "SUSPENDED" || a.Status != "START_MANUAL" || a.ErrorCode == "" || !strings.Contains(a.ErrorMessage, nowhere) {
 		t.Fatalf("after the retries: job %s, aggregate %s %s %q", j.Status, a.Status, a.ErrorCode, a.ErrorMessage)

@@ -128,11 +128,7 @@ const inputCoordinator = `<coordinator-app name="after-restart" frequency="${coo
 
 // restartWorkflow is the coordinator's workflow: a shell action on YARN,
 // which needs the cluster at the addresses the job was submitted with.
-const restartWorkflow = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="after-restart-wf"><start to="sh"/>
-<action name="sh"><shell xmlns="uri:oozie:shell-action:1.0">
-<resource-manager>${resourceManager}</resource-manager><name-node>${nameNode}</name-node>
-<exec>true</exec></shell><ok to="end"/><error to="fail"/></action>
-<kill name="fail"><message>failed</message></kill><end name="end"/></workflow-app>`
+var restartWorkflow = shellApp("after-restart-wf", "sh", "failed", "true")
 
 // TestLocalServerRestartKeepsItsCluster stops `gozie server -local` (as
 // Ctrl-C stops `make run`) while a coordinator waits for its inputs, and

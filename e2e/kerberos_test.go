@@ -73,20 +73,21 @@ func (k *krbEnv) krbRun(t *testing.T, jobProps string, extra ...string) string {
 // krbWait polls the job as the Kerberos user until it ends.
 func (k *krbEnv) krbWait(t *testing.T, id string, timeout time.Duration) (string, string) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		out, err := k.krbCLI(t, "job", "-info", id)
+	var status, out string
+	// Polling the CLI as a script would.
+	testwait.Poll{Timeout: timeout, Every: 200 * time.Millisecond}.WaitForLast(t, "job "+id+" to finish", func() (bool, string) {
+		var err error
+		out, err = k.krbCLI(t, "job", "-info", id)
 		if m := statusLine.FindStringSubmatch(out); err == nil && m != nil {
 			switch m[1] {
 			case "SUCCEEDED", "KILLED", "FAILED":
-				return m[1], out
+				status = m[1]
+				return true, ""
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("job %s did not finish in %v; last info:\n%s (%v)", id, timeout, out, err)
-		}
-		time.Sleep(200 * time.Millisecond) // polling the CLI as a script would
-	}
+		return false, fmt.Sprintf("info:\n%s (%v)", out, err)
+	})
+	return status, out
 }
 
 // yarnKerberos reaches the RM as the Kerberos user, by SPNEGO.

@@ -14,7 +14,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/gozie/gozie/internal/testreq"
+	"github.com/gozie/gozie/internal/chromiumtest"
+	"github.com/gozie/gozie/internal/testwait"
 )
 
 // readmeBlock returns the command lines (comments cut, continuations
@@ -125,14 +126,12 @@ func TestReadmeFirstHour(t *testing.T) {
 	}
 	id := m[1]
 	info := strings.ReplaceAll(steps[2], "0000000-...-W", id)
-	deadline := time.Now().Add(2 * time.Minute)
 	succeeded := regexp.MustCompile(`(?m)^Status\s*:\s*SUCCEEDED`)
-	for !succeeded.MatchString(sh(info)) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the pipeline did not succeed:\n%s", sh(info))
-		}
-		time.Sleep(200 * time.Millisecond) // polling the job, bounded by the deadline
-	}
+	testwait.Poll{Timeout: 2 * time.Minute, Every: 200 * time.Millisecond}.WaitForLast(t, "the pipeline to succeed",
+		func() (bool, string) {
+			out := sh(info)
+			return succeeded.MatchString(out), "\n" + out
+		})
 	if log := sh(strings.ReplaceAll(steps[3], "0000000-...-W", id)); !strings.Contains(log, "rows=4") {
 		t.Errorf("the report's log lacks rows=4:\n%s", log)
 	}
@@ -149,13 +148,13 @@ func TestReadmeFirstHour(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(page), "console.js") {
 		t.Fatalf("a browser at /oozie/ gets %d:\n%.500s", resp.StatusCode, page)
 	}
-	bin := testreq.Program(t, "chromium", "chromium", "chromium-browser", "google-chrome")
-	b := startChromium(t, bin)
+	bin := chromiumtest.Program(t)
+	b := chromiumtest.Start(t, bin)
 	ctx, cancel := context.WithTimeout(b, 90*time.Second)
 	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.Navigate(url+"/?user.name="+user+"#/workflow/"+id),
 		chromedp.WaitVisible(chromedp.CSS(`#actions tr[data-name="report"]`))); err != nil {
-		t.Fatalf("the pipeline's console page: %v\n%s", err, pageText(b))
+		t.Fatalf("the pipeline's console page: %v\n%s", err, chromiumtest.PageText(b))
 	}
 	statuses, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](`Object.fromEntries([...document.querySelectorAll(
 		"#actions tr[data-name]")].map(r => [r.dataset.name, r.querySelector(".status").textContent]))`))

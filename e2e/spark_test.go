@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/gozie/gozie/actions/launch"
 	"github.com/gozie/gozie/internal/testapps"
 	"github.com/gozie/gozie/internal/testreq"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/yarn"
 )
 
@@ -149,21 +151,20 @@ func TestSparkActionFailureAndKill(t *testing.T) {
 	id = e.run(t, props, "word=sleep")
 	var running yarn.AppReport
 	found := false
-	deadline := time.Now().Add(time.Minute)
-	for {
-		for _, r := range e.yarnApps(t) {
-			if r.ApplicationType == launch.ApplicationTypeSpark && r.ID != failed.ID && r.State == yarn.StateRunning {
-				running, found = r, true
+	// Polling the server as a script would.
+	testwait.Poll{Timeout: time.Minute, Every: 100 * time.Millisecond}.WaitForLast(t, "the action to follow a running Spark application",
+		func() (bool, string) {
+			for _, r := range e.yarnApps(t) {
+				if r.ApplicationType == launch.ApplicationTypeSpark && r.ID != failed.ID && r.State == yarn.StateRunning {
+					running, found = r, true
+				}
 			}
-		}
-		if found && e.jobInfo(t, id).action(t, "app").ExternalID == running.ID.String() {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the action never followed a running Spark application: %+v", e.jobInfo(t, id))
-		}
-		time.Sleep(100 * time.Millisecond) // polling the server as a script would
-	}
+			if !found {
+				return false, "no running Spark application"
+			}
+			j := e.jobInfo(t, id)
+			return j.action(t, "app").ExternalID == running.ID.String(), fmt.Sprintf("%+v", j)
+		})
 	if out, err := e.cli(t, "job", "-kill", id); err != nil {
 		t.Fatalf("job -kill: %v\n%s", err, out)
 	}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/internal/testapps"
+	"github.com/gozie/gozie/internal/testwait"
 )
 
 // TestSSHExampleRunsOnTheHost runs the ssh example unchanged (gozie's own,
@@ -80,24 +82,22 @@ func TestKillingAnSSHWorkflowKillsTheCommand(t *testing.T) {
 	id := e.run(t, e.writeApp(t, "ssh-sleeper", sshSleepApp))
 	pidFile := filepath.Join(e.cluster["sshHome"], "nap.pid")
 	pid := 0
-	for deadline := time.Now().Add(time.Minute); pid == 0; {
-		if b, err := os.ReadFile(pidFile); err == nil && strings.HasSuffix(string(b), "\n") {
-			pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-		} else if time.Now().After(deadline) {
-			t.Fatalf("the command did not start on the host: %v", err)
-		}
-		time.Sleep(50 * time.Millisecond) // polling the host's file, as a person would
-	}
+	// Polling the host's file, as a person would.
+	testwait.Poll{Timeout: time.Minute, Every: 50 * time.Millisecond}.WaitForLast(t, "the command to start on the host",
+		func() (bool, string) {
+			b, err := os.ReadFile(pidFile)
+			if err == nil && strings.HasSuffix(string(b), "\n") {
+				pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+			}
+			return pid != 0, fmt.Sprint(err)
+		})
 	if out, err := e.cli(t, "job", "-kill", id); err != nil {
 		t.Fatalf("-kill: %v %s", err, out)
 	}
 	if status, info := e.waitJob(t, id, 30*time.Second); status != "KILLED" {
 		t.Fatalf("ended %s:\n%s", status, info)
 	}
-	for deadline := time.Now().Add(30 * time.Second); !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH); {
-		if time.Now().After(deadline) {
-			t.Fatalf("the command (pid %d) still runs on the host after the kill", pid)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testwait.Poll{Timeout: 30 * time.Second, Every: 50 * time.Millisecond}.WaitFor(t,
+		fmt.Sprintf("the command (pid %d) on the host to end after the kill", pid),
+		func() bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) })
 }

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os/exec"
@@ -11,28 +12,12 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/internal/testreq"
+	"github.com/gozie/gozie/internal/testwait"
 )
 
 // webhdfsCoordinator waits for one hourly dataset instance, whose done-flag
 // a WebHDFS client writes.
-const webhdfsCoordinator = `<coordinator-app name="webhdfs-coord" frequency="${coord:hours(1)}" start="${start}" end="${end}"
-    timezone="UTC" xmlns="uri:oozie:coordinator:0.4">
-  <datasets>
-    <dataset name="hourly" frequency="${coord:hours(1)}" initial-instance="2010-01-01T00:00Z" timezone="UTC">
-      <uri-template>${nameNode}/user/${coord:user()}/examples/input-data/web/${YEAR}${MONTH}${DAY}${HOUR}</uri-template>
-    </dataset>
-  </datasets>
-  <input-events>
-    <data-in name="input" dataset="hourly">
-      <instance>${coord:current(0)}</instance>
-    </data-in>
-  </input-events>
-  <action>
-    <workflow>
-      <app-path>${nameNode}/user/${coord:user()}/examples/apps/webhdfs</app-path>
-    </workflow>
-  </action>
-</coordinator-app>`
+var webhdfsCoordinator = hourlyInputCoordinator("webhdfs-coord", "", "examples/input-data/web/${YEAR}${MONTH}${DAY}${HOUR}", "webhdfs")
 
 // webhdfs makes one WebHDFS request to the local cluster as e's user, a
 // client following the NameNode's redirect to the DataNode, and returns the
@@ -108,13 +93,11 @@ func TestExamplesInstall(t *testing.T) {
 	e := &env{dir: dir, url: "http://" + addr + "/oozie", cluster: readCluster(t, dir), user: currentUser(t)}
 	_, port, _ := strings.Cut(addr, ":")
 	console := "console=http://localhost:" + port + "/oozie/"
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(server.log(), console) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the server never logged %q:\n%s", console, server.log())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testwait.Poll{Timeout: 30 * time.Second, Every: 50 * time.Millisecond}.WaitForLast(t, fmt.Sprintf("the server to log %q", console),
+		func() (bool, string) {
+			log := server.log()
+			return strings.Contains(log, console), "\n" + log
+		})
 	if log := server.log(); !strings.Contains(log, "examples install -oozie http://localhost:"+port+"/oozie -data-dir ") ||
 		!strings.Contains(log, "nightly-hive/job.properties") {
 		t.Errorf("the banner has no examples command:\n%s", log)

@@ -195,18 +195,8 @@ func buildJar(t *testing.T, src, dst string) {
 	}
 }
 
-const failingShellApp = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="failing">
-  <start to="step"/>
-  <action name="step">
-    <shell xmlns="uri:oozie:shell-action:1.0">
-      <resource-manager>${resourceManager}</resource-manager><name-node>${nameNode}</name-node>
-      <exec>bash</exec><argument>-c</argument><argument>echo failing on purpose; exit 1</argument>
-    </shell>
-    <ok to="end"/><error to="fail"/>
-  </action>
-  <kill name="fail"><message>step failed [${wf:errorCode('step')}] ${wf:errorMessage(wf:lastErrorNode())}</message></kill>
-  <end name="end"/>
-</workflow-app>`
+var failingShellApp = shellApp("failing", "step", "step failed [${wf:errorCode('step')}] ${wf:errorMessage(wf:lastErrorNode())}",
+	"bash", "-c", "echo failing on purpose; exit 1")
 
 // writeApp writes a workflow app and its job.properties into the user's
 // examples dir and returns the job.properties path.
@@ -271,18 +261,7 @@ func TestFailingShellFollowsErrorTransition(t *testing.T) {
 	}
 }
 
-const sleepApp = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="sleeper">
-  <start to="nap"/>
-  <action name="nap">
-    <shell xmlns="uri:oozie:shell-action:1.0">
-      <resource-manager>${resourceManager}</resource-manager><name-node>${nameNode}</name-node>
-      <exec>sleep</exec><argument>600</argument>
-    </shell>
-    <ok to="end"/><error to="fail"/>
-  </action>
-  <kill name="fail"><message>nap failed</message></kill>
-  <end name="end"/>
-</workflow-app>`
+var sleepApp = shellApp("sleeper", "nap", "nap failed", "sleep", "600")
 
 // TestKillSleepingWorkflow kills a workflow whose action sleeps: the job
 // ends KILLED within seconds and its YARN application is KILLED.

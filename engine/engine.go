@@ -44,7 +44,7 @@
 //	kind                 package                batch  new work  gives up
 //	bundle-kickoff       bundle/bundlerun       -      yes       -
 //	bundle-status        bundle/bundlerun       -      -         -
-//	coord-input-check    coordinator/coordrun   -      -         yes
+//	coord-input-check    coordinator/coordrun   yes    -         yes
 //	coord-kill           coordinator/coordrun   -      -         yes
 //	coord-materialize    coordinator/coordrun   yes    yes       yes
 //	coord-start          coordinator/coordrun   -      yes       yes

@@ -326,6 +326,17 @@ func (r *Resolver) nameNodeCall(ctx context.Context, authority, user, method str
 
 // callNameNode makes one call on one NameNode.
 func (r *Resolver) callNameNode(ctx context.Context, addr, user, method string, req, resp proto.Message) error {
+	c, err := ipc.Dial(ctx, r.nameNodeOptions(addr, user))
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return c.Call(ctx, method, req, resp)
+}
+
+// nameNodeOptions are the options of a ClientProtocol connection to addr
+// as the Resolver's identity acting for user ("" or User: for no one else).
+func (r *Resolver) nameNodeOptions(addr, user string) ipc.ClientOptions {
 	opts := ipc.ClientOptions{Addr: addr, Protocol: ipc.ClientProtocol, Protection: r.protection}
 	self := user == "" || user == r.cfg.User
 	switch {
@@ -339,12 +350,7 @@ func (r *Resolver) callNameNode(ctx context.Context, addr, user, method string, 
 	default:
 		opts.User, opts.RealUser = user, r.cfg.User
 	}
-	c, err := ipc.Dial(ctx, opts)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	return c.Call(ctx, method, req, resp)
+	return opts
 }
 
 // TokensFromEnv returns the tokens of the token file named by

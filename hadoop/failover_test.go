@@ -3,6 +3,7 @@ package hadoop
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/colinmarc/hdfs/v2/hadoopconf"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/minidfs"
 )
 
@@ -65,16 +67,16 @@ func TestResolverWaitsForAnActiveNameNode(t *testing.T) {
 	// Every entry of the list refused the call once: the first attempt
 	// failed as a whole.
 	const refused = "a standby NameNode refused a call"
-	for deadline := time.Now().Add(30 * time.Second); logs.count(refused) < failoverEntries; {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d refusals logged, want %d", logs.count(refused), failoverEntries)
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("MkdirAll ended while no NameNode was active: %v", err)
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
+	testwait.Poll{Timeout: 30 * time.Second, Every: 10 * time.Millisecond}.WaitForLast(t,
+		fmt.Sprintf("%d refusals logged", failoverEntries), func() (bool, string) {
+			select {
+			case err := <-done:
+				t.Fatalf("MkdirAll ended while no NameNode was active: %v", err)
+			default:
+			}
+			n := logs.count(refused)
+			return n >= failoverEntries, fmt.Sprintf("%d logged", n)
+		})
 	if err := m.TransitionToActive(1); err != nil {
 		t.Fatal(err)
 	}

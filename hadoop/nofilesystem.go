@@ -2,12 +2,6 @@ package hadoop
 
 import "github.com/gozie/gozie/oozieerr"
 
-// CodeFilesystemAccess is Oozie's error code for an IOException met while
-// creating the filesystem of a URI (ErrorCode.E0902, "Exception occurred:
-// [...]"): HadoopAccessorService.createFileSystem gives it, the cause's
-// message in the brackets, whatever the path.
-const CodeFilesystemAccess = oozieerr.E0902
-
 // NoFileSystemError reports a URI whose scheme no FileSystem of gozie
 // implements (the Resolver has hdfs and file). It is a filesystem failure,
 // met where the URI is used, and not a refusal: which schemes users may name
@@ -33,7 +27,7 @@ func (e *NoFileSystemError) Error() string {
 
 // ErrorCode returns Oozie's code for the failure, E0902: the error Oozie's
 // HadoopAccessorService makes of Hadoop's UnsupportedFileSystemException.
-func (e *NoFileSystemError) ErrorCode() string { return CodeFilesystemAccess }
+func (e *NoFileSystemError) ErrorCode() string { return oozieerr.E0902 }
 
 // Message is the error as Oozie reports E0902: `Exception occurred: [No
 // FileSystem for scheme "foo"]`.

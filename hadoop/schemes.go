@@ -11,10 +11,6 @@ import (
 	"github.com/gozie/gozie/oozieerr"
 )
 
-// CodeSchemeNotSupported is Oozie's error code for a URI whose filesystem
-// scheme the server does not support (ErrorCode.E0904).
-const CodeSchemeNotSupported = oozieerr.E0904
-
 // SchemeError reports a URI on a filesystem that may not be used: a scheme
 // the server's SchemePolicy leaves out (gozie.filesystems.supported). It is
 // Oozie's E0904, and it is returned before any filesystem is touched, so it
@@ -36,7 +32,7 @@ func (e *SchemeError) Error() string {
 }
 
 // ErrorCode returns Oozie's error code, E0904.
-func (e *SchemeError) ErrorCode() string { return CodeSchemeNotSupported }
+func (e *SchemeError) ErrorCode() string { return oozieerr.E0904 }
 
 // Is reports whether target is ErrUnsupportedScheme.
 func (e *SchemeError) Is(target error) bool { return target == ErrUnsupportedScheme }

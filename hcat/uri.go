@@ -12,10 +12,6 @@ import (
 // default, oozie.service.URIHandlerService.uri.handler.HCatURIHandler.supported.schemes).
 const Scheme = "hcat"
 
-// CodeURIInvalid is Oozie's error code for a dataset URI its handler cannot
-// parse (ErrorCode.E0906).
-const CodeURIInvalid = oozieerr.E0906
-
 // The separators of an HCatalog URI's partition specification.
 const (
 	partitionSeparator = ";"
@@ -52,7 +48,7 @@ type SyntaxError struct {
 func (e *SyntaxError) Error() string { return e.Reason + ": " + e.URI }
 
 // ErrorCode returns Oozie's E0906.
-func (e *SyntaxError) ErrorCode() string { return CodeURIInvalid }
+func (e *SyntaxError) ErrorCode() string { return oozieerr.E0906 }
 
 // IsURI reports whether s is an hcat:// URI (by its scheme, in any case).
 func IsURI(s string) bool {

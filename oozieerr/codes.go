@@ -60,7 +60,7 @@ const (
 	E0757 = "E0757" // gozie's own: one fork, several joins (not in ErrorCode.java)
 	E0758 = "E0758" // gozie's own: one join, several forks (not in ErrorCode.java)
 	E0800 = "E0800" // Action it is not running its in [{1}] state, action [{0}]
-	E0803 = "E0803" // IO error, {0}
+	E0803 = "E0803" // IO error, {0}; gozie: a filesystem or store failure its callers retry
 	E0804 = "E0804" // Disallowed default property [{0}]
 	E0805 = "E0805" // Workflow job not completed, status [{0}]
 	E0806 = "E0806" // Action did not complete in previous run, action [{0}]
@@ -68,7 +68,7 @@ const (
 	E0808 = "E0808" // Disallowed user property [{0}]
 	E0813 = "E0813" // Workflow not RUNNING, current status [{0}]
 	E0820 = "E0820" // Action user retry max [{0}] is over system defined max [{1}], re-assign to use system max.
-	E0902 = "E0902" // Exception occured: [{0}]
+	E0902 = "E0902" // Exception occured: [{0}]; gozie also ends an action the engine gave up on with it
 	E0904 = "E0904" // Scheme [{0}] not supported in uri [{1}]
 	E0906 = "E0906" // URI parsing error : {0}
 	E1003 = "E1003" // Invalid coordinator application attributes, {0}

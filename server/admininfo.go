@@ -14,6 +14,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server/auth"
 )
 
@@ -379,7 +380,7 @@ func (s *Server) shareLibs(ctx context.Context, lib string) ([]ShareLib, error) 
 
 // jmsInfo serves admin/jmsinfo: gozie publishes no JMS notifications.
 func (s *Server) jmsInfo(http.ResponseWriter, *http.Request) error {
-	return NewError(http.StatusBadRequest, CodeInvalidParam,
+	return NewError(http.StatusBadRequest, oozieerr.E0302,
 		"Invalid parameter [jmsinfo]: gozie has no JMS notifications; use SLA webhooks or the metrics instead")
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -102,7 +103,7 @@ func TestAdminMetricsAndInstrumentation(t *testing.T) {
 	}
 	// V1AdminServlet lists metrics and refuses it, as a parameter (E0302), not a resource.
 	resp, body := f.call(t, http.MethodGet, "/oozie/v1/admin/metrics")
-	checkError(t, resp, body, 400, CodeInvalidParam, "E0302: Invalid parameter [Not supported in v1]")
+	checkError(t, resp, body, 400, oozieerr.E0302, "E0302: Invalid parameter [Not supported in v1]")
 }
 
 // TestAdminUpdateShareLib: update_sharelib answers Oozie's JSON with the share lib
@@ -198,7 +199,7 @@ func TestAdminSources(t *testing.T) {
 		t.Errorf("properties %v", props)
 	}
 	resp, body := f.call(t, http.MethodGet, "/oozie/v2/admin/jmsinfo")
-	if resp.StatusCode != 400 || resp.Header.Get(HeaderErrorCode) != CodeInvalidParam {
+	if resp.StatusCode != 400 || resp.Header.Get(HeaderErrorCode) != oozieerr.E0302 {
 		t.Errorf("jmsinfo: %d %s", resp.StatusCode, body)
 	}
 }

@@ -9,21 +9,6 @@ import (
 	"github.com/gozie/gozie/oozieerr"
 )
 
-// Oozie error codes used by the server, named for what they mean here; the codes are
-// defined once in oozieerr.
-const (
-	CodeSafeMode          = oozieerr.E0002 // System is in safe mode
-	CodeInvalidContent    = oozieerr.E0300 // Invalid content-type [{0}]
-	CodeInvalidResource   = oozieerr.E0301 // Invalid resource [{0}]
-	CodeInvalidParam      = oozieerr.E0302 // Invalid parameter [{0}]
-	CodeInvalidParamValue = oozieerr.E0303 // Invalid parameter value, [{0}] = [{1}]
-	CodeInvalidParamType  = oozieerr.E0304 // Invalid parameter type, parameter [{0}] expected type [{1}]
-	CodeMissingParam      = oozieerr.E0305 // Missing parameter [{0}]
-	CodeRuntime           = oozieerr.E0307 // Runtime error [{0}]
-	CodeJobNotFound       = oozieerr.E0604 // Job does not exist [{0}]
-	CodeActionNotFound    = oozieerr.E0605 // Action does not exist [{0}]
-)
-
 // Error is an Oozie error response: the HTTP status, the Oozie error code sent in the
 // oozie-error-code header and the message sent in oozie-error-message. Handlers return it
 // (usually through the constructors below); writeError is the one place that turns any
@@ -31,7 +16,7 @@ const (
 type Error struct {
 	// Status is the HTTP status code.
 	Status int
-	// Code is the Oozie error code, e.g. "E0302".
+	// Code is the Oozie error code, e.g. E0302.
 	Code string
 	// Msg is the full message as Oozie words it, "<code>: <text>" for most codes.
 	Msg string
@@ -49,38 +34,38 @@ func NewError(status int, code, format string, args ...any) *Error {
 // ErrSafeMode is the 503 answer to a changing request while the system mode is not NORMAL.
 // Oozie sends this one message without the code prefix.
 func ErrSafeMode() *Error {
-	return &Error{Status: http.StatusServiceUnavailable, Code: CodeSafeMode, Msg: "System is in safe mode"}
+	return &Error{Status: http.StatusServiceUnavailable, Code: oozieerr.E0002, Msg: "System is in safe mode"}
 }
 
 // ErrInvalidResource is 400 E0301 for a resource a servlet does not have.
 func ErrInvalidResource(resource string) *Error {
-	return NewError(http.StatusBadRequest, CodeInvalidResource, "Invalid resource [%s]", resource)
+	return NewError(http.StatusBadRequest, oozieerr.E0301, "Invalid resource [%s]", resource)
 }
 
 // ErrInvalidParam is 400 E0302 for a parameter not allowed here.
 func ErrInvalidParam(name string) *Error {
-	return NewError(http.StatusBadRequest, CodeInvalidParam, "Invalid parameter [%s]", name)
+	return NewError(http.StatusBadRequest, oozieerr.E0302, "Invalid parameter [%s]", name)
 }
 
 // ErrInvalidParamValue is 400 E0303, e.g. "E0303: Invalid parameter value, [systemmode] = [FOO]".
 func ErrInvalidParamValue(name, value string) *Error {
-	return NewError(http.StatusBadRequest, CodeInvalidParamValue, "Invalid parameter value, [%s] = [%s]", name, value)
+	return NewError(http.StatusBadRequest, oozieerr.E0303, "Invalid parameter value, [%s] = [%s]", name, value)
 }
 
 // ErrInvalidParamType is 400 E0304 for a parameter of the wrong type ("integer", "boolean").
 func ErrInvalidParamType(name, typ string) *Error {
-	return NewError(http.StatusBadRequest, CodeInvalidParamType,
+	return NewError(http.StatusBadRequest, oozieerr.E0304,
 		"Invalid parameter type, parameter [%s] expected type [%s]", name, typ)
 }
 
 // ErrMissingParam is 400 E0305 for a required parameter that is absent.
 func ErrMissingParam(name string) *Error {
-	return NewError(http.StatusBadRequest, CodeMissingParam, "Missing parameter [%s]", name)
+	return NewError(http.StatusBadRequest, oozieerr.E0305, "Missing parameter [%s]", name)
 }
 
 // ErrInvalidContentType is 400 E0300 for a request body of the wrong type.
 func ErrInvalidContentType(contentType string) *Error {
-	return NewError(http.StatusBadRequest, CodeInvalidContent, "Invalid content-type [%s]", contentType)
+	return NewError(http.StatusBadRequest, oozieerr.E0300, "Invalid content-type [%s]", contentType)
 }
 
 // Coded is implemented by domain errors that carry an Oozie error code: *oozieerr.Error
@@ -147,7 +132,7 @@ func ErrorFor(err error) *Error {
 			return &Error{Status: status, Code: code, Msg: msg}
 		}
 	}
-	return NewError(http.StatusInternalServerError, CodeRuntime, "Runtime error [%s]", err.Error())
+	return NewError(http.StatusInternalServerError, oozieerr.E0307, "Runtime error [%s]", err.Error())
 }
 
 // errorBody is the JSON body of an error response.

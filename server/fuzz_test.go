@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // FuzzAdminStatusQuery sends arbitrary query strings to PUT and GET admin/status: the answer
@@ -28,7 +30,7 @@ func FuzzAdminStatusQuery(f *testing.F) {
 					t.Fatalf("%s ?%s: malformed error response %v %q", method, rawQuery, rec.Header(), rec.Body)
 				}
 				switch code[0] {
-				case CodeInvalidParam, CodeInvalidParamValue, CodeMissingParam:
+				case oozieerr.E0302, oozieerr.E0303, oozieerr.E0305:
 				default:
 					t.Fatalf("%s ?%s: unexpected code %s", method, rawQuery, code[0])
 				}

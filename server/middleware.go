@@ -12,6 +12,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server/auth"
 )
 
@@ -206,7 +207,7 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, ErrInvalidResource(res))
 		return
 	}
-	s.fail(w, r, NewError(http.StatusNotFound, CodeInvalidResource, "Invalid resource [%s]", r.URL.Path))
+	s.fail(w, r, NewError(http.StatusNotFound, oozieerr.E0301, "Invalid resource [%s]", r.URL.Path))
 }
 
 // methodNotAllowed answers a request whose path exists for other methods: 405 with an Allow
@@ -226,5 +227,5 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		res = r.URL.Path
 	}
-	s.fail(w, r, NewError(http.StatusMethodNotAllowed, CodeInvalidResource, "Invalid resource [%s]", res))
+	s.fail(w, r, NewError(http.StatusMethodNotAllowed, oozieerr.E0301, "Invalid resource [%s]", res))
 }

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"testing"
 	"time"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // FuzzPurgeParams feeds arbitrary query strings to the admin/purge parser:
@@ -20,7 +22,7 @@ func FuzzPurgeParams(f *testing.F) {
 		}
 		req, err := ParsePurgeRequest(q)
 		if err != nil {
-			if e := ErrorFor(err); e.Status != 400 || e.Code != CodeInvalidParamValue {
+			if e := ErrorFor(err); e.Status != 400 || e.Code != oozieerr.E0303 {
 				t.Fatalf("%q: error %+v, want 400 E0303", query, e)
 			}
 			return

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/clock"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/purge"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/sqlite"
@@ -114,11 +115,11 @@ func TestAdminPurgeErrors(t *testing.T) {
 	}
 	for _, b := range bad {
 		resp, body := f.call(t, http.MethodPut, "/oozie/v2/admin/purge?"+b.query)
-		checkError(t, resp, body, http.StatusBadRequest, CodeInvalidParamValue,
+		checkError(t, resp, body, http.StatusBadRequest, oozieerr.E0303,
 			"E0303: Invalid parameter value, ["+b.name+"] = ["+b.value+"]")
 	}
 	resp, body := f.call(t, http.MethodGet, "/oozie/v2/admin/purge")
-	checkError(t, resp, body, http.StatusMethodNotAllowed, CodeInvalidResource, "E0301: Invalid resource [purge]")
+	checkError(t, resp, body, http.StatusMethodNotAllowed, oozieerr.E0301, "E0301: Invalid resource [purge]")
 	if len(workflowsLeft(t, st)) != 3 {
 		t.Error("a rejected purge removed workflows")
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server/auth"
 )
 
@@ -180,7 +181,7 @@ func TestErrorHeadersOnTheWire(t *testing.T) {
 	f.srv.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/oozie/v2/admin/nope", nil))
 	// Oozie's lower-case spelling is kept verbatim in the header map.
 	//lint:ignore SA1008 the non-canonical key is what is being checked
-	if got := rec.Header()["oozie-error-code"]; len(got) != 1 || got[0] != CodeInvalidResource {
+	if got := rec.Header()["oozie-error-code"]; len(got) != 1 || got[0] != oozieerr.E0301 {
 		t.Errorf("header map %v lacks the lower-case oozie-error-code", rec.Header())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/el"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -81,7 +82,7 @@ func ParseChange(value string, parse func(string) (time.Time, error)) (Change, e
 }
 
 func changeError(k, v string) error {
-	return &Error{Code: CodeChangeValue, Node: k, Msg: fmt.Sprintf("Invalid coordinator job change value, [%s] = [%s]", k, v)}
+	return &Error{Code: oozieerr.E1015, Node: k, Msg: fmt.Sprintf("Invalid coordinator job change value, [%s] = [%s]", k, v)}
 }
 
 // parseMinutes reads a number of minutes (fractions allowed, not negative).
@@ -184,7 +185,7 @@ func (s *Service) forEach(ctx context.Context, id string, ownFirst bool, fn func
 			all = append(all, children...)
 		}
 		if len(all) == 0 {
-			return &Error{Code: CodeNotFound, Msg: fmt.Sprintf("Job does not exist [%s]", id)}
+			return &Error{Code: oozieerr.E0604, Msg: fmt.Sprintf("Job does not exist [%s]", id)}
 		}
 		for _, reg := range all {
 			if err := fn(x, reg); err != nil {

@@ -27,14 +27,6 @@ type Def struct {
 // fault (kept out of the text, "<code>: <message>", as in Oozie).
 type Error = oozieerr.Error
 
-// Oozie error codes of SLA registration and commands.
-const (
-	CodeInvalidParam = oozieerr.E0302 // Invalid parameter
-	CodeELError      = oozieerr.E1004 // Expression language evaluation error
-	CodeNotFound     = oozieerr.E0604 // Job does not exist
-	CodeChangeValue  = oozieerr.E1015 // Invalid coordinator job change value
-)
-
 // maxMinutes bounds SLA minutes (a century), so that a duration never
 // overflows.
 const maxMinutes = 100 * 366 * 24 * 60
@@ -57,7 +49,7 @@ func Build(def Def, base store.SLA, parse func(string) (time.Time, error), now t
 	reg.CreatedTime, reg.LastModified = now, now
 	nt, err := parse(strings.TrimSpace(def.NominalTime))
 	if err != nil {
-		return reg, &Error{Code: CodeInvalidParam, Node: "nominal-time", Err: err,
+		return reg, &Error{Code: oozieerr.E0302, Node: "nominal-time", Err: err,
 			Msg: fmt.Sprintf("Invalid parameter [%s] for SLA nominal-time", def.NominalTime)}
 	}
 	reg.NominalTime = nt
@@ -68,7 +60,7 @@ func Build(def Def, base store.SLA, parse func(string) (time.Time, error), now t
 		}
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || (f < 0 && !negativeOK) || f > maxMinutes || f < -maxMinutes {
-			return 0, false, &Error{Code: CodeInvalidParam, Node: field, Err: err,
+			return 0, false, &Error{Code: oozieerr.E0302, Node: field, Err: err,
 				Msg: fmt.Sprintf("Invalid parameter [%s] for SLA %s", v, field)}
 		}
 		return time.Duration(f * float64(time.Minute)).Truncate(time.Millisecond), true, nil

@@ -25,6 +25,7 @@ import (
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/internal/testwait"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/sla"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/sqlite"
@@ -288,18 +289,12 @@ func (w *world) complete(actionID string, outcome workflow.Outcome) {
 func (w *world) started(jobID string) {
 	w.t.Helper()
 	ctx := context.Background()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		var a store.WorkflowAction
-		err := w.store.Tx(ctx, func(x store.Tx) (err error) { a, err = x.GetWorkflowAction(ctx, jobID+"@step"); return })
-		if err == nil && a.Status == store.ActionRunning {
-			return
-		}
-		if time.Now().After(deadline) {
-			w.t.Fatalf("the action of %s never ran: %+v (%v)", jobID, a, err)
-		}
-		time.Sleep(2 * time.Millisecond) // condition poll with a deadline
-	}
+	testwait.Poll{Timeout: 20 * time.Second, Every: 2 * time.Millisecond}.WaitForLast(w.t, "the action of "+jobID+" to run",
+		func() (bool, string) {
+			var a store.WorkflowAction
+			err := w.store.Tx(ctx, func(x store.Tx) (err error) { a, err = x.GetWorkflowAction(ctx, jobID+"@step"); return })
+			return err == nil && a.Status == store.ActionRunning, fmt.Sprintf("%+v (%v)", a, err)
+		})
 }
 
 // setClock moves the fake clock once the events judged so far are
@@ -317,8 +312,7 @@ func (w *world) setClock(t time.Time) {
 func (w *world) delivered() {
 	w.t.Helper()
 	ctx := context.Background()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testwait.Poll{Timeout: 20 * time.Second, Every: 2 * time.Millisecond}.WaitForLast(w.t, "the events to be delivered", func() (bool, string) {
 		pending := 0
 		err := w.store.Tx(ctx, func(x store.Tx) error {
 			evs, err := x.QuerySLAEvents(ctx, store.SLAEventFilter{})
@@ -338,14 +332,8 @@ func (w *world) delivered() {
 		if err != nil {
 			w.t.Fatal(err)
 		}
-		if pending == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			w.t.Fatalf("%d events never delivered", pending)
-		}
-		time.Sleep(2 * time.Millisecond) // condition poll with a deadline
-	}
+		return pending == 0, fmt.Sprintf("%d events pending", pending)
+	})
 }
 
 func hasEvent(ev string) func(store.SLA) bool {
@@ -389,7 +377,7 @@ func TestBadSLAValueFailsTheSubmission(t *testing.T) {
 		"nameNode", "hdfs://nn:8020", "resourceManager", "rm:8032", "nominal", "not-a-date", "shouldStart", "5")
 	_, err := w.runner.Submit(context.Background(), props, wfrun.SubmitOptions{})
 	var se *sla.Error
-	if err == nil || !errorsAs(err, &se) || se.Code != sla.CodeInvalidParam || se.Node != "nominal-time" {
+	if err == nil || !errorsAs(err, &se) || se.Code != oozieerr.E0302 || se.Node != "nominal-time" {
 		t.Fatalf("submission with a bad nominal time: %v", err)
 	}
 	var n int
@@ -609,7 +597,7 @@ func TestChangeAndAlerts(t *testing.T) {
 		}
 	}
 	var se *sla.Error
-	if err := w.sla.SetAlerts(context.Background(), "0000000-000000000000000-nope-W", true); !errorsAs(err, &se) || se.Code != sla.CodeNotFound {
+	if err := w.sla.SetAlerts(context.Background(), "0000000-000000000000000-nope-W", true); !errorsAs(err, &se) || se.Code != oozieerr.E0604 {
 		t.Errorf("alerts of an unknown job: %v", err)
 	}
 }

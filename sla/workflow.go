@@ -9,6 +9,7 @@ import (
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/el"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
 )
@@ -116,8 +117,7 @@ func (s *Service) WorkflowRegistrations(job store.WorkflowJob) ([]store.SLA, err
 	if err != nil {
 		return nil, fmt.Errorf("reading sla:info of workflow %s: %w", job.ID, err)
 	}
-	cfg := props.Map()
-	wc := &workflow.Context{Job: &job, Conf: cfg}
+	wc := &workflow.Context{Job: &job, Conf: props.Plain()}
 	env := wc.Env(nil, s.cfg.Clock.Now, s.cfg.Location)
 	env.Vars = el.ChainVars(env.Vars, el.MapVars(el.SLAConstants()))
 	now := s.now()
@@ -185,7 +185,7 @@ func resolve(env *el.Env, info *workflow.SLAInfo, where string) (Def, error) {
 		}
 		v, err := env.EvalString(f.src)
 		if err != nil {
-			return d, &Error{Code: CodeELError, Node: f.name, Err: err,
+			return d, &Error{Code: oozieerr.E1004, Node: f.name, Err: err,
 				Msg: fmt.Sprintf("Expression language evaluation error, %s/%s [%s]: %v", where, f.name, f.src, err)}
 		}
 		*f.dst = v

@@ -72,6 +72,18 @@ type Tx interface {
 	Purger
 	Batches
 	ActionAttempts
+	StreamPositions
+}
+
+// StreamPositions records how far a follower of an outside stream has
+// read, by stream name (the edit-stream watcher: the last transaction id
+// of a NameNode's edit stream it has handled).
+type StreamPositions interface {
+	// GetStreamPosition returns the position recorded under name, or
+	// ErrNotFound.
+	GetStreamPosition(ctx context.Context, name string) (int64, error)
+	// SetStreamPosition records pos under name.
+	SetStreamPosition(ctx context.Context, name string, pos int64) error
 }
 
 // Triggers schedules and releases engine work.
@@ -136,6 +148,9 @@ type JobFilter struct {
 	SortBy      string // "createdTime" (default, newest first) or "lastModifiedTime"
 	Offset      int    // 0-based
 	Limit       int    // 0 = no limit
+	// OmitDocuments leaves Conf, Definition and OrigDefinition empty: their
+	// columns (kilobytes a job) are not read, for listings, which carry none.
+	OmitDocuments bool
 }
 
 // Workflows stores workflow jobs and their actions.
@@ -172,6 +187,9 @@ type CoordActionFilter struct {
 	Desc        bool                // newest nominal time first
 	Offset      int
 	Limit       int // 0 = no limit
+	// OmitActionXML leaves ActionXML empty: its column (1–2 KB an action) is not
+	// read, for answers that do not include it (Oozie's JSON of an action has none).
+	OmitActionXML bool
 }
 
 // Coordinators stores coordinator jobs and their actions.
@@ -219,6 +237,9 @@ type Coordinators interface {
 	SetCoordWaits(ctx context.Context, actionID string, uris []string) error
 	// ListCoordWaiters returns the ids of the actions waiting on uri.
 	ListCoordWaiters(ctx context.Context, uri string) ([]string, error)
+	// ListWaitedURIs returns those of uris that some action waits on
+	// (SetCoordWaits), each once, in no particular order.
+	ListWaitedURIs(ctx context.Context, uris []string) ([]string, error)
 }
 
 // Bundles stores bundle jobs and their coordinator links.
@@ -430,6 +451,9 @@ type Batches interface {
 	// GetCoordJobs returns the jobs with the given ids that exist, in id
 	// order, without locking them.
 	GetCoordJobs(ctx context.Context, ids []string) ([]CoordJob, error)
+	// GetCoordActions returns the coordinator actions with the given ids
+	// that exist, in id order, without locking their jobs.
+	GetCoordActions(ctx context.Context, ids []string) ([]CoordAction, error)
 	// LockCoordJobs is LockCoordJob for several jobs: their rows are locked
 	// in id order, so that two transactions locking overlapping sets never
 	// wait on each other in a cycle. Jobs that do not exist are left out;

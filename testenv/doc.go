@@ -125,6 +125,24 @@
 //	(15000)
 //	only a lease holder writes; a second writer gets       minidfs             namenode/LeaseManager, FSNamesystem.recoverLeaseInternal
 //	AlreadyBeingCreatedException until the soft limit
+//	the edit stream (getCurrentEditLogTxid,                minidfs             NameNodeRpcServer.getCurrentEditLogTxid,
+//	getEditsFromTxid) is the active NameNode's (READ) and                      getEditsFromTxid, FSNamesystem.checkSuperuserPrivilege,
+//	a superuser's only: AccessControlException "Access                         FSPermissionChecker.checkSuperuserPrivilege
+//	denied for user <u>. Superuser privilege is required"
+//	(nobody is refused with dfs.permissions.enabled=false)
+//	each namespace change is one transaction, numbered     minidfs             namenode/InotifyFSEditLogOpTranslator.translate,
+//	from 1, with its inotify events: mkdirs one CREATE                         FSDirMkdirOp (one OP_MKDIR per directory),
+//	(directory) per directory made, a client's file a                          FSEditLog logOpenFile, logCloseFile, logRename,
+//	CREATE then a CLOSE (size, time) at complete, rename                       logDelete, logAppendFile, logTruncate, logTimes,
+//	and rename2 one RENAME, delete one UNLINK, append,                         logSetOwner, logSetPermissions
+//	truncate, setTimes/setOwner/setPermission APPEND,
+//	TRUNCATE, METADATA
+//	getEditsFromTxid past the last synced transaction      minidfs             NameNodeRpcServer.getEventBatchList,
+//	answers no batch (firstTxid = lastTxid = -1); from a                       hdfs/DFSInotifyEventInputStream.poll
+//	purged txid it answers from the first kept one (the                        (MissingEventsException)
+//	client sees the gap); an answer stops after the
+//	transaction reaching dfs.namenode.inotify.max.events.
+//	per.rpc (1000) events
 //	an AM that exits without unregistering fails its       miniyarn            resourcemanager RMAppAttemptImpl (AMContainerFinished)
 //	attempt
 //	localization checks the resource's timestamp           miniyarn            yarn/util/FSDownload.java copy

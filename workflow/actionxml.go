@@ -3,7 +3,11 @@ package workflow
 import (
 	"encoding/xml"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // Elements that precede <launcher>, <job-xml> and <configuration> in the
@@ -26,16 +30,16 @@ var (
 // has none (1.0 schemas); the configuration is config-default.xml < global
 // < action. The fs action (schema 0.4 and later) takes name-node, job-xml
 // and configuration the same way. Other types are returned unchanged.
-func (a *App) ActionXML(name string, defaults map[string]string, opts Options) (string, error) {
+func (a *App) ActionXML(name string, defaults *conf.Properties, opts Options) (string, error) {
 	n := a.Node(name)
 	if n == nil || n.Kind != KindAction {
-		return "", errorf(CodeActionNotFound, name, "Action does not exist [%s]", name)
+		return "", errorf(oozieerr.E0605, name, "Action does not exist [%s]", name)
 	}
 	return serialize(a.mergedBody(n, defaults, opts.withDefaults())), nil
 }
 
 // mergedBody returns a copy of n's body element with the defaults merged in.
-func (a *App) mergedBody(n *Node, defaults map[string]string, opts Options) *elem {
+func (a *App) mergedBody(n *Node, defaults *conf.Properties, opts Options) *elem {
 	body := n.Action.body.clone()
 	g := a.Global
 	if g == nil {
@@ -165,9 +169,9 @@ func mergeJobXMLs(body *elem, global []string, before []string) {
 }
 
 // mergeConfiguration replaces the action's <configuration> by defaults <
-// global < action, properties in order of first appearance. Nothing is added
-// when all three are empty.
-func mergeConfiguration(body *elem, defaults map[string]string, global Configuration, before []string) {
+// global < action, properties in order of first appearance (defaults in
+// name order). Nothing is added when all three are empty.
+func mergeConfiguration(body *elem, defaults *conf.Properties, global Configuration, before []string) {
 	ns := body.Name.Space
 	var merged Configuration
 	index := map[string]int{}
@@ -179,8 +183,10 @@ func mergeConfiguration(body *elem, defaults map[string]string, global Configura
 		index[p.Name] = len(merged)
 		merged = append(merged, p)
 	}
-	for _, k := range sortedKeys(defaults) {
-		set(Property{Name: k, Value: defaults[k]})
+	names := defaults.Keys()
+	slices.Sort(names)
+	for _, k := range names {
+		set(Property{Name: k, Value: defaults.Value(k)})
 	}
 	for _, p := range global {
 		set(p)

@@ -4,6 +4,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // Property names that a job configuration may not set (Oozie refuses them
@@ -31,30 +34,28 @@ var paramsVersion = regexp.MustCompile(`^\d+\.\d+$`)
 // ResolveJobConf returns the configuration a workflow job runs with. The
 // layers are, lowest first: the <parameters> defaults, config-default.xml of
 // the app directory (defaults) and the submitted job configuration
-// (jobConf). Reading those files is the caller's job.
+// (jobConf). Reading those files is the caller's job. The result is a new
+// set of plain properties; defaults and jobConf are only read.
 //
 // Errors: E0808 when jobConf sets an EL constant name, E0804 when defaults
 // sets one or user.name, E0739 for a parameter without a name and E0738
 // listing the required parameters that end up undefined. As in Oozie,
 // parameters are only checked for namespace versions of the form x.y that are
 // 0.4 or later.
-func ResolveJobConf(app *App, defaults, jobConf map[string]string) (map[string]string, error) {
+func ResolveJobConf(app *App, defaults, jobConf *conf.Properties) (*conf.Properties, error) {
 	for _, name := range disallowedUserProps {
-		if _, ok := jobConf[name]; ok {
-			return nil, errorf(CodeUserProperty, "", "Disallowed user property [%s]", name)
+		if _, ok := jobConf.Get(name); ok {
+			return nil, errorf(oozieerr.E0808, "", "Disallowed user property [%s]", name)
 		}
 	}
 	for _, name := range disallowedDefaultProps {
-		if _, ok := defaults[name]; ok {
-			return nil, errorf(CodeDefaultProperty, "", "Disallowed default property [%s]", name)
+		if _, ok := defaults.Get(name); ok {
+			return nil, errorf(oozieerr.E0804, "", "Disallowed default property [%s]", name)
 		}
 	}
-	out := make(map[string]string, len(defaults)+len(jobConf)+len(app.Parameters))
-	for k, v := range defaults {
-		out[k] = v
-	}
-	for k, v := range jobConf {
-		out[k] = v
+	out := defaults.Plain()
+	for k, v := range jobConf.All() {
+		out.Set(k, v)
 	}
 	if !checksParameters(app) {
 		return out, nil
@@ -63,19 +64,19 @@ func ResolveJobConf(app *App, defaults, jobConf map[string]string) (map[string]s
 	for _, p := range app.Parameters {
 		name := strings.TrimSpace(p.Name)
 		if name == "" {
-			return nil, errorf(CodeEmptyParamName, "", "Parameter name cannot be empty")
+			return nil, errorf(oozieerr.E0739, "", "Parameter name cannot be empty")
 		}
-		if _, ok := out[name]; ok {
+		if _, ok := out.Get(name); ok {
 			continue
 		}
 		if p.HasDefault {
-			out[name] = p.Value
+			out.Set(name, p.Value)
 			continue
 		}
 		missing = append(missing, name)
 	}
 	if len(missing) > 0 {
-		return nil, errorf(CodeMissingParams, "",
+		return nil, errorf(oozieerr.E0738, "",
 			"The following %d parameters are required but were not defined and no default values are available: %s",
 			len(missing), strings.Join(missing, ", "))
 	}
@@ -97,8 +98,8 @@ func checksParameters(app *App) bool {
 // OptionsForJob returns opts adjusted by the job properties that override
 // server settings: oozie.wf.validate.ForkJoin=false skips the fork/join
 // checks.
-func OptionsForJob(opts Options, conf map[string]string) Options {
-	if v, ok := conf[PropValidateForkJoin]; ok && strings.EqualFold(strings.TrimSpace(v), "false") {
+func OptionsForJob(opts Options, jobConf *conf.Properties) Options {
+	if v, ok := jobConf.Get(PropValidateForkJoin); ok && strings.EqualFold(strings.TrimSpace(v), "false") {
 		opts.SkipForkJoinValidation = true
 	}
 	return opts
@@ -108,11 +109,11 @@ func OptionsForJob(opts Options, conf map[string]string) Options {
 // to skip (oozie.wf.rerun.skip.nodes) or, with
 // oozie.wf.rerun.failnodes=true, "every node that ended OK". Both set is
 // E0404; neither means the whole workflow runs again.
-func RerunOptions(conf map[string]string) (skip []string, failNodes bool, err error) {
-	skipText, hasSkip := conf[PropRerunSkipNodes]
-	failText, hasFail := conf[PropRerunFailNodes]
+func RerunOptions(jobConf *conf.Properties) (skip []string, failNodes bool, err error) {
+	skipText, hasSkip := jobConf.Get(PropRerunSkipNodes)
+	failText, hasFail := jobConf.Get(PropRerunFailNodes)
 	if hasSkip && hasFail {
-		return nil, false, errorf(CodeRerunBothOptions, "", "Only one of the properties are allowed [%s OR %s]",
+		return nil, false, errorf(oozieerr.E0404, "", "Only one of the properties are allowed [%s OR %s]",
 			PropRerunSkipNodes, PropRerunFailNodes)
 	}
 	for _, s := range strings.Split(skipText, ",") {

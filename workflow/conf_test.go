@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gozie/gozie/conf"
+
 	"github.com/gozie/gozie/oozieerr"
 )
 
@@ -42,19 +44,19 @@ func TestResolveJobConf(t *testing.T) {
 			defaults: map[string]string{"req1": "x", "req2": "y"},
 			want:     map[string]string{"a": "param-a", "req1": "x", "req2": "y"}},
 		{name: "missing required", version: "0.5", job: map[string]string{"req2": "2"},
-			code: CodeMissingParams, msg: "The following 1 parameters are required but were not defined and no default values are available: req1"},
+			code: oozieerr.E0738, msg: "The following 1 parameters are required but were not defined and no default values are available: req1"},
 		{name: "missing both", version: "1.0",
-			code: CodeMissingParams, msg: "2 parameters are required but were not defined and no default values are available: req1, req2"},
+			code: oozieerr.E0738, msg: "2 parameters are required but were not defined and no default values are available: req1, req2"},
 		{name: "0.4.5 is not checked", version: "0.4.5", job: map[string]string{"x": "1"},
 			want: map[string]string{"x": "1", "a": ""}},
-		{name: "user property", version: "1.0", job: map[string]string{"MB": "1"}, code: CodeUserProperty, msg: "[MB]"},
-		{name: "default user.name", version: "1.0", defaults: map[string]string{"user.name": "root"}, code: CodeDefaultProperty, msg: "[user.name]"},
-		{name: "default constant", version: "1.0", defaults: map[string]string{"GROUPS": "x"}, code: CodeDefaultProperty},
+		{name: "user property", version: "1.0", job: map[string]string{"MB": "1"}, code: oozieerr.E0808, msg: "[MB]"},
+		{name: "default user.name", version: "1.0", defaults: map[string]string{"user.name": "root"}, code: oozieerr.E0804, msg: "[user.name]"},
+		{name: "default constant", version: "1.0", defaults: map[string]string{"GROUPS": "x"}, code: oozieerr.E0804},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := ResolveJobConf(app(tt.version), tt.defaults, tt.job)
+			got, err := ResolveJobConf(app(tt.version), conf.PropertiesFromMap(tt.defaults), conf.PropertiesFromMap(tt.job))
 			if tt.code != "" {
 				we := wantCode(t, err, tt.code)
 				if !strings.Contains(we.Msg, tt.msg) {
@@ -67,13 +69,13 @@ func TestResolveJobConf(t *testing.T) {
 			}
 			for k, v := range tt.want {
 				if tt.name == "0.4.5 is not checked" && k == "a" {
-					if _, ok := got[k]; ok {
+					if _, ok := got.Get(k); ok {
 						t.Errorf("parameter default applied for 0.4.5: %v", got)
 					}
 					continue
 				}
-				if got[k] != v {
-					t.Errorf("%s = %q, want %q (all: %v)", k, got[k], v, got)
+				if got.Value(k) != v {
+					t.Errorf("%s = %q, want %q (all: %v)", k, got.Value(k), v, got.Map())
 				}
 			}
 		})
@@ -87,7 +89,7 @@ func TestResolveJobConfEmptyParameterName(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = ResolveJobConf(app, nil, nil)
-	wantCode(t, err, CodeEmptyParamName)
+	wantCode(t, err, oozieerr.E0739)
 }
 
 func TestRerunOptions(t *testing.T) {
@@ -102,10 +104,10 @@ func TestRerunOptions(t *testing.T) {
 		{conf: map[string]string{PropRerunSkipNodes: " a, b ,,c "}, skip: []string{"a", "b", "c"}},
 		{conf: map[string]string{PropRerunFailNodes: "true"}, fail: true},
 		{conf: map[string]string{PropRerunFailNodes: "false"}},
-		{conf: map[string]string{PropRerunFailNodes: "true", PropRerunSkipNodes: "a"}, code: CodeRerunBothOptions},
+		{conf: map[string]string{PropRerunFailNodes: "true", PropRerunSkipNodes: "a"}, code: oozieerr.E0404},
 	}
 	for _, tt := range tests {
-		skip, fail, err := RerunOptions(tt.conf)
+		skip, fail, err := RerunOptions(conf.PropertiesFromMap(tt.conf))
 		if tt.code != "" {
 			wantCode(t, err, tt.code)
 			continue
@@ -156,7 +158,7 @@ func TestActionXMLMergesGlobal(t *testing.T) {
   </action>
   <end name="end"/>`)
 	app := mustLoad(t, def)
-	defaults := map[string]string{"d.only": "d", "d.and.g": "from-defaults"}
+	defaults := conf.NewProperties("d.only", "d", "d.and.g", "from-defaults")
 
 	got, err := app.ActionXML("a", defaults, Options{})
 	if err != nil {
@@ -227,7 +229,7 @@ func TestActionXMLServerDefaults(t *testing.T) {
 	t.Parallel()
 	def := []byte(wf(`<start to="a"/><action name="a"><java><main-class>M</main-class></java><ok to="end"/><error to="end"/></action><end name="end"/>`))
 	_, err := Load(def, Options{})
-	wantCode(t, err, CodeSchema)
+	wantCode(t, err, oozieerr.E0701)
 	opts := Options{DefaultNameNode: "hdfs://default-nn", DefaultResourceManager: "default-rm:8032"}
 	app, err := Load(def, opts)
 	if err != nil {
@@ -250,23 +252,4 @@ func mustParseBody(t *testing.T, xml string) Body {
 		t.Fatalf("ParseBody: %v\n%s", err, xml)
 	}
 	return b
-}
-
-func TestParseProperties(t *testing.T) {
-	t.Parallel()
-	text := "# comment\n! also\nplain=1\ncolon:2\nspace 3\n  indented = 4 \nmulti=a\\\n   b\\\n c\n" +
-		"esc=tab\\there\\nline\nuni=\\u00e9\\uD83D\\uDE00\nkey\\ with\\=odd=5\nempty=\nlonely\ncrlf=6\r\n"
-	got := ParseProperties(text)
-	want := map[string]string{
-		"plain": "1", "colon": "2", "space": "3", "indented": "4 ", "multi": "abc",
-		"esc": "tab\there\nline", "uni": "é😀", "key with=odd": "5", "empty": "", "lonely": "", "crlf": "6",
-	}
-	if len(got) != len(want) {
-		t.Errorf("got %d keys %v, want %d", len(got), got, len(want))
-	}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%q = %q, want %q", k, got[k], v)
-		}
-	}
 }

@@ -113,7 +113,7 @@ func (r *decision) setLastErrorNode(name string) {
 // start starts a PREP job at its start node.
 func (r *decision) start() {
 	if r.job.Status != store.WorkflowPrep {
-		r.ignore(CodeStartNotPrep, "Job already started, workflow [%s] status [%s]", r.job.ID, r.job.Status)
+		r.ignore(oozieerr.E0719, "Job already started, workflow [%s] status [%s]", r.job.ID, r.job.Status)
 		return
 	}
 	r.job.Status = store.WorkflowRunning
@@ -130,7 +130,7 @@ func (r *decision) kill() {
 	case store.WorkflowPrep, store.WorkflowRunning, store.WorkflowSuspended:
 		r.terminate(store.WorkflowKilled)
 	case store.WorkflowSucceeded, store.WorkflowKilled, store.WorkflowFailed:
-		r.ignore(CodeKillFinished, "Workflow instance can not be killed, %s, status [%s]", r.job.ID, r.job.Status)
+		r.ignore(oozieerr.E0725, "Workflow instance can not be killed, %s, status [%s]", r.job.ID, r.job.Status)
 	}
 }
 
@@ -138,7 +138,7 @@ func (r *decision) kill() {
 // kept and acted upon at resume.
 func (r *decision) suspend() {
 	if r.job.Status != store.WorkflowRunning {
-		r.ignore(CodeSuspendNotRun, "Workflow Job can not be suspended as its not in running state, %s, Status: %s",
+		r.ignore(oozieerr.E0727, "Workflow Job can not be suspended as its not in running state, %s, Status: %s",
 			r.job.ID, r.job.Status)
 		return
 	}
@@ -150,7 +150,7 @@ func (r *decision) suspend() {
 // suspended are acted upon.
 func (r *decision) resume() {
 	if r.job.Status != store.WorkflowSuspended {
-		r.ignore(CodeResumeNotSusp, "Workflow not suspended, workflow [%s] status [%s]", r.job.ID, r.job.Status)
+		r.ignore(oozieerr.E0717, "Workflow not suspended, workflow [%s] status [%s]", r.job.ID, r.job.Status)
 		return
 	}
 	r.job.Status = store.WorkflowRunning
@@ -200,7 +200,7 @@ func endable(s store.ActionStatus) bool {
 func (r *decision) actionEnd(ev Event) error {
 	row := r.rows[ev.Node]
 	if row == nil || isControlType(row.Type) {
-		return errorf(CodeActionNotFound, ev.Node, "Action does not exist [%s]", ids.ActionID(r.job.ID, ev.Node))
+		return errorf(oozieerr.E0605, ev.Node, "Action does not exist [%s]", ids.ActionID(r.job.ID, ev.Node))
 	}
 	switch ev.Outcome {
 	case OutcomeOK, OutcomeError, OutcomeFailed:
@@ -208,11 +208,11 @@ func (r *decision) actionEnd(ev Event) error {
 		return fmt.Errorf("action %s ended with unknown outcome %q", row.ID, ev.Outcome)
 	}
 	if r.job.Status != store.WorkflowRunning && r.job.Status != store.WorkflowSuspended {
-		r.ignore(CodeJobNotRunning, "Workflow not RUNNING, current status [%s]; end of action [%s] ignored", r.job.Status, row.ID)
+		r.ignore(oozieerr.E0813, "Workflow not RUNNING, current status [%s]; end of action [%s] ignored", r.job.Status, row.ID)
 		return nil
 	}
 	if !endable(row.Status) || (row.Status == store.ActionDone && r.job.Status == store.WorkflowSuspended) {
-		r.ignore(CodeActionNotRunning, "Action it is not running its in [%s] state, action [%s]", row.Status, row.ID)
+		r.ignore(oozieerr.E0800, "Action it is not running its in [%s] state, action [%s]", row.Status, row.ID)
 		return nil
 	}
 	if ev.ExternalStatus != "" {
@@ -238,7 +238,7 @@ func (r *decision) actionEnd(ev Event) error {
 func (r *decision) applyOutcome(row *store.WorkflowAction, outcome Outcome) {
 	n := r.in.App.Node(row.Name)
 	if n == nil || n.Kind != KindAction {
-		r.failJob(CodeBadTransition, row.Name, fmt.Sprintf("node [%s] is not an action of the workflow", row.Name))
+		r.failJob(oozieerr.E0708, row.Name, fmt.Sprintf("node [%s] is not an action of the workflow", row.Name))
 		return
 	}
 	path := r.inst.Paths[row.Name]
@@ -272,14 +272,14 @@ func (r *decision) applyOutcome(row *store.WorkflowAction, outcome Outcome) {
 func (r *decision) retryDue(node string) error {
 	row := r.rows[node]
 	if row == nil || isControlType(row.Type) {
-		return errorf(CodeActionNotFound, node, "Action does not exist [%s]", ids.ActionID(r.job.ID, node))
+		return errorf(oozieerr.E0605, node, "Action does not exist [%s]", ids.ActionID(r.job.ID, node))
 	}
 	if _, scheduled := r.inst.RetryAt[node]; !scheduled || row.Status != store.ActionUserRetry {
-		r.ignore(CodeActionNotRunning, "Action [%s] is %s, no retry is due", row.ID, row.Status)
+		r.ignore(oozieerr.E0800, "Action [%s] is %s, no retry is due", row.ID, row.Status)
 		return nil
 	}
 	if r.job.Status != store.WorkflowRunning {
-		r.ignore(CodeJobNotRunning, "Workflow not RUNNING, current status [%s]; the retry of [%s] waits", r.job.Status, row.ID)
+		r.ignore(oozieerr.E0813, "Workflow not RUNNING, current status [%s]; the retry of [%s] waits", r.job.Status, row.ID)
 		return nil
 	}
 	delete(r.inst.RetryAt, node)
@@ -292,7 +292,7 @@ func (r *decision) rerun(ev Event) error {
 	switch r.job.Status {
 	case store.WorkflowSucceeded, store.WorkflowKilled, store.WorkflowFailed:
 	case store.WorkflowPrep, store.WorkflowRunning, store.WorkflowSuspended:
-		return errorf(CodeRerunNotDone, "", "Workflow job not completed, status [%s]", r.job.Status)
+		return errorf(oozieerr.E0805, "", "Workflow job not completed, status [%s]", r.job.Status)
 	}
 	skip := map[string]bool{}
 	if ev.FailNodes {
@@ -311,13 +311,13 @@ func (r *decision) rerun(ev Event) error {
 				continue
 			}
 			if a.Status != store.ActionOK && a.Status != store.ActionError {
-				return errorf(CodeRerunNotComplete, a.Name, "Action did not complete in previous run, action [%s]", a.Name)
+				return errorf(oozieerr.E0806, a.Name, "Action did not complete in previous run, action [%s]", a.Name)
 			}
 			delete(unmatched, a.Name)
 			skip[a.Name] = true
 		}
 		if len(unmatched) > 0 {
-			return errorf(CodeRerunNotRun, "", "Some skip actions were not executed [%s]",
+			return errorf(oozieerr.E0807, "", "Some skip actions were not executed [%s]",
 				strings.Join(sortedKeys(unmatched), ","))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/internal/testapps"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -36,7 +37,7 @@ func TestStart(t *testing.T) {
 		t.Errorf("step = %+v", st)
 	}
 	again, err := s.decide(Event{Kind: EventStart})
-	if err != nil || !again.Empty() || again.Ignored == nil || again.Ignored.Code != CodeStartNotPrep {
+	if err != nil || !again.Empty() || again.Ignored == nil || again.Ignored.Code != oozieerr.E0719 {
 		t.Errorf("second start = %+v, %v", again, err)
 	}
 }
@@ -77,11 +78,11 @@ func TestErrorGoesToKill(t *testing.T) {
 	if a.Status != store.ActionError || a.Transition != "k" || a.ErrorCode != "1" || a.UserRetryCount != 0 {
 		t.Fatalf("a = %+v", a)
 	}
-	if s.job.Status != store.WorkflowKilled || s.job.ErrorCode != CodeKillNode {
+	if s.job.Status != store.WorkflowKilled || s.job.ErrorCode != oozieerr.E0729 {
 		t.Fatalf("job = %s %s", s.job.Status, s.job.ErrorCode)
 	}
 	k := s.row("k")
-	if k.Type != TypeKill || k.ErrorCode != CodeKillNode || k.ErrorMessage != "failed at [a]: exit code [1]" {
+	if k.Type != TypeKill || k.ErrorCode != oozieerr.E0729 || k.ErrorMessage != "failed at [a]: exit code [1]" {
 		t.Errorf("kill row = %+v", k)
 	}
 	if s.job.ErrorMessage != k.ErrorMessage || len(st.Start) != 0 || len(st.Retry) != 0 {
@@ -121,7 +122,7 @@ func TestUserRetry(t *testing.T) {
 			s := newSim(t, linear(t, tt.attrs), map[string]string{"retries": "2"})
 			s.opts = tt.opts
 			st := s.do(Event{Kind: EventStart})
-			if tt.warn != (len(st.Warnings) == 1 && st.Warnings[0].Code == CodeRetryOverMax) {
+			if tt.warn != (len(st.Warnings) == 1 && st.Warnings[0].Code == oozieerr.E0820) {
 				t.Errorf("warnings = %v, want E0820: %v", st.Warnings, tt.warn)
 			}
 			s.launchStarted()
@@ -273,8 +274,8 @@ func TestDecisionELErrorFailsJob(t *testing.T) {
 	s := newSim(t, app, nil)
 	s.do(Event{Kind: EventStart})
 	d := s.row("d")
-	if s.job.Status != store.WorkflowFailed || s.job.ErrorCode != CodeELError || d.Status != store.ActionFailed ||
-		d.ErrorCode != CodeELError || !strings.Contains(d.ErrorMessage, "undefinedVar") {
+	if s.job.Status != store.WorkflowFailed || s.job.ErrorCode != oozieerr.ELError || d.Status != store.ActionFailed ||
+		d.ErrorCode != oozieerr.ELError || !strings.Contains(d.ErrorMessage, "undefinedVar") {
 		t.Errorf("job %s %s, decision %+v", s.job.Status, s.job.ErrorCode, d)
 	}
 }
@@ -368,14 +369,14 @@ func TestActionELErrorFailsJob(t *testing.T) {
 	t.Parallel()
 	s := newSim(t, mustLoad(t, wf(`<start to="a"/>`+shell("a", "end", "end", ` retry-max="${nope}"`)+`<end name="end"/>`)), nil)
 	s.do(Event{Kind: EventStart})
-	if a := s.row("a"); a.Status != store.ActionFailed || a.ErrorCode != CodeELError || s.job.Status != store.WorkflowFailed ||
+	if a := s.row("a"); a.Status != store.ActionFailed || a.ErrorCode != oozieerr.ELError || s.job.Status != store.WorkflowFailed ||
 		len(s.last.Start) != 0 {
 		t.Errorf("a = %+v, job %s", a, s.job.Status)
 	}
 	s2 := newSim(t, mustLoad(t, wf(`<start to="a"/><action name="a"><fs><mkdir path="${undefinedPath}"/></fs><ok to="end"/><error to="end"/></action><end name="end"/>`)), nil)
 	s2.do(Event{Kind: EventStart})
 	if a := s2.row("a"); a.Status != store.ActionFailed || !strings.Contains(a.ErrorMessage, "undefinedPath") ||
-		s2.job.ErrorCode != CodeELError {
+		s2.job.ErrorCode != oozieerr.ELError {
 		t.Errorf("a = %+v, job %s", a, s2.job.Status)
 	}
 }
@@ -384,7 +385,7 @@ func TestKillMessageELError(t *testing.T) {
 	t.Parallel()
 	s := newSim(t, mustLoad(t, wf(`<start to="k"/><kill name="k"><message>${bad(}</message></kill><end name="end"/>`)), nil)
 	s.do(Event{Kind: EventStart})
-	if k := s.row("k"); k.ErrorCode != CodeKillMessageEL || s.job.Status != store.WorkflowKilled {
+	if k := s.row("k"); k.ErrorCode != oozieerr.E0756 || s.job.Status != store.WorkflowKilled {
 		t.Errorf("kill = %+v job %s", k, s.job.Status)
 	}
 }
@@ -412,7 +413,7 @@ func TestUserKill(t *testing.T) {
 		t.Errorf("retry left after kill: %v", in.RetryAt)
 	}
 	again, err := s.decide(Event{Kind: EventKill})
-	if err != nil || !again.Empty() || again.Ignored.Code != CodeKillFinished {
+	if err != nil || !again.Empty() || again.Ignored.Code != oozieerr.E0725 {
 		t.Errorf("second kill = %+v %v", again, err)
 	}
 	late, err := s.decide(Event{Kind: EventActionEnd, Node: "b", Outcome: OutcomeOK})
@@ -439,7 +440,7 @@ func TestSuspendResume(t *testing.T) {
 	if s.job.Status != store.WorkflowSuspended {
 		t.Fatalf("job = %s", s.job.Status)
 	}
-	if st, _ := s.decide(Event{Kind: EventSuspend}); st.Ignored == nil || st.Ignored.Code != CodeSuspendNotRun {
+	if st, _ := s.decide(Event{Kind: EventSuspend}); st.Ignored == nil || st.Ignored.Code != oozieerr.E0727 {
 		t.Errorf("second suspend = %+v", st)
 	}
 	s.do(Event{Kind: EventActionEnd, Node: "a", Outcome: OutcomeOK, ExternalStatus: "SUCCEEDED"})
@@ -450,7 +451,7 @@ func TestSuspendResume(t *testing.T) {
 	if s.job.Status != store.WorkflowRunning || s.row("a").Status != store.ActionOK || !equalStrings(s.startedNodes(), []string{"b"}) {
 		t.Fatalf("after resume: job %s a %s started %v", s.job.Status, s.row("a").Status, s.startedNodes())
 	}
-	if st, _ := s.decide(Event{Kind: EventResume}); st.Ignored == nil || st.Ignored.Code != CodeResumeNotSusp {
+	if st, _ := s.decide(Event{Kind: EventResume}); st.Ignored == nil || st.Ignored.Code != oozieerr.E0717 {
 		t.Errorf("second resume = %+v", st)
 	}
 }
@@ -507,13 +508,13 @@ func TestStaleAndUnknownEvents(t *testing.T) {
 	s.launchStarted()
 	s.end("a", OutcomeOK, "")
 	st, err := s.decide(Event{Kind: EventActionEnd, Node: "a", Outcome: OutcomeError})
-	if err != nil || !st.Empty() || st.Ignored == nil || st.Ignored.Code != CodeActionNotRunning {
+	if err != nil || !st.Empty() || st.Ignored == nil || st.Ignored.Code != oozieerr.E0800 {
 		t.Errorf("stale end = %+v %v", st, err)
 	}
 	_, err = s.decide(Event{Kind: EventActionEnd, Node: "zzz", Outcome: OutcomeOK})
-	wantCode(t, err, CodeActionNotFound)
+	wantCode(t, err, oozieerr.E0605)
 	_, err = s.decide(Event{Kind: EventActionEnd, Node: ":start:", Outcome: OutcomeOK})
-	wantCode(t, err, CodeActionNotFound)
+	wantCode(t, err, oozieerr.E0605)
 	if _, err := s.decide(Event{Kind: EventActionEnd, Node: "b", Outcome: "MAYBE"}); err == nil {
 		t.Error("unknown outcome accepted")
 	}
@@ -556,15 +557,15 @@ func TestRerun(t *testing.T) {
 		s := newSim(t, app, nil)
 		s.do(Event{Kind: EventStart})
 		_, err := s.decide(Event{Kind: EventRerun})
-		wantCode(t, err, CodeRerunNotDone)
+		wantCode(t, err, oozieerr.E0805)
 		done := run(t)
 		_, err = done.decide(Event{Kind: EventRerun, SkipNodes: []string{"a", "zz", "yy"}})
-		if we := wantCode(t, err, CodeRerunNotRun); !strings.Contains(we.Msg, "[yy,zz]") {
+		if we := wantCode(t, err, oozieerr.E0807); !strings.Contains(we.Msg, "[yy,zz]") {
 			t.Errorf("message %q", we.Msg)
 		}
 		done.rows[done.job.ID+"@a"] = func() store.WorkflowAction { a := done.row("a"); a.Status = store.ActionKilled; return a }()
 		_, err = done.decide(Event{Kind: EventRerun, SkipNodes: []string{"a"}})
-		wantCode(t, err, CodeRerunNotComplete)
+		wantCode(t, err, oozieerr.E0806)
 	})
 
 	t.Run("failnodes", func(t *testing.T) {
@@ -644,7 +645,7 @@ func TestRuntimeForkErrors(t *testing.T) {
 	s.do(Event{Kind: EventStart})
 	s.launchStarted()
 	s.end("a", OutcomeOK, "")
-	if s.job.Status != store.WorkflowFailed || s.job.ErrorCode != CodeForkJoinMismatch {
+	if s.job.Status != store.WorkflowFailed || s.job.ErrorCode != oozieerr.E0720 {
 		t.Errorf("join outside fork: %s %s", s.job.Status, s.job.ErrorCode)
 	}
 	// An end inside a fork path: the job succeeds and the other path dies.
@@ -663,7 +664,7 @@ func TestRuntimeForkErrors(t *testing.T) {
 	s.launchStarted()
 	s.end("a", OutcomeOK, "")
 	s.end("b", OutcomeOK, "")
-	if s.job.Status != store.WorkflowFailed || s.job.ErrorCode != CodeRuntimeLoop {
+	if s.job.Status != store.WorkflowFailed || s.job.ErrorCode != oozieerr.E0709 {
 		t.Errorf("node reached twice: %s %s", s.job.Status, s.job.ErrorCode)
 	}
 }

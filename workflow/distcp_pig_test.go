@@ -3,6 +3,8 @@ package workflow
 import (
 	"slices"
 	"testing"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // TestParseDistcp: the distcp body of each schema version, with its
@@ -100,7 +102,7 @@ func TestParsePig(t *testing.T) {
 		if _, err := Parse([]byte(def)); err == nil {
 			t.Errorf("%s: parsed, want a schema error", what)
 		} else {
-			wantCode(t, err, CodeSchema)
+			wantCode(t, err, oozieerr.E0701)
 		}
 	}
 	// A merged body (ParseBody) takes the head with the latest rules.

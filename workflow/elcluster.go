@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/el"
 )
 
@@ -168,16 +169,21 @@ func (f fsFuncs) dirSize(user, p string) (any, error) {
 //	                             hadoop:counters('mr')[RECORDS][MAP_IN]
 //	                             (see hadoopCounters)
 //
-// conf is that configuration, its values expanded (Options.HadoopConf).
+// hconf is that configuration, whose values hadoop:conf expands
+// (Options.HadoopConf); nil has no properties.
 // gozie has one Hadoop configuration for every cluster, as Oozie has with
 // only its "*" entry of oozie.service.HadoopAccessorService.
 // hadoop.configurations, so hostPort is not looked at. Unlike Oozie, a
 // property the *-site.xml files leave unset is "", not Hadoop's built-in
 // default (Oozie falls back to a new Configuration(), whose core-default.xml
 // gozie does not have).
-func RegisterHadoopFunctions(r *el.Registry, conf map[string]string) {
+func RegisterHadoopFunctions(r *el.Registry, hconf *conf.Hadoop) {
 	r.RegisterArity("hadoop:conf", 2, func(_ *el.Env, args []any) (any, error) {
-		return conf[el.ToString(args[1])], nil
+		if hconf == nil {
+			return "", nil
+		}
+		v, _ := hconf.Get(el.ToString(args[1]))
+		return v, nil
 	})
 	r.RegisterArity("hadoop:counters", 1, hadoopCounters)
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/conf"
+
 	"github.com/gozie/gozie/el"
 	"github.com/gozie/gozie/store"
 )
@@ -22,7 +24,7 @@ func countersEnv(t *testing.T) *el.Env {
 	t.Helper()
 	c := &Context{
 		Job:  &store.WorkflowJob{ID: "0000001-250309100000000-gozie-W", User: "alice"},
-		Conf: map[string]string{},
+		Conf: &conf.Properties{},
 		Actions: map[string]*store.WorkflowAction{
 			"mr-node": {Name: "mr-node", Type: "map-reduce", Status: store.ActionOK, Stats: mrStats},
 			"old-mr": {Name: "old-mr", Type: "map-reduce", Status: store.ActionOK,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/el"
 	"github.com/gozie/gozie/store"
 )
@@ -12,7 +13,7 @@ import (
 // Context is the state the wf: EL functions read: the Data of their el.Env.
 type Context struct {
 	Job     *store.WorkflowJob
-	Conf    map[string]string                // the job configuration
+	Conf    *conf.Properties                 // the job configuration
 	Actions map[string]*store.WorkflowAction // the job's action rows by node name
 	// LastErrorNode is the last action that ended in ERROR.
 	LastErrorNode string
@@ -50,9 +51,9 @@ func Constants() map[string]any {
 
 // Variables returns the EL variable lookup of a job: every property of conf
 // whose name is a Java identifier, value trimmed, over the constants.
-func Variables(conf map[string]string) func(string) (any, bool) {
-	vars := make(map[string]any, len(conf))
-	for k, v := range conf {
+func Variables(jobConf *conf.Properties) func(string) (any, bool) {
+	vars := make(map[string]any, jobConf.Len())
+	for k, v := range jobConf.All() {
 		if isJavaIdentifier(k) {
 			vars[k] = trimJava(v)
 		}
@@ -112,7 +113,7 @@ func RegisterFunctions(r *el.Registry) {
 		if err != nil {
 			return nil, err
 		}
-		return c.Conf[el.ToString(args[0])], nil
+		return c.Conf.Value(el.ToString(args[0])), nil
 	})
 	r.RegisterArity("wf:callback", 1, func(env *el.Env, args []any) (any, error) {
 		c, err := contextOf(env)
@@ -159,7 +160,8 @@ func RegisterFunctions(r *el.Registry) {
 		if a == nil || a.Data == "" {
 			return map[string]string{}, nil
 		}
-		return ParseProperties(a.Data), nil
+		// A map is what EL indexes: wf:actionData('node')['key'].
+		return conf.ParseOutputProperties(a.Data).Map(), nil
 	})
 }
 

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/conf"
+
 	"github.com/gozie/gozie/el"
 	"github.com/gozie/gozie/store"
 )
@@ -15,7 +17,7 @@ func TestWorkflowEL(t *testing.T) {
 		User: "alice", Group: "analytics", Run: 2}
 	ctx := &Context{
 		Job:  job,
-		Conf: map[string]string{"queueName": "  etl  ", "a.b": "dotted", "nameNode": "hdfs://nn", "GROUPS": "mine"},
+		Conf: conf.NewProperties("queueName", "  etl  ", "a.b", "dotted", "nameNode", "hdfs://nn", "GROUPS", "mine"),
 		Actions: map[string]*store.WorkflowAction{
 			"sh": {Name: "sh", Transition: "next", ExternalID: "application_1_2", TrackerURI: "rm:8088",
 				ExternalStatus: "SUCCEEDED", Data: "k=v\nn=42\n"},
@@ -77,7 +79,7 @@ func TestWorkflowEL(t *testing.T) {
 
 func TestWorkflowELErrors(t *testing.T) {
 	t.Parallel()
-	ctx := &Context{Job: &store.WorkflowJob{ID: "w"}, Conf: map[string]string{}}
+	ctx := &Context{Job: &store.WorkflowJob{ID: "w"}, Conf: &conf.Properties{}}
 	env := ctx.Env(nil, nil, nil)
 	for _, expr := range []string{"${undefinedVar}", "${wf:callback('x')}", "${wf:id(1)}", "${wf:nope()}"} {
 		if _, err := env.Eval(expr); err == nil {
@@ -99,7 +101,7 @@ func TestExtraFunctions(t *testing.T) {
 	extra.RegisterArity("fs:exists", 1, func(_ *el.Env, args []any) (any, error) {
 		return el.ToString(args[0]) == "hdfs://nn/there", nil
 	})
-	ctx := &Context{Job: &store.WorkflowJob{ID: "w"}, Conf: map[string]string{}}
+	ctx := &Context{Job: &store.WorkflowJob{ID: "w"}, Conf: &conf.Properties{}}
 	env := ctx.Env(extra, nil, nil)
 	got, err := env.Eval("${fs:exists('hdfs://nn/there') and wf:id() eq 'w'}")
 	if err != nil || got != true {

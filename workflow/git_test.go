@@ -3,6 +3,9 @@ package workflow
 import (
 	"strings"
 	"testing"
+
+	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // gitAction is a git action node with the given elements inside <git>.
@@ -51,7 +54,7 @@ func TestGitActionSchema(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := Parse([]byte(wf(gitAction(tt.inner))))
-			we := wantCode(t, err, CodeSchema)
+			we := wantCode(t, err, oozieerr.E0701)
 			if !strings.Contains(we.Msg, tt.want) {
 				t.Errorf("message %q does not name %s", we.Msg, tt.want)
 			}
@@ -72,7 +75,7 @@ func TestGitActionXMLMergesGlobal(t *testing.T) {
 		<configuration><property><name>both</name><value>action</value></property></configuration>
 		</git><ok to="end"/><error to="end"/></action><end name="end"/>`)
 	app := mustLoad(t, def)
-	got, err := app.ActionXML("g", map[string]string{"d": "default"}, Options{})
+	got, err := app.ActionXML("g", conf.NewProperties("d", "default"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/conf"
+
 	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
@@ -92,7 +94,7 @@ func (s *sim) input() Input {
 	for _, id := range s.order {
 		actions = append(actions, s.rows[id])
 	}
-	return Input{App: s.app, Job: s.job, Actions: actions, Conf: s.conf, Now: s.now, Options: s.opts,
+	return Input{App: s.app, Job: s.job, Actions: actions, Conf: conf.PropertiesFromMap(s.conf), Now: s.now, Options: s.opts,
 		CallbackURL: func(id, status string) string { return "http://gozie/callback?id=" + id + "&status=" + status }}
 }
 
@@ -261,7 +263,7 @@ func parseActionCase(t *testing.T, def, errMsg, node, typ string) (*App, *Action
 	t.Helper()
 	app, err := Parse([]byte(def))
 	if errMsg != "" {
-		we := wantCode(t, err, CodeSchema)
+		we := wantCode(t, err, oozieerr.E0701)
 		if !strings.Contains(we.Msg, errMsg) {
 			t.Fatalf("error %v, want one naming %q", err, errMsg)
 		}

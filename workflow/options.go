@@ -34,9 +34,9 @@ type Options struct {
 	// bodies) are refused.
 	HasExecutor func(actionType string) bool
 	// HadoopConf is the server's Hadoop client configuration (its *-site.xml
-	// properties, values expanded), which hadoop:conf reads; nil reads as
-	// empty.
-	HadoopConf map[string]string
+	// properties), which hadoop:conf reads with values expanded; nil reads
+	// as empty.
+	HadoopConf *conf.Hadoop
 
 	// UserRetryMax caps an action's retry-max (E0820 warning). Default 3.
 	UserRetryMax int

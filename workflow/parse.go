@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // DefaultMaxDefinitionLength is Oozie's default limit on the size of a
@@ -46,7 +48,7 @@ func Load(def []byte, opts Options) (*App, error) {
 // nil-able *Error so callers can keep the concrete type.
 func parseDefinition(def []byte, maxLen int) (*App, *Error) {
 	if len(def) > maxLen {
-		return nil, errorf(CodeDefinitionLength, "",
+		return nil, errorf(oozieerr.E0736, "",
 			"Workflow definition length [%d] exceeded maximum allowed length [%d]", len(def), maxLen)
 	}
 	root, err := parseTree(def)
@@ -151,11 +153,11 @@ func (p *parser) add(app *App, n *Node) {
 		return
 	}
 	if n.Name == "" {
-		p.keep(&Error{Code: CodeBadNodeName, Node: n.Name, Msg: "Invalid node name, name must not be empty", Line: n.Line})
+		p.keep(&Error{Code: oozieerr.E0724, Node: n.Name, Msg: "Invalid node name, name must not be empty", Line: n.Line})
 		return
 	}
 	if _, dup := app.byName[n.Name]; dup {
-		p.keep(&Error{Code: CodeDuplicateNode, Node: n.Name, Msg: "Node already defined, node [" + n.Name + "]", Line: n.Line})
+		p.keep(&Error{Code: oozieerr.E0705, Node: n.Name, Msg: "Node already defined, node [" + n.Name + "]", Line: n.Line})
 		return
 	}
 	app.byName[n.Name] = n
@@ -214,7 +216,7 @@ func (p *parser) fork(e *elem) *Node {
 	}
 	p.keep(c.end())
 	if p.err == nil && len(n.Paths) < 2 {
-		p.keep(&Error{Code: CodeForkPaths, Node: name, Line: e.Line,
+		p.keep(&Error{Code: oozieerr.E0731, Node: name, Line: e.Line,
 			Msg: "Fork node [" + name + "] cannot have less than two paths"})
 	}
 	return n

@@ -319,81 +319,81 @@ func TestParseErrors(t *testing.T) {
 		node string
 		msg  string
 	}{
-		{"not xml", `<workflow-app`, CodeXML, "", "XML error"},
-		{"doctype", `<!DOCTYPE x [<!ENTITY a "b">]>` + wf(`<start to="end"/><end name="end"/>`), CodeXML, "", "DOCTYPE"},
-		{"mismatched end tag", `<workflow-app xmlns="uri:oozie:workflow:1.0" name="x"><start to="e"></end></workflow-app>`, CodeXML, "", "unexpected end element </end>"},
-		{"unclosed", `<workflow-app xmlns="uri:oozie:workflow:1.0" name="x"><start to="e"/>`, CodeXML, "", "unexpected end of document"},
-		{"undeclared prefix", `<workflow-app xmlns="uri:oozie:workflow:1.0" name="x"><start to="e"/><end name="e"/><sla:info/></workflow-app>`, CodeXML, "", "undeclared namespace prefix sla"},
-		{"unknown entity", wf(`<start to="k"/><kill name="k"><message>&nbsp;</message></kill><end name="end"/>`), CodeXML, "", "XML error"},
-		{"two roots", wf(`<start to="end"/><end name="end"/>`) + `<x/>`, CodeXML, "", "more than one root"},
-		{"wrong root", `<coordinator-app xmlns="uri:oozie:coordinator:0.4"/>`, CodeSchema, "", "workflow-app"},
+		{"not xml", `<workflow-app`, oozieerr.E0700, "", "XML error"},
+		{"doctype", `<!DOCTYPE x [<!ENTITY a "b">]>` + wf(`<start to="end"/><end name="end"/>`), oozieerr.E0700, "", "DOCTYPE"},
+		{"mismatched end tag", `<workflow-app xmlns="uri:oozie:workflow:1.0" name="x"><start to="e"></end></workflow-app>`, oozieerr.E0700, "", "unexpected end element </end>"},
+		{"unclosed", `<workflow-app xmlns="uri:oozie:workflow:1.0" name="x"><start to="e"/>`, oozieerr.E0700, "", "unexpected end of document"},
+		{"undeclared prefix", `<workflow-app xmlns="uri:oozie:workflow:1.0" name="x"><start to="e"/><end name="e"/><sla:info/></workflow-app>`, oozieerr.E0700, "", "undeclared namespace prefix sla"},
+		{"unknown entity", wf(`<start to="k"/><kill name="k"><message>&nbsp;</message></kill><end name="end"/>`), oozieerr.E0700, "", "XML error"},
+		{"two roots", wf(`<start to="end"/><end name="end"/>`) + `<x/>`, oozieerr.E0700, "", "more than one root"},
+		{"wrong root", `<coordinator-app xmlns="uri:oozie:coordinator:0.4"/>`, oozieerr.E0701, "", "workflow-app"},
 		{"unknown version", `<workflow-app xmlns="uri:oozie:workflow:0.9" name="x"><start to="e"/><end name="e"/></workflow-app>`,
-			CodeSchema, "", "workflow-app"},
+			oozieerr.E0701, "", "workflow-app"},
 		{"no name", `<workflow-app xmlns="uri:oozie:workflow:1.0"><start to="e"/><end name="e"/></workflow-app>`,
-			CodeSchema, "", `attribute "name" is required`},
-		{"no start", wf(`<end name="end"/>`), CodeSchema, "", "unexpected element <end> in <workflow-app>, expected <start>"},
-		{"no end", wf(`<start to="a"/>` + okAction), CodeSchema, "", "<end> is required"},
-		{"unknown element", wf(`<start to="end"/><foo/><end name="end"/>`), CodeSchema, "",
+			oozieerr.E0701, "", `attribute "name" is required`},
+		{"no start", wf(`<end name="end"/>`), oozieerr.E0701, "", "unexpected element <end> in <workflow-app>, expected <start>"},
+		{"no end", wf(`<start to="a"/>` + okAction), oozieerr.E0701, "", "<end> is required"},
+		{"unknown element", wf(`<start to="end"/><foo/><end name="end"/>`), oozieerr.E0701, "",
 			"unexpected element <foo> in <workflow-app>, expected <decision>, <fork>, <join>, <kill>, <action> or <end>"},
-		{"misspelled action", wf(`<start to="x"/>` + "\n" + `<acton name="x"><fs/><ok to="end"/><error to="end"/></acton><end name="end"/>`), CodeSchema, "",
+		{"misspelled action", wf(`<start to="x"/>` + "\n" + `<acton name="x"><fs/><ok to="end"/><error to="end"/></acton><end name="end"/>`), oozieerr.E0701, "",
 			"unexpected element <acton> in <workflow-app>, expected <decision>, <fork>, <join>, <kill>, <action> or <end> (line 2)"},
-		{"misspelled ok", wf(`<start to="a"/><action name="a"><fs/>` + "\n" + `<okk to="end"/><error to="end"/></action><end name="end"/>`), CodeSchema, "a",
+		{"misspelled ok", wf(`<start to="a"/><action name="a"><fs/>` + "\n" + `<okk to="end"/><error to="end"/></action><end name="end"/>`), oozieerr.E0701, "a",
 			"unexpected element <okk> in <action>, expected <ok> (line 2)"},
-		{"misplaced global", wf(`<start to="end"/><global/><end name="end"/>`), CodeSchema, "", "unexpected element <global> in <workflow-app>"},
+		{"misplaced global", wf(`<start to="end"/><global/><end name="end"/>`), oozieerr.E0701, "", "unexpected element <global> in <workflow-app>"},
 		{"global in 0.3", `<workflow-app xmlns="uri:oozie:workflow:0.3" name="x"><global/><start to="e"/><end name="e"/></workflow-app>`,
-			CodeSchema, "", "unexpected element <global> in <workflow-app>, expected <start>"},
-		{"node after end", wf(`<start to="end"/><end name="end"/>` + killNode("k")), CodeSchema, "", "unexpected element <kill>"},
-		{"duplicate node", wf(`<start to="a"/>` + okAction + okAction + `<end name="end"/>`), CodeDuplicateNode, "a", "already defined"},
-		{"end named like action", wf(`<start to="a"/>` + shell("a", "a2", "a2", "") + `<end name="a"/>`), CodeDuplicateNode, "a", ""},
-		{"fork one path", wf(`<start to="f"/><fork name="f"><path start="end"/></fork><end name="end"/>`), CodeForkPaths, "f", "less than two paths"},
+			oozieerr.E0701, "", "unexpected element <global> in <workflow-app>, expected <start>"},
+		{"node after end", wf(`<start to="end"/><end name="end"/>` + killNode("k")), oozieerr.E0701, "", "unexpected element <kill>"},
+		{"duplicate node", wf(`<start to="a"/>` + okAction + okAction + `<end name="end"/>`), oozieerr.E0705, "a", "already defined"},
+		{"end named like action", wf(`<start to="a"/>` + shell("a", "a2", "a2", "") + `<end name="a"/>`), oozieerr.E0705, "a", ""},
+		{"fork one path", wf(`<start to="f"/><fork name="f"><path start="end"/></fork><end name="end"/>`), oozieerr.E0731, "f", "less than two paths"},
 		{"decision no default", wf(`<start to="d"/><decision name="d"><switch><case to="end">true</case></switch></decision><end name="end"/>`),
-			CodeSchema, "d", "<default> is required"},
+			oozieerr.E0701, "d", "<default> is required"},
 		{"decision no case", wf(`<start to="d"/><decision name="d"><switch><default to="end"/></switch></decision><end name="end"/>`),
-			CodeSchema, "d", "unexpected element <default> in <switch>, expected <case>"},
-		{"kill no message", wf(`<start to="k"/><kill name="k"/><end name="end"/>`), CodeSchema, "k", "<message> is required"},
-		{"action no ok", wf(`<start to="a"/><action name="a"><fs/><error to="end"/></action><end name="end"/>`), CodeSchema, "a",
+			oozieerr.E0701, "d", "unexpected element <default> in <switch>, expected <case>"},
+		{"kill no message", wf(`<start to="k"/><kill name="k"/><end name="end"/>`), oozieerr.E0701, "k", "<message> is required"},
+		{"action no ok", wf(`<start to="a"/><action name="a"><fs/><error to="end"/></action><end name="end"/>`), oozieerr.E0701, "a",
 			"unexpected element <error> in <action>, expected <ok>"},
-		{"action ends early", wf(`<start to="a"/><action name="a"><fs/></action><end name="end"/>`), CodeSchema, "a", "element <ok> is required in <action>"},
+		{"action ends early", wf(`<start to="a"/><action name="a"><fs/></action><end name="end"/>`), oozieerr.E0701, "a", "element <ok> is required in <action>"},
 		{"action two bodies", wf(`<start to="a"/><action name="a"><fs/><fs/><ok to="end"/><error to="end"/></action><end name="end"/>`),
-			CodeSchema, "a", "unexpected element <fs> in <action>, expected <ok>"},
-		{"action empty", wf(`<start to="a"/><action name="a"></action><end name="end"/>`), CodeSchema, "a", "no action body"},
+			oozieerr.E0701, "a", "unexpected element <fs> in <action>, expected <ok>"},
+		{"action empty", wf(`<start to="a"/><action name="a"></action><end name="end"/>`), oozieerr.E0701, "a", "no action body"},
 		{"unknown wf body", wf(`<start to="a"/><action name="a"><shell><exec>x</exec></shell><ok to="end"/><error to="end"/></action><end name="end"/>`),
-			CodeSchema, "a", "unexpected element <shell>"},
+			oozieerr.E0701, "a", "unexpected element <shell>"},
 		{"unknown shell version", wf(`<start to="a"/><action name="a"><shell xmlns="uri:oozie:shell-action:0.9"><exec>x</exec></shell><ok to="end"/><error to="end"/></action><end name="end"/>`),
-			CodeSchema, "a", "unknown schema namespace"},
+			oozieerr.E0701, "a", "unknown schema namespace"},
 		{"shell without exec", wf(`<start to="a"/><action name="a"><shell xmlns="uri:oozie:shell-action:1.0"><argument>x</argument></shell><ok to="end"/><error to="end"/></action><end name="end"/>`),
-			CodeSchema, "a", "unexpected element <argument> in <shell>, expected <exec>"},
+			oozieerr.E0701, "a", "unexpected element <argument> in <shell>, expected <exec>"},
 		{"shell element order", wf(`<start to="a"/><action name="a"><shell xmlns="uri:oozie:shell-action:1.0"><exec>x</exec><name-node>n</name-node></shell><ok to="end"/><error to="end"/></action><end name="end"/>`),
-			CodeSchema, "a", "unexpected element <name-node>"},
+			oozieerr.E0701, "a", "unexpected element <name-node>"},
 		{"shell 0.1 needs job-tracker", wf(`<start to="a"/><action name="a"><shell xmlns="uri:oozie:shell-action:0.1"><name-node>n</name-node><exec>x</exec></shell><ok to="end"/><error to="end"/></action><end name="end"/>`),
-			CodeSchema, "a", "unexpected element <name-node> in <shell>, expected <job-tracker>"},
+			oozieerr.E0701, "a", "unexpected element <name-node> in <shell>, expected <job-tracker>"},
 		{"hive 0.5 has no query", wf(`<start to="a"/><action name="a"><hive xmlns="uri:oozie:hive-action:0.5"><query>q</query></hive><ok to="end"/><error to="end"/></action><end name="end"/>`),
-			CodeSchema, "a", "unexpected element <query> in <hive>, expected <script>"},
+			oozieerr.E0701, "a", "unexpected element <query> in <hive>, expected <script>"},
 		{"hive2 needs jdbc-url", wf(`<start to="a"/><action name="a"><hive2 xmlns="uri:oozie:hive2-action:1.0"><script>s</script></hive2><ok to="end"/><error to="end"/></action><end name="end"/>`),
-			CodeSchema, "a", "unexpected element <script> in <hive2>, expected <jdbc-url>"},
+			oozieerr.E0701, "a", "unexpected element <script> in <hive2>, expected <jdbc-url>"},
 		{"resource-manager in 0.5", `<workflow-app xmlns="uri:oozie:workflow:0.5" name="x"><start to="a"/><action name="a"><java><resource-manager>r</resource-manager><main-class>M</main-class></java><ok to="e"/><error to="e"/></action><end name="e"/></workflow-app>`,
-			CodeSchema, "a", "unexpected element <resource-manager> in <java>, expected <main-class>"},
+			oozieerr.E0701, "a", "unexpected element <resource-manager> in <java>, expected <main-class>"},
 		{"setrep not in 1.0", wf(`<start to="a"/><action name="a"><fs><setrep path="/a" replication-factor="2"/></fs><ok to="end"/><error to="end"/></action><end name="end"/>`),
-			CodeSchema, "a", "unexpected element <setrep>"},
+			oozieerr.E0701, "a", "unexpected element <setrep>"},
 		{"retry-policy in 0.4", `<workflow-app xmlns="uri:oozie:workflow:0.4" name="x"><start to="a"/><action name="a" retry-policy="periodic"><fs/><ok to="e"/><error to="e"/></action><end name="e"/></workflow-app>`,
-			CodeSchema, "a", `unexpected attribute "retry-policy"`},
+			oozieerr.E0701, "a", `unexpected attribute "retry-policy"`},
 		{"retry-max not a number", wf(`<start to="a"/><action name="a" retry-max="x"><fs/><ok to="end"/><error to="end"/></action><end name="end"/>`),
-			CodeSchema, "a", "non-negative integer"},
+			oozieerr.E0701, "a", "non-negative integer"},
 		{"bad attribute", wf(`<start to="a"/><action name="a" color="red"><fs/><ok to="end"/><error to="end"/></action><end name="end"/>`),
-			CodeSchema, "a", `unexpected attribute "color"`},
+			oozieerr.E0701, "a", `unexpected attribute "color"`},
 		{"mkdir without path", wf(`<start to="a"/><action name="a"><fs><mkdir/></fs><ok to="end"/><error to="end"/></action><end name="end"/>`),
-			CodeSchema, "a", `attribute "path" is required`},
+			oozieerr.E0701, "a", `attribute "path" is required`},
 		{"property without value", wf(`<start to="a"/><action name="a"><fs><configuration><property><name>a</name></property></configuration></fs><ok to="end"/><error to="end"/></action><end name="end"/>`),
-			CodeSchema, "", "<value> is required"},
+			oozieerr.E0701, "", "<value> is required"},
 		{"element in string", wf(`<start to="a"/><action name="a"><sub-workflow><app-path><x/></app-path></sub-workflow><ok to="end"/><error to="end"/></action><end name="end"/>`),
-			CodeSchema, "a", "must not contain elements"},
+			oozieerr.E0701, "a", "must not contain elements"},
 		{"text in flag", wf(`<start to="a"/><action name="a"><sub-workflow><app-path>p</app-path><propagate-configuration>yes</propagate-configuration></sub-workflow><ok to="end"/><error to="end"/></action><end name="end"/>`),
-			CodeSchema, "a", "must be empty"},
+			oozieerr.E0701, "a", "must be empty"},
 		{"sla 0.2 in 0.4", `<workflow-app xmlns="uri:oozie:workflow:0.4" xmlns:sla="uri:oozie:sla:0.2" name="x"><start to="e"/><end name="e"/><sla:info><sla:nominal-time>n</sla:nominal-time><sla:should-end>1</sla:should-end></sla:info></workflow-app>`,
-			CodeSchema, "", "unexpected element <{uri:oozie:sla:0.2}info>"},
+			oozieerr.E0701, "", "unexpected element <{uri:oozie:sla:0.2}info>"},
 		{"sla missing should-end", wf(`<start to="end"/><end name="end"/><sla:info xmlns:sla="uri:oozie:sla:0.2"><sla:nominal-time>n</sla:nominal-time></sla:info>`),
-			CodeSchema, "", "<should-end> is required"},
-		{"text in element content", wf(`<start to="end"/>hello<end name="end"/>`), CodeSchema, "", "must not contain text"},
+			oozieerr.E0701, "", "<should-end> is required"},
+		{"text in element content", wf(`<start to="end"/>hello<end name="end"/>`), oozieerr.E0701, "", "must not contain text"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -406,7 +406,7 @@ func TestParseErrors(t *testing.T) {
 			if !strings.Contains(we.Error(), tt.msg) {
 				t.Errorf("error %q does not contain %q", we.Error(), tt.msg)
 			}
-			if tt.code != CodeXML && tt.name != "wrong root" && tt.name != "unknown version" && we.Line == 0 {
+			if tt.code != oozieerr.E0700 && tt.name != "wrong root" && tt.name != "unknown version" && we.Line == 0 {
 				t.Errorf("error %v has no line", err)
 			}
 		})
@@ -419,7 +419,7 @@ func TestParseDefinitionLength(t *testing.T) {
 	padding := "<!--" + strings.Repeat("x", DefaultMaxDefinitionLength) + "-->"
 	big := small[:len(small)-len("</workflow-app>")] + padding + "</workflow-app>"
 	_, err := Parse([]byte(big))
-	we := wantCode(t, err, CodeDefinitionLength)
+	we := wantCode(t, err, oozieerr.E0736)
 	if !strings.Contains(we.Msg, "[100000]") {
 		t.Errorf("message %q lacks the limit", we.Msg)
 	}
@@ -468,7 +468,7 @@ func TestParseVersions(t *testing.T) {
 				t.Errorf("Parse: %v", err)
 			}
 			if !tt.ok {
-				wantCode(t, err, CodeSchema)
+				wantCode(t, err, oozieerr.E0701)
 			}
 		})
 	}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // TestParseSqoop: the sqoop body of each schema version, in its <command>
@@ -67,7 +69,7 @@ func TestSqoopNeedsACluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	we := wantCode(t, Validate(app, Options{}), CodeSchema)
+	we := wantCode(t, Validate(app, Options{}), oozieerr.E0701)
 	if !strings.Contains(we.Msg, "No name-node defined in action [s]") {
 		t.Errorf("error %v, want no name-node", we)
 	}

@@ -3,6 +3,8 @@ package workflow
 import (
 	"slices"
 	"testing"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // sshAction is an ssh action node with the given <ssh> element.
@@ -69,7 +71,7 @@ func TestSSHActionSchema(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := Parse([]byte(tt.def))
-			wantCode(t, err, CodeSchema)
+			wantCode(t, err, oozieerr.E0701)
 		})
 	}
 }

@@ -3,6 +3,7 @@ package workflow
 import (
 	"time"
 
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/el"
 	"github.com/gozie/gozie/store"
 )
@@ -62,10 +63,10 @@ type Input struct {
 	Actions []store.WorkflowAction
 	// Conf is the job configuration (Job.Conf parsed, ResolveJobConf applied):
 	// the EL variables and wf:conf().
-	Conf map[string]string
+	Conf *conf.Properties
 	// Defaults is the app's config-default.xml, merged into every action's
 	// configuration below <global>.
-	Defaults map[string]string
+	Defaults *conf.Properties
 	// Now is the time of the decision.
 	Now time.Time
 	// Options are the server settings.

@@ -3,6 +3,8 @@ package workflow
 import (
 	"strings"
 	"testing"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // TestUnsupportedActionTypes: an action is refused with E0723, saying gozie
@@ -47,7 +49,7 @@ func TestUnsupportedActionTypes(t *testing.T) {
 				}
 				return
 			}
-			we := wantCode(t, err, CodeUnsupportedType)
+			we := wantCode(t, err, oozieerr.E0723)
 			if we.Node != tt.node || we.Msg != tt.msg || we.Line == 0 {
 				t.Errorf("error %v (node %q), want node %q and %q with a line", err, we.Node, tt.node, tt.msg)
 			}

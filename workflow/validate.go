@@ -3,6 +3,8 @@ package workflow
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // startNodeName is the name Oozie gives the start node (it has none in XML).
@@ -33,7 +35,7 @@ func validate(app *App, opts Options) *Error {
 		}
 		for _, t := range n.Transitions() {
 			if t == n.Name {
-				return &Error{Code: CodeSelfTransition, Node: n.Name, Line: n.Line,
+				return &Error{Code: oozieerr.E0706, Node: n.Name, Line: n.Line,
 					Msg: "Node cannot transition to itself node [" + n.Name + "]"}
 			}
 		}
@@ -52,7 +54,7 @@ func validate(app *App, opts Options) *Error {
 		return nil
 	}
 	if w.forks != w.joins {
-		return errorf(CodeForkJoinCount, "", "Fork/Join not in pair")
+		return errorf(oozieerr.E0730, "", "Fork/Join not in pair")
 	}
 	fj := &forkJoinWalk{app: app, joinFork: map[string]string{}, okParent: map[string]string{},
 		okSeen: map[string]bool{}, visited: map[string]bool{}}
@@ -71,7 +73,7 @@ func checkNodeName(n *Node, max int) *Error {
 	default:
 		return nil
 	}
-	return &Error{Code: CodeBadNodeName, Node: n.Name, Line: n.Line, Msg: "Invalid node name, " + msg}
+	return &Error{Code: oozieerr.E0724, Node: n.Name, Line: n.Line, Msg: "Invalid node name, " + msg}
 }
 
 // checkCluster requires a name-node and a resource manager for the action
@@ -86,10 +88,10 @@ func checkCluster(n *Node, g *Global, opts Options) *Error {
 		return nil
 	}
 	if h.NameNode == "" && (g == nil || g.NameNode == "") && opts.DefaultNameNode == "" {
-		return &Error{Code: CodeSchema, Node: n.Name, Line: n.Line, Msg: schemaLead + "No name-node defined in action [" + n.Name + "]"}
+		return &Error{Code: oozieerr.E0701, Node: n.Name, Line: n.Line, Msg: schemaLead + "No name-node defined in action [" + n.Name + "]"}
 	}
 	if h.JobTracker == "" && (g == nil || g.JobTracker == "") && opts.DefaultResourceManager == "" {
-		return &Error{Code: CodeSchema, Node: n.Name, Line: n.Line,
+		return &Error{Code: oozieerr.E0701, Node: n.Name, Line: n.Line,
 			Msg: schemaLead + "No job-tracker or resource-manager defined in action [" + n.Name + "]"}
 	}
 	return nil
@@ -139,7 +141,7 @@ func unsupportedError(n *Node) *Error {
 	if u, ok := n.Action.Body.(*Unsupported); ok && !strings.HasPrefix(u.Namespace, nsWorkflowPrefix) {
 		what = u.String() // a custom type: name its namespace too
 	}
-	return &Error{Code: CodeUnsupportedType, Node: n.Name, Line: n.Line,
+	return &Error{Code: oozieerr.E0723, Node: n.Name, Line: n.Line,
 		Msg: fmt.Sprintf("Unsupported action type, node [%s] type [%s]: gozie does not support %s actions", n.Name, n.Action.Type, what)}
 }
 
@@ -184,7 +186,7 @@ func (w *basicWalk) walk(n *Node, transitions []string) *Error {
 	case KindStart, KindEnd, KindKill, KindDecision:
 	}
 	if w.onPath[n.Name] {
-		return &Error{Code: CodeLoop, Node: n.Name, Line: n.Line,
+		return &Error{Code: oozieerr.E0707, Node: n.Name, Line: n.Line,
 			Msg: "Loop detected at parsing, node [" + n.Name + "], path [" + strings.Join(append(w.path, n.Name), "->") + "]"}
 	}
 	w.onPath[n.Name] = true
@@ -192,7 +194,7 @@ func (w *basicWalk) walk(n *Node, transitions []string) *Error {
 	for _, t := range transitions {
 		next := w.app.Node(t)
 		if next == nil {
-			return &Error{Code: CodeBadTransition, Node: n.Name, Line: n.Line,
+			return &Error{Code: oozieerr.E0708, Node: n.Name, Line: n.Line,
 				Msg: "Invalid transition, node [" + n.Name + "] transition [" + t + "]"}
 		}
 		if !w.checked[t] {
@@ -233,7 +235,7 @@ func (w *forkJoinWalk) walk(n *Node, fork *Node, topDecision string, okPath bool
 		if w.okSeen[n.Name] {
 			prev := w.okParent[n.Name]
 			if (prev == "" && topDecision == "") || prev != topDecision {
-				return &Error{Code: CodeMultipleOKTo, Node: n.Name, Line: n.Line,
+				return &Error{Code: oozieerr.E0743, Node: n.Name, Line: n.Line,
 					Msg: "Multiple \"ok to\" transitions to the same node, [" + n.Name + "], are not allowed"}
 			}
 		} else {
@@ -256,7 +258,7 @@ func (w *forkJoinWalk) walk(n *Node, fork *Node, topDecision string, okPath bool
 		for _, t := range n.Paths {
 			tn := w.app.Node(t)
 			if seen[t] && tn.Kind != KindJoin && tn.Kind != KindKill {
-				return &Error{Code: CodeForkDuplicate, Node: n.Name, Line: n.Line,
+				return &Error{Code: oozieerr.E0744, Node: n.Name, Line: n.Line,
 					Msg: "A fork, [" + n.Name + "], is not allowed to have multiple transitions to the same node, [" + t + "]"}
 			}
 			seen[t] = true
@@ -274,18 +276,18 @@ func (w *forkJoinWalk) walk(n *Node, fork *Node, topDecision string, okPath bool
 		}
 		switch {
 		case len(joins) == 0:
-			return &Error{Code: CodeForkWithoutJoin, Node: n.Name, Line: n.Line, Msg: "Fork [" + n.Name + "] without a join"}
+			return &Error{Code: oozieerr.E0733, Node: n.Name, Line: n.Line, Msg: "Fork [" + n.Name + "] without a join"}
 		case len(joins) > 1:
-			return &Error{Code: CodeForkManyJoins, Node: n.Name, Line: n.Line,
+			return &Error{Code: oozieerr.E0757, Node: n.Name, Line: n.Line,
 				Msg: "Fork node [" + n.Name + "] has multiple joins: [" + strings.Join(joins, ",") + "]"}
 		}
 		return w.walk(w.app.Node(w.app.Node(joins[0]).To), fork, topDecision, okPath)
 	case KindJoin:
 		if fork == nil {
-			return &Error{Code: CodeJoinWithoutFork, Node: n.Name, Line: n.Line, Msg: "No Fork for Join [" + n.Name + "] to pair with"}
+			return &Error{Code: oozieerr.E0742, Node: n.Name, Line: n.Line, Msg: "No Fork for Join [" + n.Name + "] to pair with"}
 		}
 		if f, ok := w.joinFork[n.Name]; ok && f != fork.Name {
-			return &Error{Code: CodeJoinManyForks, Node: n.Name, Line: n.Line,
+			return &Error{Code: oozieerr.E0758, Node: n.Name, Line: n.Line,
 				Msg: "Join node [" + n.Name + "] has multiple forks: [" + f + "," + fork.Name + "]"}
 		}
 		w.joinFork[n.Name] = fork.Name
@@ -305,7 +307,7 @@ func (w *forkJoinWalk) walk(n *Node, fork *Node, topDecision string, okPath bool
 			if len(w.path) >= 2 {
 				prev = w.path[len(w.path)-2]
 			}
-			return &Error{Code: CodeEndInFork, Node: prev, Line: n.Line,
+			return &Error{Code: oozieerr.E0737, Node: prev, Line: n.Line,
 				Msg: "Invalid transition from node [" + prev + "] to node [" + n.Name + "] -- nodes of type 'end' are not allowed within Fork/Join"}
 		}
 	case KindAction:

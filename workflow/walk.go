@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -38,7 +39,7 @@ func (r *decision) enter(name, path, from string) {
 	}
 	n := r.in.App.Node(name)
 	if n == nil {
-		r.failJob(CodeBadTransition, from, fmt.Sprintf("Invalid transition, node [%s] transition [%s]", from, name))
+		r.failJob(oozieerr.E0708, from, fmt.Sprintf("Invalid transition, node [%s] transition [%s]", from, name))
 		return
 	}
 	if n.Kind == KindJoin {
@@ -49,7 +50,7 @@ func (r *decision) enter(name, path, from string) {
 	replay := existing != nil && r.inst.skips(name) &&
 		(existing.Status == store.ActionOK || existing.Status == store.ActionError)
 	if _, seen := r.inst.Paths[name]; seen || (existing != nil && !replay) {
-		r.failJob(CodeRuntimeLoop, name, "Loop detected at runtime, node ["+name+"]")
+		r.failJob(oozieerr.E0709, name, "Loop detected at runtime, node ["+name+"]")
 		return
 	}
 	r.inst.Paths[name] = path
@@ -78,9 +79,9 @@ func (r *decision) enter(name, path, from string) {
 		row := r.newRow(name, TypeKill, store.ActionOK)
 		msg, err := r.env.EvalString(n.Message)
 		if err != nil {
-			row.ErrorCode, row.ErrorMessage = CodeKillMessageEL, "Exception parsing Kill node message ["+err.Error()+"]"
+			row.ErrorCode, row.ErrorMessage = oozieerr.E0756, "Exception parsing Kill node message ["+err.Error()+"]"
 		} else {
-			row.ErrorCode, row.ErrorMessage = CodeKillNode, msg
+			row.ErrorCode, row.ErrorMessage = oozieerr.E0729, msg
 		}
 		r.job.ErrorCode, r.job.ErrorMessage = row.ErrorCode, row.ErrorMessage
 		r.terminate(store.WorkflowKilled)
@@ -88,7 +89,7 @@ func (r *decision) enter(name, path, from string) {
 		r.newRow(name, TypeEnd, store.ActionOK)
 		r.terminate(store.WorkflowSucceeded)
 	case KindStart, KindJoin:
-		r.failJob(CodeBadTransition, from, fmt.Sprintf("Invalid transition, node [%s] transition [%s]", from, name))
+		r.failJob(oozieerr.E0708, from, fmt.Sprintf("Invalid transition, node [%s] transition [%s]", from, name))
 	}
 }
 
@@ -97,12 +98,12 @@ func (r *decision) enter(name, path, from string) {
 func (r *decision) join(n *Node, path, from string) {
 	parent, fork, i, ok := splitBranch(path)
 	if !ok {
-		r.failJob(CodeForkJoinMismatch, n.Name, "Fork/join mismatch, node ["+n.Name+"]: reached outside a fork path")
+		r.failJob(oozieerr.E0720, n.Name, "Fork/join mismatch, node ["+n.Name+"]: reached outside a fork path")
 		return
 	}
 	key := parent + fork
 	if other, seen := r.inst.JoinOf[key]; seen && other != n.Name {
-		r.failJob(CodeForkJoinMismatch, n.Name, "Fork/join mismatch, node ["+n.Name+"]: fork ["+fork+"] already reached join ["+other+"]")
+		r.failJob(oozieerr.E0720, n.Name, "Fork/join mismatch, node ["+n.Name+"]: fork ["+fork+"] already reached join ["+other+"]")
 		return
 	}
 	r.inst.JoinOf[key] = n.Name
@@ -116,7 +117,7 @@ func (r *decision) join(n *Node, path, from string) {
 		return
 	}
 	if _, seen := r.inst.Paths[n.Name]; seen || r.rows[n.Name] != nil {
-		r.failJob(CodeRuntimeLoop, n.Name, "Loop detected at runtime, node ["+n.Name+"]")
+		r.failJob(oozieerr.E0709, n.Name, "Loop detected at runtime, node ["+n.Name+"]")
 		return
 	}
 	r.inst.Paths[n.Name] = parent
@@ -134,8 +135,8 @@ func (r *decision) decide(n *Node, path string) {
 		v, err := r.env.EvalString(c.Predicate)
 		if err != nil {
 			row.Status = store.ActionFailed
-			row.ErrorCode, row.ErrorMessage = CodeELError, err.Error()
-			r.failJob(CodeELError, n.Name, err.Error())
+			row.ErrorCode, row.ErrorMessage = oozieerr.ELError, err.Error()
+			r.failJob(oozieerr.ELError, n.Name, err.Error())
 			return
 		}
 		if strings.TrimSpace(v) == "true" {
@@ -160,9 +161,9 @@ func (r *decision) createAction(n *Node) {
 	}
 	if err != nil {
 		row.Status = store.ActionFailed
-		row.ErrorCode, row.ErrorMessage = CodeELError, err.Error()
+		row.ErrorCode, row.ErrorMessage = oozieerr.ELError, err.Error()
 		row.EndTime = r.now
-		r.failJob(CodeELError, n.Name, err.Error())
+		r.failJob(oozieerr.ELError, n.Name, err.Error())
 		return
 	}
 	if r.suspendsAt(n.Name) {
@@ -194,7 +195,7 @@ func (r *decision) retrySettings(n *Node) (max, interval int, err error) {
 		}
 	}
 	if max > r.opts.UserRetryMax {
-		r.warnings = append(r.warnings, errorf(CodeRetryOverMax, n.Name,
+		r.warnings = append(r.warnings, errorf(oozieerr.E0820, n.Name,
 			"Action user retry max [%d] is over system defined max [%d], re-assign to use system max.", max, r.opts.UserRetryMax))
 		max = r.opts.UserRetryMax
 	}
@@ -246,7 +247,7 @@ func (r *decision) userRetry(n *Node, row *store.WorkflowAction) (time.Time, boo
 
 // suspendsAt reports whether oozie.suspend.on.nodes names node (or is "*").
 func (r *decision) suspendsAt(node string) bool {
-	for _, s := range strings.Split(r.in.Conf[PropSuspendOnNodes], ",") {
+	for _, s := range strings.Split(r.in.Conf.Value(PropSuspendOnNodes), ",") {
 		if s = strings.TrimSpace(s); s == "*" || s == node {
 			return true
 		}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gozie/gozie/internal/xmltree"
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // elem is one XML element of a definition: its resolved name, attributes
@@ -95,7 +96,7 @@ func parseTree(data []byte) (*elem, *Error) {
 			}
 			name, ok := resolveName(t.Name, scopes, true)
 			if !ok {
-				return nil, &Error{Code: CodeXML, Msg: "XML error, undeclared namespace prefix " + t.Name.Space + " of <" + t.Name.Space + ":" + t.Name.Local + ">", Line: line}
+				return nil, &Error{Code: oozieerr.E0700, Msg: "XML error, undeclared namespace prefix " + t.Name.Space + " of <" + t.Name.Space + ":" + t.Name.Local + ">", Line: line}
 			}
 			e := &elem{Name: name, Line: line}
 			for _, a := range t.Attr {
@@ -104,7 +105,7 @@ func parseTree(data []byte) (*elem, *Error) {
 				}
 				an, ok := resolveName(a.Name, scopes, false)
 				if !ok {
-					return nil, &Error{Code: CodeXML, Msg: "XML error, undeclared namespace prefix " + a.Name.Space + " of attribute " + a.Name.Local, Line: line}
+					return nil, &Error{Code: oozieerr.E0700, Msg: "XML error, undeclared namespace prefix " + a.Name.Space + " of attribute " + a.Name.Local, Line: line}
 				}
 				if an.Space == xmltree.XSINamespace {
 					// Schema-instance hints (xsi:schemaLocation, ...) are allowed on
@@ -116,7 +117,7 @@ func parseTree(data []byte) (*elem, *Error) {
 			}
 			if len(stack) == 1 {
 				if root != nil {
-					return nil, &Error{Code: CodeXML, Msg: "XML error, more than one root element", Line: line}
+					return nil, &Error{Code: oozieerr.E0700, Msg: "XML error, more than one root element", Line: line}
 				}
 				root = e
 			} else {
@@ -125,27 +126,27 @@ func parseTree(data []byte) (*elem, *Error) {
 			stack = append(stack, open{e: e, raw: t.Name, scopes: scopes})
 		case xml.EndElement:
 			if len(stack) == 1 || t.Name != top.raw {
-				return nil, &Error{Code: CodeXML, Msg: "XML error, unexpected end element </" + rawName(t.Name) + ">", Line: line}
+				return nil, &Error{Code: oozieerr.E0700, Msg: "XML error, unexpected end element </" + rawName(t.Name) + ">", Line: line}
 			}
 			stack = stack[:len(stack)-1]
 		case xml.CharData:
 			if len(stack) == 1 {
 				if len(bytes.TrimSpace(t)) > 0 {
-					return nil, &Error{Code: CodeXML, Msg: "XML error, text outside the root element", Line: line}
+					return nil, &Error{Code: oozieerr.E0700, Msg: "XML error, text outside the root element", Line: line}
 				}
 				continue
 			}
 			top.e.Text += string(t)
 		case xml.Directive:
-			return nil, &Error{Code: CodeXML, Msg: "XML error, DOCTYPE and other directives are not allowed", Line: line}
+			return nil, &Error{Code: oozieerr.E0700, Msg: "XML error, DOCTYPE and other directives are not allowed", Line: line}
 		case xml.Comment, xml.ProcInst:
 		}
 	}
 	if len(stack) > 1 {
-		return nil, &Error{Code: CodeXML, Msg: "XML error, unexpected end of document in <" + rawName(stack[len(stack)-1].raw) + ">"}
+		return nil, &Error{Code: oozieerr.E0700, Msg: "XML error, unexpected end of document in <" + rawName(stack[len(stack)-1].raw) + ">"}
 	}
 	if root == nil {
-		return nil, &Error{Code: CodeXML, Msg: "XML error, no root element"}
+		return nil, &Error{Code: oozieerr.E0700, Msg: "XML error, no root element"}
 	}
 	return root, nil
 }
@@ -187,9 +188,9 @@ func rawName(n xml.Name) string {
 func xmlError(err error, line int) *Error {
 	var se *xml.SyntaxError
 	if errors.As(err, &se) {
-		return &Error{Code: CodeXML, Msg: "XML error, " + se.Msg, Line: se.Line, Err: err}
+		return &Error{Code: oozieerr.E0700, Msg: "XML error, " + se.Msg, Line: se.Line, Err: err}
 	}
-	return &Error{Code: CodeXML, Msg: "XML error, " + err.Error(), Line: line, Err: err}
+	return &Error{Code: oozieerr.E0700, Msg: "XML error, " + err.Error(), Line: line, Err: err}
 }
 
 // charsetReader accepts the encodings a definition may declare besides UTF-8.

@@ -3,6 +3,8 @@ package workflow
 import (
 	"strings"
 	"testing"
+
+	"github.com/gozie/gozie/oozieerr"
 )
 
 // xsiDecl declares the xsi prefix for the schema-instance namespace.
@@ -62,7 +64,7 @@ func TestParseRefusesOtherQualifiedAttributes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := Parse([]byte(tt.def))
-			we := wantCode(t, err, CodeSchema)
+			we := wantCode(t, err, oozieerr.E0701)
 			if !strings.Contains(we.Msg, tt.msg) || we.Line == 0 {
 				t.Errorf("error %v does not say %q with a line", err, tt.msg)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/hadoop/ipc"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/miniyarn"
 	"github.com/gozie/gozie/yarn"
 )
@@ -30,16 +31,8 @@ func waitingAttempt(t *testing.T, rm *miniyarn.RM) (yarn.ApplicationID, hadoop.T
 		func(sc *yarn.ApplicationSubmissionContext) {
 			sc.AMContainerSpec.Environment = yarn.EntryMap[string]{"TOKENS_COPY": out}
 		})
-	deadline := time.Now().Add(waitTimeout)
-	for {
-		if _, err := os.Stat(out); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the container never copied its token file")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Poll{Timeout: waitTimeout, Every: 10 * time.Millisecond}.WaitFor(t, "the container to copy its token file",
+		func() bool { _, err := os.Stat(out); return err == nil })
 	tok, err := yarn.AMRMToken(out)
 	if err != nil {
 		t.Fatal(err)

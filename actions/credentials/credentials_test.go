@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/gozie/gozie/conf"
+
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/actions/credentials"
 	"github.com/gozie/gozie/actions/hive2"
@@ -29,13 +31,13 @@ func TestTokensOfEachType(t *testing.T) {
 	var asked []string
 	p := &credentials.Provider{Kerberos: &krbclient.Client{}, Types: map[string]credentials.Fetcher{
 		"hive2": func(_ context.Context, _ *krbclient.Client, c actions.Credential, user string) ([]credentials.Token, error) {
-			asked = append(asked, c.Name+"/"+user+"/"+c.Properties["k"])
+			asked = append(asked, c.Name+"/"+user+"/"+c.Properties.Value("k"))
 			return []credentials.Token{{Alias: "a-" + c.Name, Token: hadoop.Token{Kind: "K"}}}, nil
 		},
 	}}
 	toks, err := p.Tokens(context.Background(), run(
-		actions.Credential{Name: "one", Type: "hive2", Properties: map[string]string{"k": "v1"}},
-		actions.Credential{Name: "two", Type: "hive2", Properties: map[string]string{"k": "v2"}}))
+		actions.Credential{Name: "one", Type: "hive2", Properties: conf.NewProperties("k", "v1")},
+		actions.Credential{Name: "two", Type: "hive2", Properties: conf.NewProperties("k", "v2")}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +61,7 @@ func TestUnknownTypesAndNamesAreRefused(t *testing.T) {
 	// A hive2 or hcat credential without its properties names the one
 	// missing.
 	for _, typ := range []string{hive2.CredentialType, credentials.HCatType} {
-		_, err := p.Tokens(context.Background(), run(actions.Credential{Name: "c", Type: typ, Properties: map[string]string{}}))
+		_, err := p.Tokens(context.Background(), run(actions.Credential{Name: "c", Type: typ, Properties: &conf.Properties{}}))
 		if code(err) != credentials.CodeUnavailable {
 			t.Errorf("%s without properties: %v", typ, err)
 		}

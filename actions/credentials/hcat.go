@@ -12,6 +12,7 @@ import (
 	"github.com/apache/thrift/lib/go/thrift"
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/actions/hive2"
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/yarn"
 	krbclient "github.com/jcmturner/gokrb5/v8/client"
@@ -85,11 +86,11 @@ func fetchHCat(ctx context.Context, krb *krbclient.Client, c actions.Credential,
 }
 
 // propOr returns props[key], or props[alt] when key is absent.
-func propOr(props map[string]string, key, alt string) string {
-	if v, ok := props[key]; ok {
+func propOr(props *conf.Properties, key, alt string) string {
+	if v, ok := props.Get(key); ok {
 		return v
 	}
-	return props[alt]
+	return props.Value(alt)
 }
 
 // metastoreAddrs parses a comma-separated list of thrift://host:port URIs.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gozie/gozie/conf"
+
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/actions/credentials"
 	"github.com/gozie/gozie/testenv/kdc"
@@ -50,10 +52,10 @@ func TestHCatToken(t *testing.T) {
 	t.Parallel()
 	ms, gozie := startMetastore(t)
 	p := &credentials.Provider{Kerberos: gozie}
-	cred := actions.Credential{Name: "meta", Type: credentials.HCatType, Properties: map[string]string{
-		credentials.HCatMetastoreURI:       ms.URI(),
-		credentials.HCatMetastorePrincipal: "hive/_HOST@" + kdc.Realm,
-	}}
+	cred := actions.Credential{Name: "meta", Type: credentials.HCatType, Properties: conf.NewProperties(
+		credentials.HCatMetastoreURI, ms.URI(),
+		credentials.HCatMetastorePrincipal, "hive/_HOST@"+kdc.Realm,
+	)}
 	toks, err := p.Tokens(context.Background(), run(cred))
 	if err != nil {
 		t.Fatal(err)
@@ -83,10 +85,10 @@ func TestHCatFallsBackToHiveProperties(t *testing.T) {
 	t.Parallel()
 	ms, gozie := startMetastore(t)
 	p := &credentials.Provider{Kerberos: gozie}
-	toks, err := p.Tokens(context.Background(), run(actions.Credential{Name: "meta", Type: credentials.HCatType, Properties: map[string]string{
-		"hive.metastore.uris":               "thrift://127.0.0.1:1," + ms.URI(),
-		"hive.metastore.kerberos.principal": ms.Principal(),
-	}}))
+	toks, err := p.Tokens(context.Background(), run(actions.Credential{Name: "meta", Type: credentials.HCatType, Properties: conf.NewProperties(
+		"hive.metastore.uris", "thrift://127.0.0.1:1,"+ms.URI(),
+		"hive.metastore.kerberos.principal", ms.Principal(),
+	)}))
 	if err != nil || len(toks) != 1 {
 		t.Fatalf("tokens %+v: %v", toks, err)
 	}
@@ -96,8 +98,8 @@ func TestHCatBadURI(t *testing.T) {
 	t.Parallel()
 	p := &credentials.Provider{Kerberos: &krbclient.Client{}}
 	for _, uri := range []string{"http://h:9083", "thrift://h", " , "} {
-		_, err := p.Tokens(context.Background(), run(actions.Credential{Name: "meta", Type: credentials.HCatType, Properties: map[string]string{
-			credentials.HCatMetastoreURI: uri, credentials.HCatMetastorePrincipal: "hive/_HOST@R"}}))
+		_, err := p.Tokens(context.Background(), run(actions.Credential{Name: "meta", Type: credentials.HCatType, Properties: conf.NewProperties(
+			credentials.HCatMetastoreURI, uri, credentials.HCatMetastorePrincipal, "hive/_HOST@R")}))
 		if code(err) != credentials.CodeUnavailable || !strings.Contains(err.Error(), credentials.HCatMetastoreURI) {
 			t.Errorf("%q: %v", uri, err)
 		}

@@ -11,25 +11,23 @@ import (
 	"syscall"
 
 	"github.com/gozie/gozie/actions"
-	"github.com/gozie/gozie/oozieerr"
 )
 
 // Oozie's error codes of the fs action (FsActionExecutor). All of them end
 // the action in ERROR.
 const (
-	codeMissingScheme = "FS001"        // a path without a scheme
-	codeMkdir         = "FS004"        // mkdir failed
-	codeDelete        = "FS005"        // delete (or the move to trash) failed
-	codeNoSource      = "FS006"        // move: the source does not exist
-	codeOtherNN       = "FS007"        // move: the target is on another filesystem
-	codeMove          = "FS008"        // move: the rename failed
-	codeNoPath        = "FS009"        // chmod, chgrp: nothing matches the path
-	codeBadMask       = "FS010"        // chmod: invalid permissions mask
-	codeRelative      = "FS011"        // a relative path
-	codeManySources   = "FS012"        // move: several sources, one target name
-	codeTooMany       = "FS013"        // a glob matched more than the limit
-	codeAccess        = "FS014"        // AccessControlException
-	codeBadXML        = oozieerr.E0700 // the action XML cannot be read
+	codeMissingScheme = "FS001" // a path without a scheme
+	codeMkdir         = "FS004" // mkdir failed
+	codeDelete        = "FS005" // delete (or the move to trash) failed
+	codeNoSource      = "FS006" // move: the source does not exist
+	codeOtherNN       = "FS007" // move: the target is on another filesystem
+	codeMove          = "FS008" // move: the rename failed
+	codeNoPath        = "FS009" // chmod, chgrp: nothing matches the path
+	codeBadMask       = "FS010" // chmod: invalid permissions mask
+	codeRelative      = "FS011" // a relative path
+	codeManySources   = "FS012" // move: several sources, one target name
+	codeTooMany       = "FS013" // a glob matched more than the limit
+	codeAccess        = "FS014" // AccessControlException
 	// Codes Oozie derives from the Java exception's class name.
 	codeException   = "Exception"
 	codeNotFound    = "FileNotFoundException"

@@ -11,6 +11,7 @@ import (
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/workflow"
 )
 
@@ -69,11 +70,11 @@ func (e *Executor) Start(ctx context.Context, run *actions.Attempt) (actions.Sta
 	ctx = hadoop.AsUser(ctx, run.User) // every operation acts for the job's user
 	body, err := workflow.ParseBody(run.Body)
 	if err != nil {
-		return actions.Status{}, actions.Errorf(actions.ActionFailed, codeBadXML, "reading the action XML of %s: %w", run.ActionID, err)
+		return actions.Status{}, actions.Errorf(actions.ActionFailed, oozieerr.E0700, "reading the action XML of %s: %w", run.ActionID, err)
 	}
 	fsBody, ok := body.(*workflow.FS)
 	if !ok {
-		return actions.Status{}, actions.Errorf(actions.ActionFailed, codeBadXML, "action %s is not an fs action", run.ActionID)
+		return actions.Status{}, actions.Errorf(actions.ActionFailed, oozieerr.E0700, "action %s is not an fs action", run.ActionID)
 	}
 	ops, err := plan(fsBody, func(uri string) error { return hadoop.CheckScheme(e.cfg.FS, uri) }, run.User)
 	if err != nil {

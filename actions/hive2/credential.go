@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/thrift/lib/go/thrift"
 	"github.com/beltran/gohive/hiveserver"
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/yarn"
 	krbclient "github.com/jcmturner/gokrb5/v8/client"
@@ -55,8 +56,8 @@ const DefaultFetchTimeout = 30 * time.Second
 // CredentialAlias. The token's Kind is TokenKind and its Service
 // "hiveserver2ClientToken", the service the JDBC driver looks for.
 // Errors for missing or malformed properties wrap ErrCredential.
-func FetchDelegationToken(ctx context.Context, krb *krbclient.Client, props map[string]string, user string) (hadoop.Token, error) {
-	raw, principal := props[CredentialJDBCURL], props[CredentialPrincipal]
+func FetchDelegationToken(ctx context.Context, krb *krbclient.Client, props *conf.Properties, user string) (hadoop.Token, error) {
+	raw, principal := props.Value(CredentialJDBCURL), props.Value(CredentialPrincipal)
 	switch {
 	case raw == "":
 		return hadoop.Token{}, fmt.Errorf("%w: %s is required to get a hive server 2 credential", ErrCredential, CredentialJDBCURL)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gozie/gozie/conf"
+
 	"github.com/beltran/gohive"
 	"github.com/gozie/gozie/actions/hive2"
 	"github.com/gozie/gozie/internal/testwait"
@@ -154,7 +156,7 @@ func TestFetchDelegationToken(t *testing.T) {
 			opts.Transport = transport
 			e := setup(t, opts)
 			url := strings.Replace(kerberosURL(e.hs2), ";principal=hive/_HOST@"+kdc.Realm, "", 1)
-			props := map[string]string{hive2.CredentialJDBCURL: url, hive2.CredentialPrincipal: "hive/_HOST@" + kdc.Realm}
+			props := conf.NewProperties(hive2.CredentialJDBCURL, url, hive2.CredentialPrincipal, "hive/_HOST@"+kdc.Realm)
 			tok, err := hive2.FetchDelegationToken(context.Background(), k.gozie, props, "alice")
 			if err != nil {
 				t.Fatal(err)
@@ -176,13 +178,13 @@ func TestFetchDelegationToken(t *testing.T) {
 
 func TestFetchDelegationTokenNeedsProperties(t *testing.T) {
 	t.Parallel()
-	for _, props := range []map[string]string{
-		{hive2.CredentialPrincipal: "hive/_HOST@R"},
-		{hive2.CredentialJDBCURL: "jdbc:hive2://h:1/default"},
+	for _, props := range []*conf.Properties{
+		conf.NewProperties(hive2.CredentialPrincipal, "hive/_HOST@R"),
+		conf.NewProperties(hive2.CredentialJDBCURL, "jdbc:hive2://h:1/default"),
 	} {
 		_, err := hive2.FetchDelegationToken(context.Background(), &krbclient.Client{}, props, "alice")
 		if !errors.Is(err, hive2.ErrCredential) {
-			t.Errorf("%v: %v, want ErrCredential", props, err)
+			t.Errorf("%v: %v, want ErrCredential", props.Map(), err)
 		}
 	}
 }

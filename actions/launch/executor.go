@@ -16,8 +16,10 @@ import (
 	"github.com/gozie/gozie/yarn/launcher"
 )
 
-// Executor runs shell or java actions as YARN applications whose
-// ApplicationMaster is `gozie launcher`. It is safe for concurrent use.
+// Executor runs the actions of one launcher type (Config.Type: shell, java,
+// hive, map-reduce, spark and the other types plan.go builds a launch of) as
+// YARN applications whose ApplicationMaster is `gozie launcher`. It is safe
+// for concurrent use.
 type Executor struct {
 	cfg    Config
 	binary *localBinary
@@ -188,6 +190,9 @@ func tokenError(run *actions.Attempt, err error) error {
 // knows is judged by the result file alone (JA017 when there is none).
 func (e *Executor) Check(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	ctx = hadoop.AsUser(ctx, run.User)
+	if yarn.IsOozieTag(run.Tag) {
+		return e.checkAdopted(ctx, run) // an Oozie launcher adopted at the migration
+	}
 	id, err := yarn.ParseApplicationID(run.ExternalID)
 	if err != nil {
 		rep, ok, ferr := e.findApp(ctx, run.Tag)

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/internal/testproc"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 	"github.com/gozie/gozie/yarn/launcher"
@@ -491,16 +493,14 @@ func TestFailedCallbackDoesNotFailTheAction(t *testing.T) {
 		t.Fatal(err)
 	}
 	run.ExternalID = st.ExternalID
-	deadline := time.Now().Add(waitTimeout)
-	for !st.Done {
-		if time.Now().After(deadline) {
-			t.Fatalf("the run did not end: %+v", st)
+	testwait.Poll{Timeout: waitTimeout, Every: 20 * time.Millisecond}.WaitForLast(t, "the run to end", func() (bool, string) {
+		if !st.Done {
+			if st, err = e.Check(ctxT(t), run); err != nil {
+				t.Fatal(err)
+			}
 		}
-		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
-		if st, err = e.Check(ctxT(t), run); err != nil {
-			t.Fatal(err)
-		}
-	}
+		return st.Done, fmt.Sprintf("%+v", st)
+	})
 	if st.Outcome != workflow.OutcomeOK || st.Data != "k=v\n" {
 		t.Errorf("status %+v, want OK despite the unreachable callback", st)
 	}

@@ -1,6 +1,7 @@
 package launch_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/actions/launch"
 	"github.com/gozie/gozie/internal/testreq"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/yarn"
 )
@@ -163,21 +165,16 @@ func TestSparkKillKillsTheApplication(t *testing.T) {
 		t.Fatal(err)
 	}
 	run.ExternalID = st.ExternalID
-	deadline := time.Now().Add(waitTimeout)
-	for {
+	testwait.Poll{Timeout: waitTimeout, Every: 20 * time.Millisecond}.WaitForLast(t, "the run to follow a running application", func() (bool, string) {
 		st, err := e.Check(ctxT(t), run)
 		if err != nil {
 			t.Fatal(err)
 		}
 		run.ExternalID = st.ExternalID
-		if apps := sparkApps(c, run); len(apps) == 1 && apps[0].State == yarn.StateRunning && st.ExternalID == apps[0].ID.String() {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the run never followed a running application: %+v; RM says %+v", st, c.rm.Apps())
-		}
-		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
-	}
+		apps := sparkApps(c, run)
+		return len(apps) == 1 && apps[0].State == yarn.StateRunning && st.ExternalID == apps[0].ID.String(),
+			fmt.Sprintf("%+v; RM says %+v", st, c.rm.Apps())
+	})
 	if err := e.Kill(ctxT(t), run); err != nil {
 		t.Fatal(err)
 	}

@@ -297,17 +297,10 @@ func TestMapReduceKillKillsTheJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	run.ExternalID = st.ExternalID
-	deadline := time.Now().Add(waitTimeout)
-	for {
+	testwait.Poll{Timeout: waitTimeout, Every: 20 * time.Millisecond}.WaitForLast(t, "the job to run", func() (bool, string) {
 		jobs := c.appsTagged(launch.ChildTag(run.Tag))
-		if len(jobs) == 1 && jobs[0].State == yarn.StateRunning {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the job never ran: %+v", c.rm.Apps())
-		}
-		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
-	}
+		return len(jobs) == 1 && jobs[0].State == yarn.StateRunning, fmt.Sprintf("%+v", c.rm.Apps())
+	})
 	if err := e.Kill(ctxT(t), run); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package ssh
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -89,20 +90,16 @@ func newRun(t *testing.T, body string) *actions.Attempt {
 // wait checks run until it is done.
 func wait(t *testing.T, x *Executor, run *actions.Attempt) actions.Status {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		st, err := x.Check(context.Background(), run)
-		if err != nil {
+	var st actions.Status
+	// Polling the remote status, as the runner does.
+	testwait.Poll{Timeout: 30 * time.Second, Every: 20 * time.Millisecond}.WaitForLast(t, "the run to end", func() (bool, string) {
+		var err error
+		if st, err = x.Check(context.Background(), run); err != nil {
 			t.Fatalf("Check: %v", err)
 		}
-		if st.Done {
-			return st
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("run still %s after 30 s", st.ExternalStatus)
-		}
-		time.Sleep(20 * time.Millisecond) // polling the remote status, as the runner does
-	}
+		return st.Done, st.ExternalStatus
+	})
+	return st
 }
 
 func start(t *testing.T, x *Executor, run *actions.Attempt) actions.Status {
@@ -207,13 +204,8 @@ func TestKillStopsTheCommand(t *testing.T) {
 	if err := x.Kill(context.Background(), run); err != nil {
 		t.Fatalf("Kill: %v", err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for syscall.Kill(child, 0) == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("the command (pid %d) still runs after Kill", child)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testwait.Poll{Timeout: 30 * time.Second, Every: 20 * time.Millisecond}.WaitFor(t,
+		fmt.Sprintf("the command (pid %d) to end after Kill", child), func() bool { return syscall.Kill(child, 0) != nil })
 	if end := wait(t, x, run); end.Outcome != workflow.OutcomeError || !strings.Contains(end.ErrorMessage, "killed") {
 		t.Errorf("after kill %+v, want ERROR killed", end)
 	}

@@ -31,8 +31,6 @@ const (
 	CodeDepth = "SUBWF001"
 	// codeBadAction: the action body is not a sub-workflow.
 	codeBadAction = "SUBWF_ACTION"
-	// codeNoJob is Oozie's "Job does not exist" (a child that was purged).
-	codeNoJob = wfrun.CodeJobNotFound
 )
 
 // trackerLocal is the tracker URI of a child on this server, as Oozie
@@ -94,7 +92,7 @@ func (e *Executor) Start(ctx context.Context, run *actions.Attempt) (actions.Sta
 		return err
 	})
 	if err != nil {
-		return actions.Status{}, actions.Errorf(actions.Transient, string(wfrun.CodeIO), "%s: looking for its child: %w", run.ActionID, err)
+		return actions.Status{}, actions.Errorf(actions.Transient, string(oozieerr.E0803), "%s: looking for its child: %w", run.ActionID, err)
 	}
 	if found {
 		e.cfg.Logger.Info("the run has its child already; not submitting again", "action_id", run.ActionID, "child_job_id", child.ID)
@@ -153,11 +151,11 @@ func (e *Executor) Check(ctx context.Context, run *actions.Attempt) (actions.Sta
 		return err
 	})
 	if err != nil {
-		return actions.Status{}, actions.Errorf(actions.Transient, string(wfrun.CodeIO), "%s: reading its child: %w", run.ActionID, err)
+		return actions.Status{}, actions.Errorf(actions.Transient, string(oozieerr.E0803), "%s: reading its child: %w", run.ActionID, err)
 	}
 	if !found {
 		return actions.Status{ExternalID: run.ExternalID, ExternalStatus: string(store.WorkflowFailed), TrackerURI: trackerLocal,
-			Done: true, Outcome: workflow.OutcomeFailed, ErrorCode: string(codeNoJob),
+			Done: true, Outcome: workflow.OutcomeFailed, ErrorCode: string(oozieerr.E0604),
 			ErrorMessage: fmt.Sprintf("Job does not exist [%s]", run.ExternalID)}, nil
 	}
 	return status(child), nil
@@ -174,7 +172,7 @@ func (e *Executor) Kill(ctx context.Context, run *actions.Attempt) error {
 			return err
 		})
 		if err != nil {
-			return actions.Errorf(actions.Transient, string(wfrun.CodeIO), "%s: looking for its child: %w", run.ActionID, err)
+			return actions.Errorf(actions.Transient, string(oozieerr.E0803), "%s: looking for its child: %w", run.ActionID, err)
 		}
 		if !found {
 			return nil
@@ -183,11 +181,11 @@ func (e *Executor) Kill(ctx context.Context, run *actions.Attempt) error {
 	}
 	err := e.cfg.Workflows.Kill(ctx, id)
 	var re *wfrun.Error
-	if errors.As(err, &re) && re.Code == codeNoJob {
+	if errors.As(err, &re) && re.Code == oozieerr.E0604 {
 		return nil
 	}
 	if err != nil {
-		return actions.Errorf(actions.Transient, string(wfrun.CodeIO), "%s: killing its child %s: %w", run.ActionID, id, err)
+		return actions.Errorf(actions.Transient, string(oozieerr.E0803), "%s: killing its child %s: %w", run.ActionID, id, err)
 	}
 	e.cfg.Logger.Info("killed the sub-workflow", "action_id", run.ActionID, "child_job_id", id)
 	return nil
@@ -227,14 +225,14 @@ func status(child store.WorkflowJob) actions.Status {
 }
 
 // submitError classifies a failed submission: an unreadable filesystem or
-// database is retried; a child that cannot be submitted as it is (no app,
-// an invalid definition, a missing property) ends the action in ERROR with
-// the submission's Oozie error code.
+// database (no code, or E0803) is retried; a child that cannot be submitted
+// as it is (no app, an invalid definition, a missing property) ends the
+// action in ERROR with the submission's Oozie error code.
 func submitError(run *actions.Attempt, err error) error {
-	if code := oozieerr.CodeOf(err); code != "" && code != wfrun.CodeIO {
+	if code := oozieerr.CodeOf(err); code != "" && code != oozieerr.E0803 {
 		return actions.Errorf(actions.ActionError, string(code), "%s: submitting the sub-workflow: %w", run.ActionID, err)
 	}
-	return actions.Errorf(actions.Transient, string(wfrun.CodeIO), "%s: submitting the sub-workflow: %w", run.ActionID, err)
+	return actions.Errorf(actions.Transient, string(oozieerr.E0803), "%s: submitting the sub-workflow: %w", run.ActionID, err)
 }
 
 // childConf builds the child's job configuration.
@@ -252,7 +250,7 @@ func childConf(run *actions.Attempt, sw *workflow.SubWorkflow, maxDepth int) (*c
 	}
 	appPath := strings.TrimSpace(sw.AppPath)
 	if appPath == "" {
-		return nil, actions.Errorf(actions.ActionError, string(wfrun.CodeInvalidParam), "the sub-workflow action %s has no app-path", run.ActionID)
+		return nil, actions.Errorf(actions.ActionError, string(oozieerr.E0302), "the sub-workflow action %s has no app-path", run.ActionID)
 	}
 	props := &conf.Properties{}
 	if sw.PropagateConfiguration {

@@ -21,6 +21,7 @@ import (
 	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/internal/enginetest"
 	"github.com/gozie/gozie/internal/testwait"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/sqlite"
 	"github.com/gozie/gozie/testenv/minidfs"
@@ -82,15 +83,8 @@ func setup(t *testing.T, maxDepth int) *world {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "gozie.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	fs, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: "file:///"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := enginetest.Backend{}.Open(t)
+	fs := enginetest.LocalFS(t)
 	log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
 	fsx, err := fsaction.New(fsaction.Config{FS: fs, Logger: log})
 	if err != nil {
@@ -378,7 +372,7 @@ func TestSubmissionFailures(t *testing.T) {
 	for _, tc := range []struct {
 		name, child, code string
 	}{
-		{"missing app", "nowhere", wfrun.CodeAppDirMissing},
+		{"missing app", "nowhere", oozieerr.E0504},
 		// middle is depth 1, its own sub-workflow would be depth 2 > 1.
 		{"too deep", "middle", "SUBWF001"},
 	} {

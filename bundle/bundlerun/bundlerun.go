@@ -126,7 +126,7 @@ func (r *Runner) tx(ctx context.Context, fn func(store.Tx) error) error {
 func getJob(ctx context.Context, x store.Tx, id string) (store.BundleJob, error) {
 	job, err := x.GetBundleJob(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return job, oozieerr.New(CodeJobNotFound, "Job does not exist [%s]", id)
+		return job, oozieerr.New(oozieerr.E0604, "Job does not exist [%s]", id)
 	}
 	return job, err
 }

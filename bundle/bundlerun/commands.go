@@ -213,7 +213,7 @@ type RerunOptions struct {
 // runs again (a PAUSED one stays PAUSED). It returns the rerun actions.
 func (r *Runner) Rerun(ctx context.Context, id string, opts RerunOptions) ([]store.CoordAction, error) {
 	if opts.Coordinators == "" && opts.Dates == "" {
-		return nil, oozieerr.New(CodeRerun, "Error in rerun of bundle job [%s]: give coordinator names, dates or both", id)
+		return nil, oozieerr.New(oozieerr.E1018, "Error in rerun of bundle job [%s]: give coordinator names, dates or both", id)
 	}
 	var (
 		job    store.BundleJob
@@ -253,7 +253,7 @@ func (r *Runner) Rerun(ctx context.Context, id string, opts RerunOptions) ([]sto
 			r.log.Warn("bundle rerun: a coordinator did not rerun", "bundle_job_id", id, "coord_job_id", c.ID,
 				"coordinator", name, "error", err)
 			if firstErr == nil {
-				firstErr = wrapf(orCode(ErrorCode(err), CodeRerun), err, "rerun of coordinator %s (%s) of bundle %s", name, c.ID, id)
+				firstErr = wrapf(orCode(ErrorCode(err), oozieerr.E1018), err, "rerun of coordinator %s (%s) of bundle %s", name, c.ID, id)
 			}
 			continue
 		}
@@ -262,7 +262,7 @@ func (r *Runner) Rerun(ctx context.Context, id string, opts RerunOptions) ([]sto
 	}
 	if !reran {
 		if firstErr == nil {
-			firstErr = oozieerr.New(CodeRerun, "Error in rerun of bundle job [%s]: no coordinator in scope [%s]", id, opts.Coordinators)
+			firstErr = oozieerr.New(oozieerr.E1018, "Error in rerun of bundle job [%s]: no coordinator in scope [%s]", id, opts.Coordinators)
 		}
 		return nil, firstErr
 	}

@@ -293,7 +293,7 @@ func TestChangeEndTime(t *testing.T) {
 			t.Errorf("change %q: %v, want %s", tc.value, err, tc.code)
 		}
 	}
-	if err := w.bundles.Change(bg, "0000001-100101000000000-gozie-test-B", "pausetime="); ErrorCode(err) != CodeJobNotFound {
+	if err := w.bundles.Change(bg, "0000001-100101000000000-gozie-test-B", "pausetime="); ErrorCode(err) != oozieerr.E0604 {
 		t.Errorf("change of an unknown bundle: %v", err)
 	}
 }
@@ -335,10 +335,10 @@ func TestRerun(t *testing.T) {
 	}
 	w.settle()
 	// Nothing in scope.
-	if _, err := w.bundles.Rerun(bg, id, RerunOptions{Dates: "2011-01-01T00:00Z"}); ErrorCode(err) != CodeRerun {
+	if _, err := w.bundles.Rerun(bg, id, RerunOptions{Dates: "2011-01-01T00:00Z"}); ErrorCode(err) != oozieerr.E1018 {
 		t.Errorf("rerun of no action: %v, want E1018", err)
 	}
-	if _, err := w.bundles.Rerun(bg, id, RerunOptions{}); ErrorCode(err) != CodeRerun {
+	if _, err := w.bundles.Rerun(bg, id, RerunOptions{}); ErrorCode(err) != oozieerr.E1018 {
 		t.Errorf("rerun without scope: %v, want E1018", err)
 	}
 }
@@ -407,10 +407,10 @@ func TestSubmitErrors(t *testing.T) {
 		props []string
 		code  oozieerr.Code
 	}{
-		{"no app path", []string{PropAppPath, ""}, CodeInvalidParam},
-		{"no user", []string{"user.name", ""}, CodeMissingProperty},
-		{"missing app", []string{PropAppPath, w.nn + "/apps/none"}, CodeReadDefinition},
-		{"no bundle.xml", []string{PropAppPath, w.nn + "/apps/g"}, CodeReadDefinition},
+		{"no app path", []string{PropAppPath, ""}, oozieerr.E0302},
+		{"no user", []string{"user.name", ""}, oozieerr.E0401},
+		{"missing app", []string{PropAppPath, w.nn + "/apps/none"}, oozieerr.E1301},
+		{"no bundle.xml", []string{PropAppPath, w.nn + "/apps/g"}, oozieerr.E1301},
 		{"invalid XML", []string{PropAppPath, w.bundleApp("bad", `<bundle-app name="b" xmlns="uri:oozie:bundle:0.2"/>`)}, "E0701"},
 		{"reserved property", []string{PropAppPath, w.nn + "/apps/valid", "HOUR", "1"}, "E0808"},
 		{"user in the defaults", []string{PropAppPath, w.nn + "/apps/defaults"}, "E0808"},
@@ -425,7 +425,7 @@ func TestSubmitErrors(t *testing.T) {
 			t.Errorf("%s: %v, want %s", tc.name, err, tc.code)
 		}
 	}
-	if n, m := w.count("bundle_jobs"), w.count("triggers"); n != 0 || m != 0 {
+	if n, m := w.stored(); n != 0 || m != 0 {
 		t.Fatalf("%d bundles and %d triggers stored by refused submissions", n, m)
 	}
 	// A file app path and a dry run.
@@ -433,7 +433,7 @@ func TestSubmitErrors(t *testing.T) {
 	if err != nil || !strings.Contains(def, `name="named"`) || !strings.Contains(def, good) {
 		t.Fatalf("dry run: %v\n%s", err, def)
 	}
-	if n := w.count("bundle_jobs"); n != 0 {
+	if n, _ := w.stored(); n != 0 {
 		t.Fatalf("a dry run stored %d bundles", n)
 	}
 	id := w.submit(w.props(w.nn+"/apps/file/my-bundle.xml", "n", "named"))

@@ -22,18 +22,6 @@ func wrapf(code oozieerr.Code, err error, format string, args ...any) *Error {
 	return &Error{Code: code, Msg: fmt.Sprintf(format, args...) + ": " + cause, Err: err}
 }
 
-// Oozie error codes the bundle engine returns itself, named for what they mean here; the
-// codes are defined once in oozieerr.
-const (
-	CodeMissingProperty = oozieerr.E0401 // Missing configuration property [x]
-	CodeInvalidParam    = oozieerr.E0302 // Invalid parameter [x]
-	CodeConfig          = oozieerr.E0307 // runtime error reading a configuration
-	CodeJobNotFound     = oozieerr.E0604 // Job does not exist [x]
-	CodeIO              = oozieerr.E0702 // IO error reading bundle-config-default.xml
-	CodeReadDefinition  = oozieerr.E1301 // Could not read the bundle job definition
-	CodeRerun           = oozieerr.E1018 // a rerun without coordinators or dates, or none could rerun
-)
-
 // ErrorCode returns the Oozie error code carried by err (from this package, the bundle core,
 // the coordinator engine or a filesystem), or "".
 func ErrorCode(err error) oozieerr.Code { return oozieerr.CodeOf(err) }

@@ -2,22 +2,18 @@ package bundlerun
 
 import (
 	"context"
-	"database/sql"
-	"log/slog"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/coordinator/coordrun"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
-	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/internal/enginetest"
+	"github.com/gozie/gozie/internal/stacktest"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/workflow/wfrun"
@@ -30,6 +26,7 @@ var bg = context.Background()
 // root.
 type world struct {
 	t       *testing.T
+	stack   *stacktest.Stack
 	store   store.Store
 	clock   *clock.Fake
 	fs      *hadoop.Resolver
@@ -53,53 +50,31 @@ type options struct {
 
 func setup(t *testing.T, o options) *world {
 	t.Helper()
-	if o.now.IsZero() {
-		o.now = time.Date(2010, 1, 1, 5, 0, 0, 0, time.UTC)
-	}
-	root := t.TempDir()
-	w := &world{t: t, root: root, nn: "file://" + root, clock: clock.NewFake(o.now),
-		exec: enginetest.NewScripted(o.auto)}
-	w.store = enginetest.Backend{Postgres: o.postgres}.Open(t)
-	log := slog.New(slog.NewTextHandler(enginetest.LogOut(), &slog.HandlerOptions{Level: slog.LevelDebug}))
-	fs, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: "file:///", Now: w.clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fs.Close() })
-	w.fs = fs
-	w.wf, err = wfrun.New(wfrun.Config{Store: w.store, Clock: w.clock, Logger: log, FS: fs,
-		IDs:             ids.NewGenerator("gozie-test", o.now),
-		Executors:       actions.Registry{"fs": w.exec, "map-reduce": w.exec},
-		CallbackBaseURL: "http://127.0.0.1/oozie/callback", CheckInterval: time.Hour, PollInterval: time.Hour,
-		OnJobChange: func(ctx context.Context, x store.Tx, job store.WorkflowJob) error {
+	w := &world{t: t}
+	w.stack = stacktest.New(t, stacktest.Options{Now: o.now, Auto: o.auto,
+		Backend: enginetest.Backend{Postgres: o.postgres},
+		OnWorkflowChange: func(ctx context.Context, x store.Tx, job store.WorkflowJob) error {
 			return w.coords.OnWorkflowChange(ctx, x, job)
 		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	set := coordinator.DefaultSettings()
-	w.coords, err = coordrun.New(coordrun.Config{Store: w.store, Clock: w.clock, Logger: log, FS: fs,
-		IDs: ids.NewGenerator("gozie-test", o.now), Workflows: w.wf, Settings: set,
+	s := w.stack
+	w.store, w.clock, w.fs, w.wf, w.eng, w.exec, w.root, w.nn = s.Store, s.Clock, s.FS, s.Workflows, s.Engine, s.Exec, s.Root, s.NameNode
+	var err error
+	w.coords, err = coordrun.New(coordrun.Config{Store: w.store, Clock: w.clock, Logger: s.Logger, FS: s.UserFS,
+		IDs: s.IDs(), Workflows: w.wf, Settings: coordinator.DefaultSettings(),
 		OnJobChange: func(ctx context.Context, x store.Tx, job store.CoordJob) error {
 			return w.bundles.OnCoordinatorChange(ctx, x, job)
 		}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.bundles, err = New(Config{Store: w.store, Clock: w.clock, Logger: log, FS: fs,
-		IDs: ids.NewGenerator("gozie-test", o.now), Coordinators: w.coords})
+	w.bundles, err = New(Config{Store: w.store, Clock: w.clock, Logger: s.Logger, FS: s.UserFS,
+		IDs: s.IDs(), Coordinators: w.coords})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.eng = engine.New(engine.Config{Store: w.store, Clock: w.clock, Logger: log, Lease: 30 * time.Second,
-		MaxSleep: time.Hour, Backoff: func(int) time.Duration { return 10 * time.Millisecond }})
-	w.wf.Register(w.eng)
 	w.coords.Register(w.eng)
 	w.bundles.Register(w.eng)
-	if err := w.eng.Start(bg); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(w.eng.Stop)
+	w.stack.Start(t)
 	return w
 }
 
@@ -108,21 +83,7 @@ func setup(t *testing.T, o options) *world {
 // <nameNode>/user/alice/examples/apps/<name>.
 func (w *world) installExample(apps, name string) {
 	w.t.Helper()
-	src := filepath.Join(apps, name)
-	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil {
-			return err
-		}
-		w.write("/user/alice/examples/apps/"+name+"/"+filepath.ToSlash(rel), string(readFile(w.t, path)))
-		return nil
-	})
-	if err != nil {
-		w.t.Fatalf("installing the example app %s: %v", src, err)
-	}
+	w.stack.InstallExample(w.t, apps, name)
 }
 
 // exampleProps reads the job.properties of the example app name of the folder apps
@@ -130,33 +91,13 @@ func (w *world) installExample(apps, name string) {
 // and overrides.
 func (w *world) exampleProps(apps, name string, kv ...string) *conf.Properties {
 	w.t.Helper()
-	f, err := os.Open(filepath.Join(apps, name, "job.properties"))
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	defer f.Close()
-	p, err := conf.ReadProperties(f, "job.properties")
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	p.Set("nameNode", w.nn)
-	p.Set("user.name", "alice")
-	for i := 0; i+1 < len(kv); i += 2 {
-		p.Set(kv[i], kv[i+1])
-	}
-	return p
+	return w.stack.ExampleProps(w.t, apps, name, "job.properties", kv...)
 }
 
 // write creates a file (and its parents) on the test cluster at path (below root).
 func (w *world) write(path, content string) {
 	w.t.Helper()
-	p := filepath.Join(w.root, filepath.FromSlash(path))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		w.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		w.t.Fatal(err)
-	}
+	w.stack.Write(w.t, path, content)
 }
 
 // coordApp writes a coordinator app without inputs under /apps/<name> (its workflow runs
@@ -170,12 +111,7 @@ func (w *world) coordApp(name, start, end string) string {
     <configuration><property><name>who</name><value>${who}</value></property></configuration>
   </workflow></action>
 </coordinator-app>`)
-	w.write("/apps/"+name+"/workflow.xml", `<workflow-app xmlns="uri:oozie:workflow:1.0" name="`+name+`-wf">
-  <start to="work"/>
-  <action name="work"><fs/><ok to="end"/><error to="fail"/></action>
-  <kill name="fail"><message>failed</message></kill>
-  <end name="end"/>
-</workflow-app>`)
+	w.write("/apps/"+name+"/workflow.xml", stacktest.OneActionWorkflow(name+"-wf"))
 	return w.nn + "/apps/" + name
 }
 
@@ -246,14 +182,7 @@ func (w *world) links(bundleID string) map[string]store.BundleAction {
 
 func (w *world) coordActions(jobID string) []store.CoordAction {
 	w.t.Helper()
-	var acts []store.CoordAction
-	if err := w.store.Tx(bg, func(x store.Tx) (err error) {
-		acts, _, err = x.ListCoordActions(bg, store.CoordActionFilter{JobID: jobID})
-		return
-	}); err != nil {
-		w.t.Fatal(err)
-	}
-	return acts
+	return w.stack.CoordActions(w.t, jobID)
 }
 
 // waitFor polls a condition until it holds, failing after a deadline with
@@ -272,8 +201,8 @@ func (w *world) settle() {
 
 // settler is the world's view of its engines for Settle and waits.
 func (w *world) settler() enginetest.Settler {
-	return enginetest.Settler{Store: w.store, Now: w.clock.Now, AllowErrors: w.allowErrors,
-		Unhandled: func() []store.TriggerKind { return []store.TriggerKind{store.KindSLADeadline} }}
+	return w.stack.Settler(w.allowErrors, testwait.Poll{},
+		func() []store.TriggerKind { return []store.TriggerKind{store.KindSLADeadline} })
 }
 
 // advance moves the fake clock and lets the engine catch up.
@@ -285,52 +214,29 @@ func (w *world) advance(d time.Duration) {
 
 // triggerDue returns when a trigger is due, and false when there is none.
 func (w *world) triggerDue(kind store.TriggerKind, entity string) (time.Time, bool) {
-	w.t.Helper()
-	var tr store.Trigger
-	err := w.store.Tx(bg, func(x store.Tx) (err error) { tr, err = x.GetTrigger(bg, kind, entity); return })
-	if err != nil {
-		return time.Time{}, false
-	}
-	return tr.DueAt, true
+	return w.stack.TriggerDue(kind, entity)
 }
 
 // complete ends the workflow of a running coordinator action with outcome, as a launcher's
 // callback would.
 func (w *world) complete(a store.CoordAction, outcome workflow.Outcome) {
 	w.t.Helper()
-	var run actions.Attempt
-	w.waitFor("a run of workflow "+a.ExternalID, func() bool {
-		var ok bool
-		run, ok = w.exec.RunOf(a.ExternalID)
-		return ok
-	})
-	st := actions.Status{Done: true, Outcome: outcome, ExternalStatus: "SUCCEEDED"}
-	if outcome != workflow.OutcomeOK {
-		st.ExternalStatus, st.ErrorCode, st.ErrorMessage = "FAILED", "1", "exit code 1"
-	}
-	w.exec.End(run.Tag, st)
-	if err := w.wf.Callback(bg, run.ActionID, string(outcome)); err != nil {
-		w.t.Fatal(err)
-	}
+	w.stack.Complete(w.t, w.settler(), a.ExternalID, outcome)
 }
 
-// readFile reads a local file, failing the test on error.
-func readFile(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// count counts rows of a table, for tests that nothing was stored.
-func (w *world) count(table string) int {
+// stored counts the bundle jobs and triggers stored, for tests that
+// nothing was.
+func (w *world) stored() (bundles, triggers int) {
 	w.t.Helper()
-	db := w.store.(interface{ SQL() *sql.DB }).SQL()
-	var n int
-	if err := db.QueryRow(`SELECT COUNT(*) FROM ` + table).Scan(&n); err != nil {
+	err := w.store.Tx(bg, func(x store.Tx) (err error) {
+		if _, bundles, err = x.ListBundleJobs(bg, store.JobFilter{Limit: 1}); err != nil {
+			return err
+		}
+		triggers, err = x.CountTriggers(bg)
+		return err
+	})
+	if err != nil {
 		w.t.Fatal(err)
 	}
-	return n
+	return bundles, triggers
 }

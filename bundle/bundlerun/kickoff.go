@@ -103,7 +103,7 @@ func (r *Runner) kickoff(ctx context.Context, x store.Tx, job store.BundleJob, e
 			return err
 		}
 		if len(enabled) == 0 {
-			r.log.Error("bundle failed: "+bundle.CodeNoCoordinators+": no enabled coordinator", "bundle_job_id", job.ID)
+			r.log.Error("bundle failed: "+oozieerr.E1318+": no enabled coordinator", "bundle_job_id", job.ID)
 			return nil
 		}
 		bad := map[string]bool{}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/internal/testapps"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
 )
@@ -276,7 +277,7 @@ func TestStartBeforeKickoff(t *testing.T) {
 	if n := len(w.coordinators(id)); n != 1 {
 		t.Fatalf("a second start made %d coordinators", n)
 	}
-	if err := w.bundles.Start(bg, "0000099-100101000000000-gozie-test-B"); ErrorCode(err) != CodeJobNotFound {
+	if err := w.bundles.Start(bg, "0000099-100101000000000-gozie-test-B"); ErrorCode(err) != oozieerr.E0604 {
 		t.Errorf("start of an unknown bundle: %v, want E0604", err)
 	}
 }

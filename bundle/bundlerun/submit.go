@@ -59,15 +59,15 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties) (*Prepared
 	props = props.Trimmed()
 	user, _ := props.Get(PropUser)
 	if user == "" {
-		return nil, oozieerr.New(CodeMissingProperty, "Missing configuration property [%s]", PropUser)
+		return nil, oozieerr.New(oozieerr.E0401, "Missing configuration property [%s]", PropUser)
 	}
 	ctx = hadoop.AsUser(ctx, user) // the app is read as the user
 	if v, _ := props.Get(PropAppPath); v == "" {
-		return nil, oozieerr.New(CodeInvalidParam, "Invalid parameter [%s]", PropAppPath)
+		return nil, oozieerr.New(oozieerr.E0302, "Invalid parameter [%s]", PropAppPath)
 	}
 	resolved, err := conf.Substitute(props, r.cfg.SubstituteDepth)
 	if err != nil {
-		return nil, &Error{Code: CodeConfig, Msg: err.Error(), Err: err}
+		return nil, &Error{Code: oozieerr.E0307, Msg: err.Error(), Err: err}
 	}
 	appPath := resolved.Value(PropAppPath)
 	dir, raw, defaults, err := r.readApp(ctx, appPath)
@@ -77,7 +77,7 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties) (*Prepared
 	merged := defaults.Clone()
 	merged.Merge(props)
 	if merged, err = conf.Substitute(merged, r.cfg.SubstituteDepth); err != nil {
-		return nil, &Error{Code: CodeConfig, Msg: err.Error(), Err: err}
+		return nil, &Error{Code: oozieerr.E0307, Msg: err.Error(), Err: err}
 	}
 	jobConf := merged.Plain()
 	if err := bundle.CheckConf(jobConf, false); err != nil {
@@ -170,9 +170,9 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, raw [
 	fi, err := r.cfg.FS.Stat(ctx, p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", nil, nil, oozieerr.New(CodeReadDefinition, "Could not read the bundle job definition, [%s does not exist]", appPath)
+		return "", nil, nil, oozieerr.New(oozieerr.E1301, "Could not read the bundle job definition, [%s does not exist]", appPath)
 	case err != nil:
-		return "", nil, nil, wrapf(CodeReadDefinition, err, "Could not read the bundle job definition, [%s]", appPath)
+		return "", nil, nil, wrapf(oozieerr.E1301, err, "Could not read the bundle job definition, [%s]", appPath)
 	}
 	file := p
 	if fi.IsDir {
@@ -184,9 +184,9 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, raw [
 	raw, err = r.cfg.FS.ReadFile(ctx, file)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", nil, nil, oozieerr.New(CodeReadDefinition, "Could not read the bundle job definition, [%s does not exist]", file)
+		return "", nil, nil, oozieerr.New(oozieerr.E1301, "Could not read the bundle job definition, [%s does not exist]", file)
 	case err != nil:
-		return "", nil, nil, wrapf(CodeReadDefinition, err, "Could not read the bundle job definition, [%s]", file)
+		return "", nil, nil, wrapf(oozieerr.E1301, err, "Could not read the bundle job definition, [%s]", file)
 	}
 	defaults = &conf.Properties{}
 	b, err := r.cfg.FS.ReadFile(ctx, dir+"/"+defaultsFile)
@@ -194,7 +194,7 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, raw [
 	case err == nil:
 		d, perr := conf.ReadConfigurationXML(bytes.NewReader(b), dir+"/"+defaultsFile)
 		if perr != nil {
-			return "", nil, nil, wrapf(CodeIO, perr, "Problem reading default config %s", dir+"/"+defaultsFile)
+			return "", nil, nil, wrapf(oozieerr.E0702, perr, "Problem reading default config %s", dir+"/"+defaultsFile)
 		}
 		if err := bundle.CheckConf(d, true); err != nil {
 			return "", nil, nil, err
@@ -202,7 +202,7 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, raw [
 		defaults = d
 	case errors.Is(err, fs.ErrNotExist):
 	default:
-		return "", nil, nil, wrapf(CodeIO, err, "Problem reading default config %s", dir+"/"+defaultsFile)
+		return "", nil, nil, wrapf(oozieerr.E0702, err, "Problem reading default config %s", dir+"/"+defaultsFile)
 	}
 	return dir, raw, defaults, nil
 }

@@ -11,6 +11,7 @@
 //	gozie version
 //	gozie launcher [-spec FILE]   (inside a YARN container, started by the server)
 //	gozie examples install [-data-dir DIR] [-user NAME] [-oozie URL]   (the example apps, into the local cluster)
+//	gozie migrate oozie -from OOZIE_DB_URL -db URL [-dry-run] [-since 30d] [-running-actions refuse|follow|rerun]
 //	gozie tool beeline|mapred|hadoop|hdfs args...   (the local cluster's stand-ins of the cluster tools)
 package main
 
@@ -24,6 +25,7 @@ import (
 
 	"github.com/gozie/gozie/cli"
 	"github.com/gozie/gozie/examples"
+	"github.com/gozie/gozie/migrate"
 	"github.com/gozie/gozie/testenv/clustertools"
 	"github.com/gozie/gozie/yarn/launcher"
 )
@@ -53,6 +55,8 @@ func run(args []string) int {
 		return clustertools.Main(ctx, args[1:], clustertools.OSEnv())
 	case "examples":
 		return examples.Main(ctx, args[1:], examplesEnv())
+	case "migrate":
+		return migrate.Main(ctx, args[1:], os.Stdout, os.Stderr)
 	default:
 		if _, ok := cli.Commands[args[0]]; ok {
 			return cli.Run(ctx, args, cli.OSEnv())
@@ -70,6 +74,7 @@ func usage() {
 	fmt.Fprintf(os.Stderr, "  %-11s %s\n", "minicluster", "run a local Hadoop cluster (MiniDFS, MiniYARN) for development")
 	fmt.Fprintf(os.Stderr, "  %-11s %s\n", "launcher", "run an action as a YARN ApplicationMaster (started by the server)")
 	fmt.Fprintf(os.Stderr, "  %-11s %s\n", "examples", "install: copy gozie's example apps into the running local cluster and print how to run them")
+	fmt.Fprintf(os.Stderr, "  %-11s %s\n", "migrate", "oozie: import a running Oozie's jobs from Oozie's database (-dry-run first)")
 	fmt.Fprintf(os.Stderr, "  %-11s %s\n", "tool", "the local cluster's beeline, mapred, hadoop and hdfs (used in its containers)")
 	names := make([]string, 0, len(cli.Commands))
 	for n := range cli.Commands {

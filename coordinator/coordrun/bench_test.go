@@ -1,7 +1,6 @@
 package coordrun
 
 import (
-	"database/sql"
 	"fmt"
 	"testing"
 	"time"
@@ -36,20 +35,30 @@ func benchWorld(b *testing.B, backend string, now time.Time, kinds ...store.Trig
 // countActions counts every coordinator action in the store.
 func (w *world) countActions() int {
 	w.t.Helper()
-	return w.countSQL(`SELECT COUNT(*) FROM coord_actions`)
+	return w.countActionsIn()
 }
 
-// countActionsIn counts the coordinator actions in one status.
-func (w *world) countActionsIn(st store.CoordActionStatus) int {
+// countActionsIn counts the coordinator actions of every job in one of
+// statuses (in any status when none are given).
+func (w *world) countActionsIn(statuses ...store.CoordActionStatus) int {
 	w.t.Helper()
-	return w.countSQL(`SELECT COUNT(*) FROM coord_actions WHERE status = '` + string(st) + `'`)
-}
-
-func (w *world) countSQL(q string) int {
-	w.t.Helper()
-	var n int
-	db := w.store.(interface{ SQL() *sql.DB }).SQL()
-	if err := db.QueryRow(q).Scan(&n); err != nil {
+	n := 0
+	err := w.store.Tx(bg, func(x store.Tx) error {
+		jobs, _, err := x.ListCoordJobs(bg, store.JobFilter{})
+		if err != nil {
+			return err
+		}
+		ids := make([]string, len(jobs))
+		for i, j := range jobs {
+			ids[i] = j.ID
+		}
+		counts, err := x.CountCoordActionsByJob(bg, ids, statuses)
+		for _, c := range counts {
+			n += c
+		}
+		return err
+	})
+	if err != nil {
 		w.t.Fatal(err)
 	}
 	return n
@@ -136,7 +145,7 @@ func BenchmarkMaterializeManyCoordinators(b *testing.B) {
 // coordinators in real time. One operation is one hour of the clock in two
 // steps: five minutes before the hour every coordinator materializes its
 // next action ahead of its nominal time (WAITING, its waits indexed, its
-// input check due at the hour, the job's timeout check armed); at the hour
+// input check due at the hour); at the hour
 // every action's input check runs, finds the data and makes it READY. It
 // reports both rates and the whole (actions/s: materialized and checked).
 func BenchmarkMaterializeManyCoordinatorsAhead(b *testing.B) {

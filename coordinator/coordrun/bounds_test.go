@@ -1,7 +1,6 @@
 package coordrun
 
 import (
-	"database/sql"
 	"fmt"
 	"strings"
 	"sync"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
 )
@@ -17,11 +17,18 @@ import (
 // statusCounts reads how many of a job's actions run (SUBMITTED, RUNNING)
 // and are queued (WAITING, READY), and how many there are, in one
 // statement.
-func statusCounts(db *sql.DB, jobID string) (running, queued, total int, err error) {
-	err = db.QueryRow(`SELECT
-  COALESCE(SUM(CASE WHEN status IN ('SUBMITTED','RUNNING') THEN 1 ELSE 0 END), 0),
-  COALESCE(SUM(CASE WHEN status IN ('WAITING','READY') THEN 1 ELSE 0 END), 0),
-  COUNT(*) FROM coord_actions WHERE job_id = $1`, jobID).Scan(&running, &queued, &total)
+func statusCounts(st store.Store, jobID string) (running, queued, total int, err error) {
+	var counts map[store.CoordActionStatus]int
+	err = st.Tx(bg, func(x store.Tx) (err error) { counts, err = x.CountCoordActions(bg, jobID); return })
+	for s, n := range counts {
+		switch s {
+		case store.CoordActionSubmitted, store.CoordActionRunning:
+			running += n
+		case store.CoordActionWaiting, store.CoordActionReady:
+			queued += n
+		}
+		total += n
+	}
 	return running, queued, total, err
 }
 
@@ -36,7 +43,7 @@ type sampler struct {
 	err                   error
 }
 
-func sample(db *sql.DB, jobID string) *sampler {
+func sample(st store.Store, jobID string) *sampler {
 	s := &sampler{stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
@@ -46,7 +53,7 @@ func sample(db *sql.DB, jobID string) *sampler {
 				return
 			default:
 			}
-			running, queued, _, err := statusCounts(db, jobID)
+			running, queued, _, err := statusCounts(st, jobID)
 			s.mu.Lock()
 			if err != nil && s.err == nil {
 				s.err = err
@@ -86,14 +93,13 @@ func TestYearLongBackfillIsHeldByTheThrottle(t *testing.T) {
 			}
 			app := w.app("backfill", coordXML("${coord:minutes(1)}", "2010-01-01T00:00Z", "2011-01-01T00:00Z",
 				fmt.Sprintf("<concurrency>%d</concurrency>", concurrency), false))
-			db := w.store.(interface{ SQL() *sql.DB }).SQL()
-			s := sample(db, "")
+			s := sample(w.store, "")
 			id := w.submit(w.props(app))
 			s.finish()
-			s = sample(db, id)
+			s = sample(w.store, id)
 			check := func(round, succeeded int) {
 				t.Helper()
-				running, queued, total, err := statusCounts(db, id)
+				running, queued, total, err := statusCounts(w.store, id)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -117,7 +123,7 @@ func TestYearLongBackfillIsHeldByTheThrottle(t *testing.T) {
 				}
 				succeeded += 30
 				w.waitFor("the finished actions to succeed", func() bool {
-					return w.countSQL(`SELECT COUNT(*) FROM coord_actions WHERE status = 'SUCCEEDED'`) == succeeded
+					return w.countActionsIn(store.CoordActionSucceeded) == succeeded
 				})
 				w.settle()
 				check(round, succeeded)
@@ -181,7 +187,7 @@ func TestKillInBatches(t *testing.T) {
 				t.Fatal(err)
 			}
 			killed := func() int {
-				return w.countSQL(`SELECT COUNT(*) FROM coord_actions WHERE status = 'KILLED'`)
+				return w.countActionsIn(store.CoordActionKilled)
 			}
 			if got := killed(); w.job(id).Status != store.JobKilled || got != killBatchSize || batches.Load() != 1 {
 				t.Fatalf("the kill command killed %d actions in %d batches, want %d in one", got, batches.Load(), killBatchSize)
@@ -251,7 +257,7 @@ func TestPoisonMaterializationFailsTheJob(t *testing.T) {
 	w.start()
 	w.settle()
 	j := w.job(row.ID)
-	if j.Status != store.JobFailed || j.ErrorCode != coordinator.CodeInstance || !strings.Contains(j.ErrorMessage, "data-in[input]") ||
+	if j.Status != store.JobFailed || j.ErrorCode != oozieerr.E1010 || !strings.Contains(j.ErrorMessage, "data-in[input]") ||
 		!strings.Contains(j.ErrorMessage, "3000001 dataset instances") {
 		t.Fatalf("job %s, error %s: %s", j.Status, j.ErrorCode, j.ErrorMessage)
 	}
@@ -285,7 +291,7 @@ func TestPoisonTriggerIsGivenUp(t *testing.T) {
 		w.advance(time.Second) // past the retry's backoff
 	}
 	j := w.job(id)
-	if j.Status != store.JobFailed || j.ErrorCode != coordinator.CodeMaterialize ||
+	if j.Status != store.JobFailed || j.ErrorCode != oozieerr.E1012 ||
 		!strings.Contains(j.ErrorMessage, "after 3 attempts") || !strings.Contains(j.ErrorMessage, "out of memory, say") {
 		t.Fatalf("job %s, error %s: %s", j.Status, j.ErrorCode, j.ErrorMessage)
 	}

@@ -182,7 +182,7 @@ func (r *Runner) killBatch(ctx context.Context, x store.Tx, job *store.CoordJob)
 func (r *Runner) handleKill(ctx context.Context, run *engine.Claim) error {
 	return r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
 		job, err := lockJob(ctx, x, run.Trigger.EntityID)
-		if ErrorCode(err) == CodeJobNotFound {
+		if ErrorCode(err) == oozieerr.E0604 {
 			return nil
 		}
 		if err != nil || job.Status != store.JobKilled {
@@ -360,14 +360,14 @@ func (r *Runner) Ignore(ctx context.Context, id string) error {
 			return err
 		}
 		if job.Status != store.JobFailed && job.Status != store.JobKilled {
-			return oozieerr.New(CodeIgnore, "Only a FAILED or KILLED coordinator job can be ignored; job [%s] is %s", id, job.Status)
+			return oozieerr.New(oozieerr.E1024, "Only a FAILED or KILLED coordinator job can be ignored; job [%s] is %s", id, job.Status)
 		}
 		pending, err := x.CountCoordActionsWhere(ctx, store.CoordActionFilter{JobID: id, PendingOnly: true})
 		if err != nil {
 			return err
 		}
 		if pending > 0 {
-			return oozieerr.New(CodeIgnore, "Coordinator job [%s] still has commands in flight; ignore it when they are done", id)
+			return oozieerr.New(oozieerr.E1024, "Coordinator job [%s] still has commands in flight; ignore it when they are done", id)
 		}
 		res, err := coordinator.ApplyChange(job, false, nil, coordinator.Change{Status: store.JobIgnored}, r.set.HideErrorStates)
 		if err != nil {

@@ -101,7 +101,7 @@ func TestSuspendResumeKillCascade(t *testing.T) {
 	if j := w.job(id); j.Status != store.JobKilled {
 		t.Fatalf("a command changed a killed job to %s", j.Status)
 	}
-	if err := w.coords.Kill(bg, "0000099-000000000000000-none-C"); ErrorCode(err) != CodeJobNotFound {
+	if err := w.coords.Kill(bg, "0000099-000000000000000-none-C"); ErrorCode(err) != oozieerr.E0604 {
 		t.Fatalf("kill of an unknown job: %v", err)
 	}
 }
@@ -210,7 +210,7 @@ func TestChangeEndTimeAndPauseTime(t *testing.T) {
 	w.touch(w.logURI(now) + "/_SUCCESS")
 	w.notify(w.logURI(now))
 	w.waitActionStatus(ActionIDOf(id, 1), store.CoordActionSucceeded)
-	if err := w.coords.Change(bg, id, "endtime=2010-01-01T00:00Z"); ErrorCode(err) != CodeDeleteRunning {
+	if err := w.coords.Change(bg, id, "endtime=2010-01-01T00:00Z"); ErrorCode(err) != oozieerr.E1022 {
 		t.Fatalf("moving the end before a finished action: %v, want E1022", err)
 	}
 	// A killed job takes no change but of its status (E1016).
@@ -218,7 +218,7 @@ func TestChangeEndTimeAndPauseTime(t *testing.T) {
 	if err := w.coords.Kill(bg, other); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.coords.Change(bg, other, "endtime=2010-01-03T00:00Z"); ErrorCode(err) != CodeChangeNotAllowed {
+	if err := w.coords.Change(bg, other, "endtime=2010-01-03T00:00Z"); ErrorCode(err) != oozieerr.E1016 {
 		t.Fatalf("changing a killed job: %v, want E1016", err)
 	}
 }
@@ -308,7 +308,7 @@ func TestRerun(t *testing.T) {
 	if a.ExternalID == first.ExternalID || a.ExternalID == "" {
 		t.Fatalf("rerun kept workflow %s", a.ExternalID)
 	}
-	if _, err := w.coords.Rerun(bg, id, RerunOptions{Type: ScopeAction, Scope: "1"}); ErrorCode(err) != CodeRerun {
+	if _, err := w.coords.Rerun(bg, id, RerunOptions{Type: ScopeAction, Scope: "1"}); ErrorCode(err) != oozieerr.E1018 {
 		t.Fatalf("rerun of a running action: %v, want E1018", err)
 	}
 	w.complete(a1, workflow.OutcomeOK)
@@ -358,7 +358,7 @@ func TestRerun(t *testing.T) {
 		opts RerunOptions
 		code oozieerr.Code
 	}{
-		{RerunOptions{Type: ScopeAction, Scope: "9"}, CodeRerun},
+		{RerunOptions{Type: ScopeAction, Scope: "9"}, oozieerr.E1018},
 		{RerunOptions{Type: ScopeAction, Scope: "2-1"}, "E0302"},
 		{RerunOptions{Type: "hour", Scope: "1"}, "E0302"},
 		{RerunOptions{Type: ScopeDate, Scope: "2010-13-01T00:00Z"}, "E0302"},
@@ -389,10 +389,10 @@ func TestKillAndIgnoreActions(t *testing.T) {
 	if st := w.statuses(id); !slices.Equal(st, []store.CoordActionStatus{"SUCCEEDED", "KILLED", "RUNNING"}) {
 		t.Fatalf("after killing 1-2: %v", st)
 	}
-	if _, err := w.coords.IgnoreActions(bg, id, ScopeAction, "1-2"); ErrorCode(err) != CodeIgnore {
+	if _, err := w.coords.IgnoreActions(bg, id, ScopeAction, "1-2"); ErrorCode(err) != oozieerr.E1024 {
 		t.Fatalf("ignoring a succeeded action: %v, want E1024", err)
 	}
-	if err := w.coords.Ignore(bg, id); ErrorCode(err) != CodeIgnore {
+	if err := w.coords.Ignore(bg, id); ErrorCode(err) != oozieerr.E1024 {
 		t.Fatalf("ignoring a running job: %v, want E1024", err)
 	}
 	w.complete(ActionIDOf(id, 3), workflow.OutcomeOK)
@@ -422,7 +422,7 @@ func TestIgnoreKilledJob(t *testing.T) {
 	if j := w.job(id); j.Status != store.JobIgnored {
 		t.Fatalf("job is %s", j.Status)
 	}
-	if _, err := w.coords.Rerun(bg, id, RerunOptions{Type: ScopeAction, Scope: "1"}); ErrorCode(err) != CodeRerun {
+	if _, err := w.coords.Rerun(bg, id, RerunOptions{Type: ScopeAction, Scope: "1"}); ErrorCode(err) != oozieerr.E1018 {
 		t.Fatalf("rerun of an ignored job: %v, want E1018", err)
 	}
 }

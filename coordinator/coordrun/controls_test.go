@@ -103,9 +103,8 @@ func TestTimeoutAndRollup(t *testing.T) {
 			if a := w.action(a1); a.Status != store.CoordActionWaiting || a.Timeout != 10 {
 				t.Fatalf("action 1: %s timeout %d", a.Status, a.Timeout)
 			}
-			due, ok := w.triggerDue(KindTimeout, id)
-			if want := start.Add(11 * time.Minute); !ok || !due.Equal(want) {
-				t.Fatalf("timeout check due at %v (%v), want %v", due, ok, want)
+			if due, want := w.checkedBy(a1), start.Add(11*time.Minute); !due.Equal(want) {
+				t.Fatalf("timeout check due at %v, want %v", due, want)
 			}
 			w.advance(10 * time.Minute)
 			if a := w.action(a1); a.Status != store.CoordActionWaiting {
@@ -130,6 +129,25 @@ func TestTimeoutAndRollup(t *testing.T) {
 	}
 }
 
+// checkedBy returns the timeout deadline of a waiting action, by which it
+// is checked at the latest: its input check is due then or earlier, or the
+// job's timeout check is due then.
+func (w *world) checkedBy(actionID string) time.Time {
+	w.t.Helper()
+	a := w.action(actionID)
+	deadline, ok := timeoutDeadline(a)
+	if !ok {
+		w.t.Fatalf("action %s never times out", actionID)
+	}
+	check, ok := w.triggerDue(KindInputCheck, actionID)
+	timeout, armed := w.triggerDue(KindTimeout, a.JobID)
+	if (!ok || check.After(deadline)) && !(armed && !timeout.After(deadline)) {
+		w.t.Fatalf("action %s (deadline %v): next input check at %v (%v), timeout check at %v (%v)",
+			actionID, deadline, check, ok, timeout, armed)
+	}
+	return deadline
+}
+
 // ActionIDOf is the id of action n of a job.
 func ActionIDOf(jobID string, n int) string { return coordinator.ActionID(jobID, n) }
 
@@ -146,8 +164,7 @@ func TestTimeoutMinusOne(t *testing.T) {
 	if a.Timeout != 86400 {
 		t.Fatalf("timeout %d, want 86400", a.Timeout)
 	}
-	due, _ := w.triggerDue(KindTimeout, id)
-	if want := start.Add(86401 * time.Minute); !due.Equal(want) {
+	if due, want := w.checkedBy(ActionIDOf(id, 1)), start.Add(86401*time.Minute); !due.Equal(want) {
 		t.Fatalf("timeout check due at %v, want %v", due, want)
 	}
 }

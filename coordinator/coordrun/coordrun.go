@@ -82,6 +82,7 @@ type Runner struct {
 	log  *slog.Logger
 	set  coordinator.Settings
 	jobs *jobCache
+	docs *docCache // parsed action documents, for input checks
 	sem  chan struct{}
 }
 
@@ -120,15 +121,17 @@ func New(cfg Config) (*Runner, error) {
 		log:  cfg.Logger,
 		set:  cfg.Settings.WithDefaults(),
 		jobs: newJobCache(cfg.JobCacheSize),
+		docs: newDocCache(docCacheSize),
 		sem:  make(chan struct{}, cfg.MaxConcurrentChecks),
 	}, nil
 }
 
 // Register registers the coordinator engine's trigger handlers on e, and
 // what ends a job or action whose trigger the engine gives up on (see
-// giveUps); materialization is handled in batches (see
-// handleMaterializeBatch). Materialization and the start of actions'
-// workflows start new work (engine.StartsNewWork), which SAFEMODE holds.
+// giveUps); materialization and input checks are handled in batches (see
+// handleMaterializeBatch and handleInputCheckBatch). Materialization and
+// the start of actions' workflows start new work (engine.StartsNewWork),
+// which SAFEMODE holds.
 func (r *Runner) Register(e *engine.Engine) {
 	for kind, g := range r.giveUps() {
 		e.HandleGiveUp(kind, g)
@@ -138,8 +141,12 @@ func (r *Runner) Register(e *engine.Engine) {
 		if kind == KindMaterialize || kind == KindStart {
 			opts = append(opts, engine.StartsNewWork())
 		}
-		if kind == KindMaterialize {
+		switch kind {
+		case KindMaterialize:
 			e.HandleBatch(kind, materializeBatch, r.handleMaterializeBatch, opts...)
+			continue
+		case KindInputCheck:
+			e.HandleBatch(kind, inputCheckBatch, r.handleInputCheckBatch, opts...)
 			continue
 		}
 		e.Handle(kind, h, opts...)
@@ -237,7 +244,7 @@ func (r *Runner) jobChanged(ctx context.Context, x store.Tx, before store.JobSta
 func getJob(ctx context.Context, x store.Tx, id string) (store.CoordJob, error) {
 	job, err := x.GetCoordJob(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return job, oozieerr.New(CodeJobNotFound, "Job does not exist [%s]", id)
+		return job, oozieerr.New(oozieerr.E0604, "Job does not exist [%s]", id)
 	}
 	return job, err
 }
@@ -250,7 +257,7 @@ func getJob(ctx context.Context, x store.Tx, id string) (store.CoordJob, error) 
 func lockJob(ctx context.Context, x store.Tx, id string) (store.CoordJob, error) {
 	job, err := x.LockCoordJob(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return job, oozieerr.New(CodeJobNotFound, "Job does not exist [%s]", id)
+		return job, oozieerr.New(oozieerr.E0604, "Job does not exist [%s]", id)
 	}
 	return job, err
 }

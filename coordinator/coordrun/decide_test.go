@@ -300,6 +300,10 @@ func TestIsCoordActionID(t *testing.T) {
 		"0000001-250127091857123-oozie-oozi-C@x1": false,
 		"0000001-250127091857123-oozie-oozi-C":    false,
 		"":                                        false,
+		"-C@3":                                    true,
+		"-C@":                                     false,
+		"@3":                                      false,
+		"0000001-250127091857123-oozie-oozi-C@3@4": false,
 	} {
 		if got := isCoordActionID(id); got != want {
 			t.Errorf("isCoordActionID(%q) = %v", id, got)

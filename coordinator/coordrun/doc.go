@@ -16,14 +16,17 @@
 //	                            none until an action leaves the queue (WAITING or
 //	                            READY: throttle actions at most, catch-up included)
 //	coord-input-check   action  a WAITING action's dependencies, with a delay growing
-//	                            from 1s to 60s, at once on Notify and at its timeout;
+//	                            from 1s to 60s (never past its timeout deadline), at
+//	                            once on Notify; handled in batches of many actions,
+//	                            one write transaction each;
 //	                            an action without dependencies is checked inside its
 //	                            materialization instead (it needs no filesystem);
 //	                            hcat:// dependencies are asked of their metastore
 //	                            (Config.HCat, hcat.go), which notifies when the
 //	                            partition is added
 //	coord-timeout       job     due at the earliest timeout deadline of its WAITING
-//	                            actions; it makes their input checks run then
+//	                            actions after a resume; it makes their input checks
+//	                            run then
 //	coord-start         job     the ready/start step: concurrency, FIFO/LIFO/LAST_ONLY/
 //	                            NONE, workflows submitted; not scheduled while every
 //	                            slot of a FIFO/LIFO job is taken
@@ -37,7 +40,7 @@
 // # Flow
 //
 //	Submit ──► job PREP + coord-materialize
-//	coord-materialize ──► actions WAITING + coord-input-check each + coord-timeout
+//	coord-materialize ──► actions WAITING + coord-input-check each
 //	coord-input-check ──► READY ──► coord-start ──► SUBMITTED + workflow (same transaction)
 //	                  └─► TIMEDOUT | SKIPPED | FAILED ──► coord-status
 //	workflow changes ──► OnWorkflowChange ──► RUNNING | SUSPENDED | SUCCEEDED | FAILED | KILLED

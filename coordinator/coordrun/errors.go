@@ -4,7 +4,6 @@ import (
 	"errors"
 	"unicode/utf8"
 
-	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/oozieerr"
 )
 
@@ -32,25 +31,6 @@ func coded(err error) error {
 	}
 	return &Error{Code: code, Msg: oozieerr.TextOf(err), Err: err}
 }
-
-// Oozie error codes the coordinator engine returns itself, named for what they mean here;
-// the codes are defined once in oozieerr.
-const (
-	CodeMissingProperty  = oozieerr.E0401 // Missing configuration property [x]
-	CodeInvalidParam     = oozieerr.E0302 // Invalid parameter [x]
-	CodeAppDirMissing    = oozieerr.E0504 // App directory [x] does not exist
-	CodeAppDefMissing    = oozieerr.E0505 // App definition [x] does not exist
-	CodeIO               = oozieerr.E0803 // IO error
-	CodeDefaultProperty  = oozieerr.E0804 // disallowed property in coord-config-default.xml
-	CodeJobNotFound      = oozieerr.E0604 // Job does not exist [x]
-	CodeConfig           = oozieerr.E0307 // runtime error reading a configuration
-	CodeRerun            = oozieerr.E1018 // rerun precondition failed
-	CodeInputCheck       = oozieerr.E1021 // input check failed
-	CodeIgnore           = oozieerr.E1024 // ignore precondition failed
-	CodeWorkflowSubmit   = oozieerr.E1019 // the action's workflow could not be submitted
-	CodeDeleteRunning    = coordinator.CodeDeleteRunning
-	CodeChangeNotAllowed = coordinator.CodeChangeNotAllowed
-)
 
 // ErrorCode returns the Oozie error code carried by err (from this package, the coordinator
 // core, the workflow runner or a filesystem), or "".

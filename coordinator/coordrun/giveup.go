@@ -4,16 +4,9 @@ import (
 	"context"
 	"errors"
 
-	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
-)
-
-// Oozie error codes of the work the engine gave up on (see giveUps).
-const (
-	CodeStatusTransit = oozieerr.E1025 // Coord status transit error
-	CodeKill          = oozieerr.E1020 // Could not kill coord job
 )
 
 // giveUps returns what ends the job or action of each trigger kind when
@@ -34,13 +27,13 @@ func (r *Runner) giveUps() map[store.TriggerKind]engine.GiveUp {
 		}
 	}
 	return map[store.TriggerKind]engine.GiveUp{
-		KindMaterialize: job(coordinator.CodeMaterialize),
-		KindTimeout:     job(CodeInputCheck),
-		KindStart:       job(CodeWorkflowSubmit),
-		KindStatus:      job(CodeStatusTransit),
-		KindKill:        job(CodeKill),
-		KindInputCheck:  action(CodeInputCheck),
-		KindWorkflow:    action(CodeWorkflowSubmit),
+		KindMaterialize: job(oozieerr.E1012),
+		KindTimeout:     job(oozieerr.E1021),
+		KindStart:       job(oozieerr.E1019),
+		KindStatus:      job(oozieerr.E1025),
+		KindKill:        job(oozieerr.E1020),
+		KindInputCheck:  action(oozieerr.E1021),
+		KindWorkflow:    action(oozieerr.E1019),
 	}
 }
 
@@ -49,7 +42,7 @@ func (r *Runner) giveUps() map[store.TriggerKind]engine.GiveUp {
 // recorded, if it has none.
 func (r *Runner) giveUpJob(ctx context.Context, x store.Tx, jobID, code, cause string) error {
 	job, err := lockJob(ctx, x, jobID)
-	if ErrorCode(err) == CodeJobNotFound {
+	if ErrorCode(err) == oozieerr.E0604 {
 		return nil
 	}
 	if err != nil {

@@ -5,9 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"os/user"
-	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -19,8 +17,8 @@ import (
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
-	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/internal/enginetest"
+	"github.com/gozie/gozie/internal/stacktest"
 	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/testenv/minidfs"
@@ -35,6 +33,7 @@ var bg = context.Background()
 // datasets under root.
 type world struct {
 	t      testing.TB
+	stack  *stacktest.Stack
 	store  store.Store
 	clock  *clock.Fake
 	fs     *hadoop.Resolver
@@ -138,20 +137,11 @@ type options struct {
 
 func setup(t testing.TB, o options) *world {
 	t.Helper()
-	if o.now.IsZero() {
-		o.now = time.Date(2010, 1, 1, 5, 0, 0, 0, time.UTC)
-	}
 	if o.root == "" {
 		o.root = t.TempDir()
 	}
-	w := &world{t: t, root: o.root, nn: "file://" + o.root, clock: o.clock, exec: enginetest.NewScripted(o.auto)}
-	if w.clock == nil {
-		w.clock = clock.NewFake(o.now)
-	}
-	w.store = enginetest.Backend{Postgres: o.postgres, DSN: o.dsn, SQLitePath: o.sqlitePath}.Open(t)
-	w.logs = newLogRecorder()
-	log := slog.New(w.logs)
-	defaultFS := "file:///"
+	w := &world{t: t, logs: newLogRecorder()}
+	nn := ""
 	if o.hdfs {
 		// The server (this process's user) acts for the jobs' users.
 		dfs, err := minidfs.Start(bg, minidfs.Options{Root: o.root, Conf: minidfs.ProxyUserConf(currentUser(t))})
@@ -159,53 +149,28 @@ func setup(t testing.TB, o options) *world {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { dfs.Close() })
-		w.nn, defaultFS = dfs.URI(), dfs.URI()
+		nn = dfs.URI()
 	}
-	fs, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: defaultFS, Now: w.clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fs.Close() })
-	w.fs = fs
-	var userFS hadoop.FileSystem = fs
-	if o.schemes != nil {
-		policy, err := hadoop.NewSchemePolicy(o.schemes, fs.DefaultFS())
-		if err != nil {
-			t.Fatal(err)
-		}
-		userFS = policy.Restrict(fs)
-	}
-	systemID := "gozie-test"
-	if o.owner != "" {
-		systemID = "gozie-" + o.owner
-	}
-	w.wf, err = wfrun.New(wfrun.Config{Store: w.store, Clock: w.clock, Logger: log, FS: userFS,
-		IDs:             ids.NewGenerator(systemID, time.Now()),
-		Executors:       actions.Registry{"fs": w.exec, "map-reduce": w.exec, "shell": w.exec},
-		CallbackBaseURL: "http://127.0.0.1/oozie/callback", CheckInterval: time.Hour, PollInterval: time.Hour,
-		OnJobChange: func(ctx context.Context, x store.Tx, job store.WorkflowJob) error {
+	log := slog.New(w.logs)
+	w.stack = stacktest.New(t, stacktest.Options{Now: o.now, Clock: o.clock, Auto: o.auto, Root: o.root,
+		Backend:   enginetest.Backend{Postgres: o.postgres, DSN: o.dsn, SQLitePath: o.sqlitePath},
+		DefaultFS: nn, NameNode: nn, Schemes: o.schemes, Owner: o.owner, Lease: o.lease,
+		MaxAttempts: o.maxAttempts, Logger: log,
+		OnWorkflowChange: func(ctx context.Context, x store.Tx, job store.WorkflowJob) error {
 			return w.coords.OnWorkflowChange(ctx, x, job)
 		}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := w.stack
+	w.store, w.clock, w.fs, w.wf, w.eng, w.exec, w.root, w.nn = s.Store, s.Clock, s.FS, s.Workflows, s.Engine, s.Exec, s.Root, s.NameNode
 	set := coordinator.DefaultSettings()
 	if o.settings != nil {
 		o.settings(&set)
 	}
-	w.coords, err = New(Config{Store: w.store, Clock: w.clock, Logger: log, FS: userFS,
-		IDs: ids.NewGenerator(systemID, time.Now()), Workflows: w.wf, Settings: set, testHook: o.testHook, HCat: o.hcat})
+	var err error
+	w.coords, err = New(Config{Store: w.store, Clock: w.clock, Logger: log, FS: s.UserFS,
+		IDs: s.IDs(), Workflows: w.wf, Settings: set, testHook: o.testHook, HCat: o.hcat})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lease := o.lease
-	if lease == 0 {
-		lease = 30 * time.Second
-	}
-	w.eng = engine.New(engine.Config{Store: w.store, Clock: w.clock, Logger: log, Owner: o.owner, Lease: lease,
-		MaxSleep: time.Hour, Backoff: func(int) time.Duration { return 10 * time.Millisecond },
-		MaxAttempts: o.maxAttempts})
-	w.wf.Register(w.eng)
 	w.only = o.only
 	if o.only == nil {
 		w.coords.Register(w.eng)
@@ -222,10 +187,8 @@ func setup(t testing.TB, o options) *world {
 }
 
 func (w *world) start() {
-	if err := w.eng.Start(bg); err != nil {
-		w.t.Fatal(err)
-	}
-	w.t.Cleanup(w.eng.Stop)
+	w.t.Helper()
+	w.stack.Start(w.t)
 }
 
 // installExample copies the example app name of the folder apps (gozie's or Oozie's, see
@@ -233,28 +196,7 @@ func (w *world) start() {
 // <nameNode>/user/alice/examples/apps/<name>.
 func (w *world) installExample(apps, name string) {
 	w.t.Helper()
-	src := filepath.Join(apps, name)
-	dst := filepath.Join(w.root, "user", "alice", "examples", "apps", name)
-	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		w.t.Fatalf("installing the example app %s: %v", src, err)
-	}
+	w.stack.InstallExample(w.t, apps, name)
 }
 
 // exampleProps reads a properties file of the example app name of the folder apps
@@ -262,43 +204,15 @@ func (w *world) installExample(apps, name string) {
 // and overrides.
 func (w *world) exampleProps(apps, name, file string, kv ...string) *conf.Properties {
 	w.t.Helper()
-	f, err := os.Open(filepath.Join(apps, name, file))
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	defer f.Close()
-	p, err := conf.ReadProperties(f, file)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	p.Set("nameNode", w.nn)
-	p.Set("user.name", "alice")
-	for i := 0; i+1 < len(kv); i += 2 {
-		p.Set(kv[i], kv[i+1])
-	}
-	return p
+	return w.stack.ExampleProps(w.t, apps, name, file, kv...)
 }
 
 // app writes a coordinator app (and a one-action workflow) under the
 // cluster and returns its directory URI.
 func (w *world) app(name, coordXML string) string {
 	w.t.Helper()
-	dir := w.local(w.nn + "/apps/" + name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		w.t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "coordinator.xml"), []byte(coordXML), 0o644); err != nil {
-		w.t.Fatal(err)
-	}
-	wf := `<workflow-app xmlns="uri:oozie:workflow:1.0" name="` + name + `-wf">
-  <start to="work"/>
-  <action name="work"><fs/><ok to="end"/><error to="fail"/></action>
-  <kill name="fail"><message>failed</message></kill>
-  <end name="end"/>
-</workflow-app>`
-	if err := os.WriteFile(filepath.Join(dir, "workflow.xml"), []byte(wf), 0o644); err != nil {
-		w.t.Fatal(err)
-	}
+	w.stack.Write(w.t, "/apps/"+name+"/coordinator.xml", coordXML)
+	w.stack.Write(w.t, "/apps/"+name+"/workflow.xml", stacktest.OneActionWorkflow(name+"-wf"))
 	return w.nn + "/apps/" + name
 }
 
@@ -331,15 +245,7 @@ func (w *world) job(id string) store.CoordJob {
 
 func (w *world) actions(jobID string) []store.CoordAction {
 	w.t.Helper()
-	var acts []store.CoordAction
-	if err := w.store.Tx(bg, func(x store.Tx) (err error) {
-		acts, _, err = x.ListCoordActions(bg, store.CoordActionFilter{JobID: jobID})
-		return
-	}); err != nil {
-		w.t.Fatal(err)
-	}
-	sort.Slice(acts, func(i, j int) bool { return acts[i].ActionNumber < acts[j].ActionNumber })
-	return acts
+	return w.stack.CoordActions(w.t, jobID)
 }
 
 func (w *world) action(id string) store.CoordAction {
@@ -385,8 +291,7 @@ func (w *world) settle() {
 
 // settler is the world's view of its engines for Settle and waits.
 func (w *world) settler() enginetest.Settler {
-	return enginetest.Settler{Store: w.store, Now: w.clock.Now, AllowErrors: w.allowErrors,
-		Poll: testwait.Poll{Timeout: w.patience, Every: w.pollEvery}, Unhandled: w.unhandled}
+	return w.stack.Settler(w.allowErrors, testwait.Poll{Timeout: w.patience, Every: w.pollEvery}, w.unhandled)
 }
 
 // advance moves the fake clock and lets the engine catch up.
@@ -416,57 +321,30 @@ func (w *world) waitActionStatus(id string, want store.CoordActionStatus) store.
 // and tells the runner, as a launcher's callback would.
 func (w *world) complete(actionID string, outcome workflow.Outcome) {
 	w.t.Helper()
-	a := w.action(actionID)
-	run := w.waitRun(a.ExternalID)
-	st := actions.Status{Done: true, Outcome: outcome, ExternalStatus: "SUCCEEDED"}
-	if outcome != workflow.OutcomeOK {
-		st.ExternalStatus, st.ErrorCode, st.ErrorMessage = "FAILED", "1", "exit code 1"
-	}
-	w.exec.End(run.Tag, st)
-	if err := w.wf.Callback(bg, run.ActionID, string(outcome)); err != nil {
-		w.t.Fatal(err)
-	}
+	w.stack.Complete(w.t, w.settler(), w.action(actionID).ExternalID, outcome)
 }
 
 // waitRun waits for the first action of a workflow to be started.
 func (w *world) waitRun(wfID string) actions.Attempt {
 	w.t.Helper()
-	var run actions.Attempt
-	w.waitFor("a run of workflow "+wfID, func() bool {
-		var ok bool
-		run, ok = w.exec.RunOf(wfID)
-		return ok
-	})
-	return run
+	return w.stack.WaitRun(w.t, w.settler(), wfID)
 }
 
 // local returns the local path of a URI on the test cluster (MiniDFS
 // serves the local directory root).
 func (w *world) local(uri string) string {
-	return filepath.Join(w.root, strings.TrimPrefix(uri, w.nn))
+	return w.stack.Local(uri)
 }
 
 // touch creates a file (and its parents) on the test cluster.
 func (w *world) touch(uri string) {
 	w.t.Helper()
-	p := w.local(uri)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		w.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, nil, 0o644); err != nil {
-		w.t.Fatal(err)
-	}
+	w.stack.Write(w.t, uri, "")
 }
 
 // triggerDue returns when a trigger is due, and false when there is none.
 func (w *world) triggerDue(kind store.TriggerKind, entity string) (time.Time, bool) {
-	w.t.Helper()
-	var tr store.Trigger
-	err := w.store.Tx(bg, func(x store.Tx) (err error) { tr, err = x.GetTrigger(bg, kind, entity); return })
-	if err != nil {
-		return time.Time{}, false
-	}
-	return tr.DueAt, true
+	return w.stack.TriggerDue(kind, entity)
 }
 
 // currentUser is the user the tests run as: the server's user, the real

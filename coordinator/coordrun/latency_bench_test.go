@@ -108,7 +108,7 @@ func benchDoneFlagToLaunch(b *testing.B, backend string, waited time.Duration, n
 	}
 	tick.Stop()
 	w.waitFor("every workflow to be launched", func() bool {
-		return w.countSQL(`SELECT COUNT(*) FROM wf_actions WHERE type = 'fs' AND start_time IS NOT NULL`) == jobs
+		return w.fsActionsStarted() == jobs
 	})
 	b.StopTimer()
 	stop()
@@ -177,4 +177,24 @@ func followRealTime(w *world) (stop func()) {
 			wg.Wait()
 		})
 	}
+}
+
+// fsActionsStarted counts the fs actions of workflows that have started.
+func (w *world) fsActionsStarted() int {
+	w.t.Helper()
+	var acts []store.WorkflowAction
+	err := w.store.Tx(bg, func(x store.Tx) (err error) {
+		acts, err = x.ListActionsByStatus(bg, store.ActionStatuses, 0)
+		return err
+	})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	n := 0
+	for _, a := range acts {
+		if a.Type == "fs" && !a.StartTime.IsZero() {
+			n++
+		}
+	}
+	return n
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/sla"
 	"github.com/gozie/gozie/store"
 )
@@ -256,7 +257,7 @@ func (w *newWork) schedule(kind store.TriggerKind, entityID string, due time.Tim
 
 // addActions collects a job's new actions (rows, as decide checked them)
 // with their SLA registrations, waits and first input checks, and the
-// job's timeout check, and returns how many of them are queued (WAITING or
+// job's timeout check where one is needed (armTimeout), and returns how many of them are queued (WAITING or
 // READY: the throttle counts them). An action checked at once and SKIPPED
 // is not queued.
 func addActions(job *store.CoordJob, actions []coordinator.NewAction, rows []store.CoordAction, now time.Time,
@@ -289,7 +290,7 @@ func addActions(job *store.CoordJob, actions []coordinator.NewAction, rows []sto
 			w.waits[a.ID] = uris
 		}
 		w.schedule(KindInputCheck, a.ID, na.CheckAt)
-		if d, ok := timeoutDeadline(*a); ok && (first.IsZero() || d.Before(first)) {
+		if d, ok := timeoutDeadline(*a); ok && armTimeout(d, na.CheckAt) && (first.IsZero() || d.Before(first)) {
 			first = d
 		}
 	}
@@ -304,6 +305,13 @@ func addActions(job *store.CoordJob, actions []coordinator.NewAction, rows []sto
 	}
 	return queued
 }
+
+// armTimeout reports whether a new action's timeout needs the job's
+// coord-timeout trigger: only when its deadline comes before its first
+// input check. From then on every check of a waiting action is booked no
+// later than its deadline (nextCheck), so the check itself times it out
+// on time, and a timeout trigger would fire to find nothing to do.
+func armTimeout(deadline, firstCheck time.Time) bool { return deadline.Before(firstCheck) }
 
 // writeNewWork writes what the pass collected, with multi-row statements.
 func (r *Runner) writeNewWork(ctx context.Context, x store.Tx, w *newWork, now time.Time) error {
@@ -551,7 +559,7 @@ func (r *Runner) lookAhead(ctx context.Context, runs []*engine.Claim, now time.T
 // applies Oozie's rules for a FAILED job.
 func (r *Runner) failJob(ctx context.Context, x store.Tx, job store.CoordJob, cause error) error {
 	r.log.Error("coordinator materialization failed; the job fails", "coord_job_id", job.ID, "err", cause)
-	code, msg := errorFields(cause, coordinator.CodeMaterialize)
+	code, msg := errorFields(cause, oozieerr.E1012)
 	return r.failJobWith(ctx, x, job, code, msg)
 }
 

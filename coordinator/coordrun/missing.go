@@ -45,7 +45,7 @@ func (r *Runner) MissingDependencies(ctx context.Context, id string, typ ScopeTy
 		var err error
 		if job, err = x.GetCoordJob(ctx, id); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
-				return oozieerr.New(CodeJobNotFound, "Job does not exist [%s]", id)
+				return oozieerr.New(oozieerr.E0604, "Job does not exist [%s]", id)
 			}
 			return err
 		}

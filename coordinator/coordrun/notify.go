@@ -18,7 +18,7 @@ import (
 func (r *Runner) Notify(ctx context.Context, uri string) (int, error) {
 	u := normalizeURI(uri)
 	if u == "" {
-		return 0, oozieerr.New(CodeInvalidParam, "Invalid parameter [uri]: empty")
+		return 0, oozieerr.New(oozieerr.E0302, "Invalid parameter [uri]: empty")
 	}
 	var n int
 	err := r.tx(ctx, func(x store.Tx) error {

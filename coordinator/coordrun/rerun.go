@@ -66,7 +66,7 @@ func (r *Runner) Rerun(ctx context.Context, id string, opts RerunOptions) ([]sto
 		for _, a := range selected {
 			na, err := refreshAction(def, job, a, now, r.set)
 			if err != nil {
-				return nil, oozieerr.Wrap(CodeRerun, err, "refreshing %s", a.ID)
+				return nil, oozieerr.Wrap(oozieerr.E1018, err, "refreshing %s", a.ID)
 			}
 			refreshed[a.ID] = na
 		}
@@ -125,18 +125,18 @@ func (r *Runner) Rerun(ctx context.Context, id string, opts RerunOptions) ([]sto
 // rerunSelection checks the rerun preconditions and returns the actions.
 func (r *Runner) rerunSelection(ctx context.Context, x store.Tx, job store.CoordJob, opts RerunOptions) ([]store.CoordAction, error) {
 	if job.Status == store.JobPrep || job.Status == store.JobIgnored {
-		return nil, oozieerr.New(CodeRerun, "Error in rerun of coordinator job [%s]: a job in %s cannot be rerun", job.ID, job.Status)
+		return nil, oozieerr.New(oozieerr.E1018, "Error in rerun of coordinator job [%s]: a job in %s cannot be rerun", job.ID, job.Status)
 	}
 	acts, err := r.selectActions(ctx, x, job.ID, opts.Type, opts.Scope)
 	if err != nil {
 		return nil, err
 	}
 	if len(acts) == 0 {
-		return nil, oozieerr.New(CodeRerun, "Error in rerun of coordinator job [%s]: no action in scope [%s]", job.ID, opts.Scope)
+		return nil, oozieerr.New(oozieerr.E1018, "Error in rerun of coordinator job [%s]: no action in scope [%s]", job.ID, opts.Scope)
 	}
 	for _, a := range acts {
 		if !rerunnable(a.Status) {
-			return nil, oozieerr.New(CodeRerun, "Error in rerun of coordinator job [%s]: part or all actions are not eligible to rerun! "+
+			return nil, oozieerr.New(oozieerr.E1018, "Error in rerun of coordinator job [%s]: part or all actions are not eligible to rerun! "+
 				"action %s is %s", job.ID, a.ID, a.Status)
 		}
 	}
@@ -149,7 +149,7 @@ func (r *Runner) cleanupOutputs(ctx context.Context, acts []store.CoordAction, j
 	for _, a := range acts {
 		doc, err := coordinator.ParseActionXML(a.ActionXML, jobConf, r.cfg.Format)
 		if err != nil {
-			return oozieerr.Wrap(CodeRerun, err, "reading the action document of %s", a.ID)
+			return oozieerr.Wrap(oozieerr.E1018, err, "reading the action document of %s", a.ID)
 		}
 		for _, ev := range doc.DataOuts {
 			if ev.NoCleanup {
@@ -157,7 +157,7 @@ func (r *Runner) cleanupOutputs(ctx context.Context, acts []store.CoordAction, j
 			}
 			for _, u := range ev.URIs {
 				if err := r.removeOutput(ctx, u); err != nil { // hcat.go
-					return oozieerr.Wrap(CodeRerun, err, "deleting the output %s of %s", u, a.ID)
+					return oozieerr.Wrap(oozieerr.E1018, err, "deleting the output %s of %s", u, a.ID)
 				}
 				r.log.Info("coordinator rerun deleted an output", "action_id", a.ID, "uri", u)
 			}

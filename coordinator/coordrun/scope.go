@@ -61,7 +61,7 @@ func (r *Runner) selectActions(ctx context.Context, x store.Tx, jobID string, ty
 		}
 		return coordinator.InDateScope(acts, ranges), nil
 	}
-	return nil, oozieerr.New(CodeInvalidParam, "Invalid parameter [type] = [%s]: must be action or date", typ)
+	return nil, oozieerr.New(oozieerr.E0302, "Invalid parameter [type] = [%s]: must be action or date", typ)
 }
 
 func minT(a, b time.Time) time.Time {
@@ -110,14 +110,14 @@ func (r *Runner) IgnoreActions(ctx context.Context, id string, typ ScopeType, sc
 			return err
 		}
 		if job.Status == store.JobPrep {
-			return oozieerr.New(CodeIgnore, "Coordinator job [%s] is in PREP: it has no actions to ignore", id)
+			return oozieerr.New(oozieerr.E1024, "Coordinator job [%s] is in PREP: it has no actions to ignore", id)
 		}
 		acts, err := r.selectActions(ctx, x, id, typ, scope)
 		if err != nil {
 			return err
 		}
 		if len(acts) == 0 {
-			return oozieerr.New(CodeIgnore, "No coordinator actions of [%s] in scope [%s]", id, scope)
+			return oozieerr.New(oozieerr.E1024, "No coordinator actions of [%s] in scope [%s]", id, scope)
 		}
 		var refused []string
 		for _, a := range acts {
@@ -126,7 +126,7 @@ func (r *Runner) IgnoreActions(ctx context.Context, id string, typ ScopeType, sc
 			}
 		}
 		if len(refused) > 0 {
-			return oozieerr.New(CodeIgnore, "Only FAILED, KILLED or TIMEDOUT actions can be ignored: %s", strings.Join(refused, ", "))
+			return oozieerr.New(oozieerr.E1024, "Only FAILED, KILLED or TIMEDOUT actions can be ignored: %s", strings.Join(refused, ", "))
 		}
 		now := r.now()
 		for _, a := range acts {
@@ -150,7 +150,7 @@ func (r *Runner) SelectActions(ctx context.Context, id string, typ ScopeType, sc
 	err := r.tx(ctx, func(x store.Tx) error {
 		if _, err := x.GetCoordJob(ctx, id); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
-				return oozieerr.New(CodeJobNotFound, "Job does not exist [%s]", id)
+				return oozieerr.New(oozieerr.E0604, "Job does not exist [%s]", id)
 			}
 			return err
 		}

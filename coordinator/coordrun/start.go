@@ -187,7 +187,7 @@ func (r *Runner) prepareLaunch(ctx context.Context, def *coordinator.Job, jobCon
 	}
 	runConf, rerunConf, err := splitRunConf(a.RunConf)
 	if err != nil {
-		l.failure = oozieerr.Wrap(CodeWorkflowSubmit, err, "reading the run configuration of %s", a.ID)
+		l.failure = oozieerr.Wrap(oozieerr.E1019, err, "reading the run configuration of %s", a.ID)
 		return l, nil
 	}
 	if runConf.Len() == 0 {
@@ -195,7 +195,7 @@ func (r *Runner) prepareLaunch(ctx context.Context, def *coordinator.Job, jobCon
 	}
 	doc, err := coordinator.ParseActionXML(a.ActionXML, runConf, r.cfg.Format)
 	if err != nil {
-		l.failure = oozieerr.Wrap(CodeWorkflowSubmit, err, "reading the action document of %s", a.ID)
+		l.failure = oozieerr.Wrap(oozieerr.E1019, err, "reading the action document of %s", a.ID)
 		return l, nil
 	}
 	wfConf, err := coordinator.WorkflowConf(doc, runConf, rerunConf)
@@ -206,7 +206,7 @@ func (r *Runner) prepareLaunch(ctx context.Context, def *coordinator.Job, jobCon
 	p, err := r.cfg.Workflows.Prepare(ctx, wfConf, wfrun.SubmitOptions{Start: true, ParentID: a.ID})
 	if err != nil {
 		code := ErrorCode(err)
-		if code == "" || code == wfrun.CodeIO {
+		if code == "" || code == oozieerr.E0803 { // an uncoded or IO failure is retried
 			return l, err
 		}
 		l.failure = &Error{Code: code, Msg: oozieerr.TextOf(err), Err: err}

@@ -68,12 +68,12 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 	props = props.Trimmed()
 	user, _ := props.Get(PropUser)
 	if user == "" {
-		return nil, oozieerr.New(CodeMissingProperty, "Missing configuration property [%s]", PropUser)
+		return nil, oozieerr.New(oozieerr.E0401, "Missing configuration property [%s]", PropUser)
 	}
 	ctx = hadoop.AsUser(ctx, user) // the app and its includes are read as the user
 	appPath, _ := props.Get(PropAppPath)
 	if appPath == "" {
-		return nil, oozieerr.New(CodeInvalidParam, "Invalid parameter [%s]", PropAppPath)
+		return nil, oozieerr.New(oozieerr.E0302, "Invalid parameter [%s]", PropAppPath)
 	}
 	if s, err := conf.Substitute(props, r.cfg.SubstituteDepth); err == nil {
 		if v, _ := s.Get(PropAppPath); v != "" {
@@ -94,7 +94,7 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 	merged.Merge(props)
 	merged, err = conf.Substitute(merged, r.cfg.SubstituteDepth)
 	if err != nil {
-		return nil, &Error{Code: CodeConfig, Msg: err.Error(), Err: err}
+		return nil, &Error{Code: oozieerr.E0307, Msg: err.Error(), Err: err}
 	}
 	app, err := coordinator.Parse(raw)
 	if err != nil {
@@ -281,7 +281,7 @@ func appIOError(err error) *Error {
 	if errors.As(err, &nf) {
 		return &Error{Code: oozieerr.Code(nf.ErrorCode()), Msg: nf.Message(), Err: err}
 	}
-	return oozieerr.Wrap(CodeIO, err, "IO error")
+	return oozieerr.Wrap(oozieerr.E0803, err, "IO error")
 }
 
 // readApp reads the coordinator definition and coord-config-default.xml.
@@ -291,14 +291,14 @@ func (r *Runner) readApp(ctx context.Context, dir, file string) ([]byte, *conf.P
 	}
 	if _, err := r.cfg.FS.Stat(ctx, dir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, oozieerr.New(CodeAppDirMissing, "App directory [%s] does not exist", dir)
+			return nil, nil, oozieerr.New(oozieerr.E0504, "App directory [%s] does not exist", dir)
 		}
 		return nil, nil, appIOError(err)
 	}
 	raw, err := r.cfg.FS.ReadFile(ctx, file)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, oozieerr.New(CodeAppDefMissing, "App definition [%s] does not exist", file)
+			return nil, nil, oozieerr.New(oozieerr.E0505, "App definition [%s] does not exist", file)
 		}
 		return nil, nil, appIOError(err)
 	}
@@ -308,11 +308,11 @@ func (r *Runner) readApp(ctx context.Context, dir, file string) ([]byte, *conf.P
 	case err == nil:
 		p, perr := conf.ReadConfigurationXML(bytes.NewReader(b), dir+"/"+coordDefaultsFile)
 		if perr != nil {
-			return nil, nil, &Error{Code: coordinator.CodeInvalidDefinition, Msg: perr.Error(), Err: perr}
+			return nil, nil, &Error{Code: oozieerr.E0701, Msg: perr.Error(), Err: perr}
 		}
 		for _, name := range reservedDefaults {
 			if _, ok := p.Get(name); ok {
-				return nil, nil, oozieerr.New(CodeDefaultProperty, "Disallowed default property [%s] in %s", name, coordDefaultsFile)
+				return nil, nil, oozieerr.New(oozieerr.E0804, "Disallowed default property [%s] in %s", name, coordDefaultsFile)
 			}
 		}
 		defaults = p
@@ -334,7 +334,7 @@ func (r *Runner) readInclude(ctx context.Context, dir, p string) ([]byte, error)
 	}
 	b, err := r.cfg.FS.ReadFile(ctx, p)
 	if err != nil {
-		return nil, oozieerr.Wrap(CodeIO, err, "reading dataset file %s", p)
+		return nil, oozieerr.Wrap(oozieerr.E0803, err, "reading dataset file %s", p)
 	}
 	return b, nil
 }

@@ -38,17 +38,17 @@ func TestSubmitErrors(t *testing.T) {
 		props *conf.Properties
 		code  oozieerr.Code
 	}{
-		{"no user", conf.NewProperties(PropAppPath, app, "start", "2010-01-01T00:00Z"), CodeMissingProperty},
-		{"no app path", conf.NewProperties("user.name", "alice"), CodeInvalidParam},
-		{"no app directory", w.props(w.nn+"/nowhere", "start", "2010-01-01T00:00Z"), CodeAppDirMissing},
-		{"no coordinator.xml", w.props(w.nn+"/apps", "start", "2010-01-01T00:00Z"), CodeAppDefMissing},
+		{"no user", conf.NewProperties(PropAppPath, app, "start", "2010-01-01T00:00Z"), oozieerr.E0401},
+		{"no app path", conf.NewProperties("user.name", "alice"), oozieerr.E0302},
+		{"no app directory", w.props(w.nn+"/nowhere", "start", "2010-01-01T00:00Z"), oozieerr.E0504},
+		{"no coordinator.xml", w.props(w.nn+"/apps", "start", "2010-01-01T00:00Z"), oozieerr.E0505},
 		{"not XML", w.props(writeApp("notxml", "<coordinator-app", nil), "start", "2010-01-01T00:00Z"), "E0700"},
 		{"schema", w.props(writeApp("schema", strings.Replace(good, "<action>", "<bogus/><action>", 1), nil),
 			"start", "2010-01-01T00:00Z"), "E0701"},
 		{"start after end", w.props(app, "start", "2010-01-03T00:00Z"), "E1003"},
 		{"bad date", w.props(app, "start", "2010-01-01T24:00Z"), "E1003"},
 		{"undefined variable", w.props(app), "E1004"},
-		{"reserved default", w.props(reserved, "start", "2010-01-01T00:00Z"), CodeDefaultProperty},
+		{"reserved default", w.props(reserved, "start", "2010-01-01T00:00Z"), oozieerr.E0804},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := w.coords.Submit(bg, tc.props, SubmitOptions{})

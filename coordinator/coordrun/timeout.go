@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 )
 
@@ -19,7 +20,7 @@ func (r *Runner) handleTimeout(ctx context.Context, run *engine.Claim) error {
 	jobID := run.Trigger.EntityID
 	return r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
 		job, err := lockJob(ctx, x, jobID)
-		if ErrorCode(err) == CodeJobNotFound {
+		if ErrorCode(err) == oozieerr.E0604 {
 			return nil
 		}
 		if err != nil {

@@ -11,9 +11,6 @@ import (
 	"github.com/gozie/gozie/store"
 )
 
-// CodeUpdate is Oozie's E1023, a coordinator update that cannot be applied.
-const CodeUpdate = oozieerr.E1023
-
 // Update replaces a coordinator's definition and configuration with the
 // application's current coordinator.xml read again from its app path, under
 // props (or, when props is empty, the job's own configuration; the job's
@@ -30,13 +27,13 @@ func (r *Runner) Update(ctx context.Context, id string, props *conf.Properties, 
 		return err
 	})
 	if errors.Is(err, store.ErrNotFound) {
-		return "", oozieerr.New(CodeJobNotFound, "Job does not exist [%s]", id)
+		return "", oozieerr.New(oozieerr.E0604, "Job does not exist [%s]", id)
 	}
 	if err != nil {
 		return "", err
 	}
 	if job.Status.Terminal() {
-		return "", oozieerr.New(CodeUpdate, "Coord Job update Error: [job %s is %s, only unfinished jobs can be updated]", id, job.Status)
+		return "", oozieerr.New(oozieerr.E1023, "Coord Job update Error: [job %s is %s, only unfinished jobs can be updated]", id, job.Status)
 	}
 	old, err := conf.ReadConfigurationXML(strings.NewReader(job.Conf), "coordinator job "+id+" configuration")
 	if err != nil {
@@ -73,7 +70,7 @@ func (r *Runner) Update(ctx context.Context, id string, props *conf.Properties, 
 		}
 	}
 	if len(fixed) > 0 {
-		return "", oozieerr.New(CodeUpdate, "Coord Job update Error: [%s cannot be updated; change the end time with -change]",
+		return "", oozieerr.New(oozieerr.E1023, "Coord Job update Error: [%s cannot be updated; change the end time with -change]",
 			strings.Join(fixed, ", "))
 	}
 	diff := "**********Job definition changes**********\n" + lineDiff(job.Definition, nr.Definition) +
@@ -87,7 +84,7 @@ func (r *Runner) Update(ctx context.Context, id string, props *conf.Properties, 
 			return err
 		}
 		if !cur.EndTime.Equal(job.EndTime) || cur.Status.Terminal() {
-			return oozieerr.New(CodeUpdate, "Coord Job update Error: [job %s changed while it was being updated, try again]", id)
+			return oozieerr.New(oozieerr.E1023, "Coord Job update Error: [job %s changed while it was being updated, try again]", id)
 		}
 		cur.Definition, cur.OrigDefinition, cur.Conf, cur.AppPath = nr.Definition, nr.OrigDefinition, nr.Conf, nr.AppPath
 		cur.Concurrency, cur.Timeout, cur.Throttle, cur.ExecutionOrder = nr.Concurrency, nr.Timeout, nr.Throttle, nr.ExecutionOrder

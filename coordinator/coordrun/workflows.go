@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/engine"
+	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow/wfrun"
@@ -58,7 +59,7 @@ func (r *Runner) OnWorkflowChange(ctx context.Context, x store.Tx, wf store.Work
 // (<jobID>@<number> with a -C job id).
 func isCoordActionID(id string) bool {
 	job, n, ok := strings.Cut(id, "@")
-	if !ok || !strings.HasSuffix(job, "-C") || n == "" {
+	if !ok || !ids.EndsWithKind(job, ids.Coordinator) || n == "" {
 		return false
 	}
 	for _, c := range n {
@@ -133,7 +134,7 @@ func (r *Runner) runWorkflowCommand(ctx context.Context, cmd wfCommand, a store.
 	case cmdRerunFailed:
 		_, rerun, err := splitRunConf(a.RunConf)
 		if err != nil {
-			return oozieerr.Wrap(CodeRerun, err, "reading the rerun configuration of %s", a.ID)
+			return oozieerr.Wrap(oozieerr.E1018, err, "reading the rerun configuration of %s", a.ID)
 		}
 		props := rerun.Clone()
 		props.Set(keyRerunFailNodes, "true")

@@ -1,12 +1,14 @@
 package krblogin
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/kdc"
 )
 
@@ -89,20 +91,14 @@ func TestTicketKeptFresh(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			deadline := time.Now().Add(60 * time.Second)
-			for {
-				end, err := TGTExpiry(cl)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if end.After(first) {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("TGT still expires at %v", first)
-				}
-				time.Sleep(100 * time.Millisecond) // polling for the renewal, bounded by the deadline
-			}
+			testwait.Poll{Timeout: 60 * time.Second, Every: 100 * time.Millisecond}.WaitFor(t,
+				fmt.Sprintf("the TGT expiring at %v to be renewed", first), func() bool {
+					end, err := TGTExpiry(cl)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return end.After(first)
+				})
 			if _, _, err := cl.GetServiceTicket("gozie/localhost"); err != nil {
 				t.Errorf("service ticket after renewal: %v", err)
 			}

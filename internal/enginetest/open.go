@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/postgres"
 	"github.com/gozie/gozie/store/postgres/pgtest"
@@ -57,4 +58,16 @@ func LogOut() io.Writer {
 		return os.Stderr
 	}
 	return io.Discard
+}
+
+// LocalFS opens the local filesystem (file:///) as gozie's filesystems,
+// closed when the test ends.
+func LocalFS(t testing.TB) *hadoop.Resolver {
+	t.Helper()
+	res, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: "file:///"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { res.Close() })
+	return res
 }

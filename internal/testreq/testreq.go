@@ -1,6 +1,6 @@
 // Package testreq is the one place where a test says it needs something from
-// outside the repository: a service (PostgreSQL, the MIT KDC) or a program
-// (a JDK, Chromium, kinit).
+// outside the repository: a service (PostgreSQL, MariaDB, the MIT KDC) or a
+// program (a JDK, Chromium, kinit).
 //
 // `make test` installs and starts all of them, so under CI (CI set to anything
 // but "" or "false") a missing one fails the test: a green CI run has run
@@ -29,6 +29,21 @@ func Missing(tb testing.TB, what, how string) {
 		tb.Fatalf("%s is missing (required under CI): %s", what, how)
 	}
 	tb.Skipf("%s is missing: %s", what, how)
+}
+
+// MySQLEnv names the URL (mysql://USER@HOST:PORT/) of the throwaway MySQL
+// or MariaDB server that `make test` starts (scripts/test-services.sh).
+const MySQLEnv = "GOZIE_TEST_MYSQL"
+
+// MySQL returns the URL of the test MySQL/MariaDB server, or ends tb through
+// Missing when MySQLEnv is not set.
+func MySQL(tb testing.TB) string {
+	tb.Helper()
+	u := os.Getenv(MySQLEnv)
+	if u == "" {
+		Missing(tb, "MySQL/MariaDB", MySQLEnv+" is not set; make test starts a throwaway MariaDB server and sets it")
+	}
+	return u
 }
 
 // Program returns the path of the first of names found on PATH, or ends tb

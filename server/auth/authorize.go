@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/oozieerr"
 )
 
@@ -66,20 +67,6 @@ func (p Permission) String() string {
 // JobScoped reports whether deciding p needs the job the request names.
 func (p Permission) JobScoped() bool { return p == PermReadJob || p == PermModifyJob }
 
-// Oozie error codes of authorization refusals, all answered 401 as Oozie's servlets do.
-const (
-	// CodeNotAdmin is Oozie's E0503 "User [{0}] does not have admin privileges".
-	CodeNotAdmin = oozieerr.E0503
-	// CodeNotAuthorizedWorkflow is Oozie's E0508 "User [{0}] not authorized for WF job [{1}]".
-	CodeNotAuthorizedWorkflow = oozieerr.E0508
-	// CodeNotAuthorizedCoord is Oozie's E0509 "User [{0}] not authorized for Coord job
-	// [{1}]"; Oozie answers it for bundles too.
-	CodeNotAuthorizedCoord = oozieerr.E0509
-	// CodeAnonymous is Oozie's E0501 "Could not perform authorization operation, {0}",
-	// answered when an anonymous caller tries to change something.
-	CodeAnonymous = oozieerr.E0501
-)
-
 // Policy is the authorization configuration.
 type Policy struct {
 	// Disabled turns authorization off: every authenticated (or anonymous) caller may do
@@ -112,8 +99,8 @@ type Job struct {
 func (p *Policy) Decide(user string, perm Permission, job *Job) error {
 	switch perm {
 	case PermNone:
-		return &Error{Status: http.StatusInternalServerError, Code: CodeAnonymous,
-			Msg: CodeAnonymous + ": Could not perform authorization operation, the route declares no permission"}
+		return &Error{Status: http.StatusInternalServerError, Code: oozieerr.E0501,
+			Msg: oozieerr.E0501 + ": Could not perform authorization operation, the route declares no permission"}
 	case PermOpen:
 		return nil
 	}
@@ -147,8 +134,8 @@ func (p *Policy) Decide(user string, perm Permission, job *Job) error {
 		if p.IsAdmin(user) {
 			return nil
 		}
-		return &Error{Status: http.StatusUnauthorized, Code: CodeNotAdmin,
-			Msg: fmt.Sprintf("%s: User [%s] does not have admin privileges", CodeNotAdmin, user)}
+		return &Error{Status: http.StatusUnauthorized, Code: oozieerr.E0503,
+			Msg: fmt.Sprintf("%s: User [%s] does not have admin privileges", oozieerr.E0503, user)}
 	}
 	return fmt.Errorf("auth: unknown permission %v", perm)
 }
@@ -165,9 +152,9 @@ func (p *Policy) decideJob(user string, job *Job) error {
 	if user == job.Owner || p.inACL(user, job.ACL) || p.IsAdmin(user) {
 		return nil
 	}
-	code, kind := CodeNotAuthorizedWorkflow, "WF"
-	if strings.HasSuffix(job.ID, "-C") || strings.HasSuffix(job.ID, "-B") {
-		code, kind = CodeNotAuthorizedCoord, "Coord"
+	code, kind := oozieerr.E0508, "WF"
+	if ids.EndsWithKind(job.ID, ids.Coordinator) || ids.EndsWithKind(job.ID, ids.Bundle) {
+		code, kind = oozieerr.E0509, "Coord"
 	}
 	return &Error{Status: http.StatusUnauthorized, Code: code,
 		Msg: fmt.Sprintf("%s: User [%s] not authorized for %s job [%s]", code, user, kind, job.ID)}
@@ -220,7 +207,7 @@ func (p *Policy) inGroups(user string, groups []string) bool {
 }
 
 func anonymous() *Error {
-	return &Error{Status: http.StatusUnauthorized, Code: CodeAnonymous,
-		Msg: CodeAnonymous + ": Could not perform authorization operation, anonymous requests may only read; " +
+	return &Error{Status: http.StatusUnauthorized, Code: oozieerr.E0501,
+		Msg: oozieerr.E0501 + ": Could not perform authorization operation, anonymous requests may only read; " +
 			"authenticate (user.name or Kerberos)"}
 }

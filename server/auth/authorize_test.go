@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server/auth"
 )
 
@@ -46,7 +47,7 @@ func TestDecide(t *testing.T) {
 		{policy, "", auth.PermReadJob, wf, ok},
 		{policy, "bob", auth.PermReadJob, wf, ok},
 		// Submitting needs a user.
-		{policy, "", auth.PermSubmit, nil, auth.CodeAnonymous},
+		{policy, "", auth.PermSubmit, nil, oozieerr.E0501},
 		{policy, "bob", auth.PermSubmit, nil, ok},
 		// Modifying a job: owner, ACL user, ACL group member, admin by name and by group.
 		{policy, "alice", auth.PermModifyJob, wf, ok},
@@ -54,37 +55,37 @@ func TestDecide(t *testing.T) {
 		{policy, "erin", auth.PermModifyJob, wf, ok},
 		{policy, "root", auth.PermModifyJob, wf, ok},
 		{policy, "frank", auth.PermModifyJob, wf, ok},
-		{policy, "bob", auth.PermModifyJob, wf, auth.CodeNotAuthorizedWorkflow},
-		{policy, "", auth.PermModifyJob, wf, auth.CodeAnonymous},
-		{policy, "nobody", auth.PermModifyJob, wf, auth.CodeNotAuthorizedWorkflow}, // no groups known
+		{policy, "bob", auth.PermModifyJob, wf, oozieerr.E0508},
+		{policy, "", auth.PermModifyJob, wf, oozieerr.E0501},
+		{policy, "nobody", auth.PermModifyJob, wf, oozieerr.E0508}, // no groups known
 		{policy, "bob", auth.PermModifyJob, open, ok},
 		// Coordinators and bundles answer E0509.
 		{policy, "carol", auth.PermModifyJob, coord, ok},
-		{policy, "erin", auth.PermModifyJob, coord, auth.CodeNotAuthorizedCoord},
-		{policy, "bob", auth.PermModifyJob, bundle, auth.CodeNotAuthorizedCoord},
+		{policy, "erin", auth.PermModifyJob, coord, oozieerr.E0509},
+		{policy, "bob", auth.PermModifyJob, bundle, oozieerr.E0509},
 		{policy, "alice", auth.PermModifyJob, bundle, ok},
 		// Admin operations.
 		{policy, "root", auth.PermAdmin, nil, ok},
 		{policy, "frank", auth.PermAdmin, nil, ok},
-		{policy, "alice", auth.PermAdmin, nil, auth.CodeNotAdmin},
-		{policy, "", auth.PermAdmin, nil, auth.CodeAnonymous},
+		{policy, "alice", auth.PermAdmin, nil, oozieerr.E0503},
+		{policy, "", auth.PermAdmin, nil, oozieerr.E0501},
 		// System information: open unless a list of users is set.
 		{policy, "bob", auth.PermSystemInfo, nil, ok},
-		{strict, "bob", auth.PermSystemInfo, nil, auth.CodeNotAdmin},
+		{strict, "bob", auth.PermSystemInfo, nil, oozieerr.E0503},
 		{strict, "monitor", auth.PermSystemInfo, nil, ok},
 		{strict, "root", auth.PermSystemInfo, nil, ok},
-		{strict, "", auth.PermSystemInfo, nil, auth.CodeAnonymous},
+		{strict, "", auth.PermSystemInfo, nil, oozieerr.E0501},
 		// Reads that need the ACL.
-		{strict, "bob", auth.PermReadJob, wf, auth.CodeNotAuthorizedWorkflow},
+		{strict, "bob", auth.PermReadJob, wf, oozieerr.E0508},
 		{strict, "carol", auth.PermReadJob, wf, ok},
-		{strict, "", auth.PermReadJob, wf, auth.CodeAnonymous},
+		{strict, "", auth.PermReadJob, wf, oozieerr.E0501},
 		{strict, "", auth.PermRead, nil, ok},
 		// Authorization off: everything goes, but a route without a permission never does.
 		{off, "", auth.PermAdmin, nil, ok},
 		{off, "bob", auth.PermModifyJob, wf, ok},
 		{nil, "", auth.PermModifyJob, wf, ok},
-		{off, "root", auth.PermNone, nil, auth.CodeAnonymous},
-		{policy, "root", auth.PermNone, nil, auth.CodeAnonymous},
+		{off, "root", auth.PermNone, nil, oozieerr.E0501},
+		{policy, "root", auth.PermNone, nil, oozieerr.E0501},
 	}
 	for _, tt := range tests {
 		name := fmt.Sprintf("%s/%q/%v", policyName(tt.policy, policy, strict), tt.user, tt.perm)

@@ -7,21 +7,13 @@ import (
 	"github.com/gozie/gozie/oozieerr"
 )
 
-// Oozie error codes of refused requests.
-const (
-	// CodeNotAuthorized is Oozie's E0500 "Not authorized, {0}": no valid credential.
-	CodeNotAuthorized = oozieerr.E0500
-	// CodeDoAs is Oozie's E1400 "doAs (proxyuser) failure".
-	CodeDoAs = oozieerr.E1400
-)
-
 // Error is a refused request: the HTTP status, the Oozie error code (one of oozieerr's) and
 // the message. It is an answer rather than a domain error, so it carries its status; the
 // server sends it as it is.
 type Error struct {
 	// Status is the HTTP status, 401 for every refusal but a server-side failure.
 	Status int
-	// Code is the Oozie error code, CodeNotAuthorized or CodeDoAs.
+	// Code is the Oozie error code, oozieerr.E0500 or oozieerr.E1400.
 	Code string
 	// Msg is the message as sent in oozie-error-message.
 	Msg string
@@ -35,12 +27,12 @@ func (e *Error) ErrorCode() string { return e.Code }
 
 // notAuthorized is 401 E0500 with Oozie's "E0500: Not authorized, <reason>" message.
 func notAuthorized(format string, args ...any) *Error {
-	return &Error{Status: http.StatusUnauthorized, Code: CodeNotAuthorized,
-		Msg: CodeNotAuthorized + ": Not authorized, " + fmt.Sprintf(format, args...)}
+	return &Error{Status: http.StatusUnauthorized, Code: oozieerr.E0500,
+		Msg: oozieerr.E0500 + ": Not authorized, " + fmt.Sprintf(format, args...)}
 }
 
 // doAsRefused is 401 E1400. Oozie sends the proxy-user service's own message here, without
 // the code in front.
 func doAsRefused(format string, args ...any) *Error {
-	return &Error{Status: http.StatusUnauthorized, Code: CodeDoAs, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Status: http.StatusUnauthorized, Code: oozieerr.E1400, Msg: fmt.Sprintf(format, args...)}
 }

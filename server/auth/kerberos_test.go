@@ -13,6 +13,7 @@ import (
 	"github.com/jcmturner/gokrb5/v8/keytab"
 	"github.com/jcmturner/gokrb5/v8/spnego"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/testenv/kdc"
@@ -72,7 +73,7 @@ func TestKerberos(t *testing.T) {
 	// Without a token: 401, Negotiate, Oozie's error headers; /versions too.
 	for _, u := range []string{whoURL, ts.URL + server.ContextPath + "/versions"} {
 		r := get(t, u, url.Values{auth.ParamUser: {"alice"}})
-		if r.status != http.StatusUnauthorized || r.negot != "Negotiate" || r.code != auth.CodeNotAuthorized {
+		if r.status != http.StatusUnauthorized || r.negot != "Negotiate" || r.code != oozieerr.E0500 {
 			t.Fatalf("GET %s without a token: %+v, want 401 Negotiate E0500", u, r)
 		}
 	}
@@ -125,11 +126,11 @@ func TestKerberos(t *testing.T) {
 
 	// A token for a service the server holds no key of, and garbage, are refused.
 	r = get(t, whoURL, nil, negotiate(t, alice, "HTTP/elsewhere"))
-	if r.status != http.StatusUnauthorized || r.code != auth.CodeNotAuthorized || r.negot != "Negotiate" {
+	if r.status != http.StatusUnauthorized || r.code != oozieerr.E0500 || r.negot != "Negotiate" {
 		t.Errorf("token for another service: %+v", r)
 	}
 	r = get(t, whoURL, nil, withHeader("Authorization", "Negotiate bm90IGEgdG9rZW4="))
-	if r.status != http.StatusUnauthorized || r.code != auth.CodeNotAuthorized {
+	if r.status != http.StatusUnauthorized || r.code != oozieerr.E0500 {
 		t.Errorf("garbage token: %+v", r)
 	}
 }
@@ -171,7 +172,7 @@ func TestKerberosDoAs(t *testing.T) {
 	}
 	// alice is no proxy user.
 	r = get(t, ts.URL+whoamiPath, url.Values{auth.ParamDoAs: {"bob"}}, negotiate(t, alice, "HTTP/localhost"))
-	if r.status != http.StatusUnauthorized || r.code != auth.CodeDoAs ||
+	if r.status != http.StatusUnauthorized || r.code != oozieerr.E1400 ||
 		!strings.Contains(r.message, "[alice]") || !strings.Contains(r.message, "[bob]") || !strings.Contains(r.message, "127.0.0.1") {
 		t.Errorf("alice as bob: %+v, want 401 E1400 naming alice, bob and the host", r)
 	}

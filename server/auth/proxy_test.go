@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server/auth"
 )
 
@@ -72,7 +73,7 @@ func TestDoAs(t *testing.T) {
 			}
 			continue
 		}
-		if r.status != http.StatusUnauthorized || r.code != auth.CodeDoAs {
+		if r.status != http.StatusUnauthorized || r.code != oozieerr.E1400 {
 			t.Errorf("%s: %+v, want 401 E1400", c.name, r)
 			continue
 		}

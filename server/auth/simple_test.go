@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/auth"
 )
@@ -66,7 +67,7 @@ func TestSimpleAnonymousDenied(t *testing.T) {
 	ts := newServer(t, auth.Config{DenyAnonymous: true})
 	for _, path := range []string{whoamiPath, server.ContextPath + "/versions", server.ContextPath + "/v2/admin/status"} {
 		r := get(t, ts.URL+path, nil)
-		if r.status != http.StatusUnauthorized || r.code != auth.CodeNotAuthorized ||
+		if r.status != http.StatusUnauthorized || r.code != oozieerr.E0500 ||
 			!strings.HasPrefix(r.message, "E0500: Not authorized, ") {
 			t.Errorf("GET %s anonymously: %+v, want 401 E0500", path, r)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/jcmturner/gokrb5/v8/iana/etypeID"
 	"github.com/jcmturner/gokrb5/v8/keytab"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server/auth"
 )
 
@@ -123,7 +124,7 @@ func FuzzNegotiate(f *testing.F) {
 		w := nopWriter{http.Header{}}
 		_, err := a.Authenticate(w, r)
 		var ae *auth.Error
-		if err == nil || !asAuthError(err, &ae) || ae.Status != http.StatusUnauthorized || ae.Code != auth.CodeNotAuthorized {
+		if err == nil || !asAuthError(err, &ae) || ae.Status != http.StatusUnauthorized || ae.Code != oozieerr.E0500 {
 			t.Fatalf("token %q: error %v, want 401 E0500", token, err)
 		}
 		if got := w.h.Get("WWW-Authenticate"); !strings.HasPrefix(got, "Negotiate") {

@@ -14,6 +14,7 @@ import (
 	krbclient "github.com/jcmturner/gokrb5/v8/client"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/testenv/kdc"
@@ -85,11 +86,11 @@ func TestSimpleAuthTransport(t *testing.T) {
 	}
 	var ce *Error
 	_, err = whoami(authClient(t, base, Auth{User: "joe", DoAs: "alice"}), "")
-	if !errors.As(err, &ce) || ce.StatusCode != http.StatusUnauthorized || ce.Code != auth.CodeDoAs {
+	if !errors.As(err, &ce) || ce.StatusCode != http.StatusUnauthorized || ce.Code != oozieerr.E1400 {
 		t.Errorf("SIMPLE as joe for alice: %v, want 401 E1400", err)
 	}
 	_, err = whoami(authClient(t, base, Auth{}), "")
-	if !errors.As(err, &ce) || ce.StatusCode != http.StatusUnauthorized || ce.Code != auth.CodeNotAuthorized {
+	if !errors.As(err, &ce) || ce.StatusCode != http.StatusUnauthorized || ce.Code != oozieerr.E0500 {
 		t.Errorf("anonymous: %v, want 401 E0500", err)
 	}
 }

@@ -48,7 +48,7 @@ func New(baseURL string, httpClient *http.Client) (*Client, error) {
 type Error struct {
 	// StatusCode is the HTTP status.
 	StatusCode int
-	// Code is the Oozie error code (oozie-error-code), e.g. "E0303"; empty when the
+	// Code is the Oozie error code (oozie-error-code), e.g. E0303; empty when the
 	// response carried none.
 	Code string
 	// Message is the Oozie error message (oozie-error-message), or a description of the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/slaapi"
 	"github.com/gozie/gozie/store"
@@ -168,7 +169,7 @@ func (u *ui) coordinator(w http.ResponseWriter, r *http.Request) error {
 	err := u.Store.Tx(ctx, func(x store.Tx) error {
 		c, err := x.GetCoordJob(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
-			return server.NewError(http.StatusNotFound, server.CodeJobNotFound, "Job does not exist [%s]", id)
+			return server.NewError(http.StatusNotFound, oozieerr.E0604, "Job does not exist [%s]", id)
 		}
 		if err != nil {
 			return err

@@ -11,12 +11,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/gozie/gozie/internal/testreq"
+	"github.com/gozie/gozie/internal/chromiumtest"
 )
-
-// Viewport of every browser test and screenshot: a common laptop screen.
-const viewW, viewH = 1280, 800
 
 // browser is one headless Chromium tab on the console.
 type browser struct {
@@ -30,20 +26,7 @@ type browser struct {
 // make test installs it) through chromedp, at 1280x800.
 func newBrowser(t *testing.T, base string) *browser {
 	t.Helper()
-	bin := testreq.Program(t, "chromium", "chromium", "chromium-browser", "google-chrome")
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.Headless,
-		chromedp.DisableGPU, chromedp.Flag("disable-dev-shm-usage", true), chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(viewW, viewH))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
-	b := &browser{t: t, ctx: ctx, base: base}
-	// The first run starts the browser: it takes no deadline, which would
-	// end the browser with it.
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(viewW, viewH)); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
-	}
-	return b
+	return &browser{t: t, ctx: chromiumtest.Start(t, chromiumtest.Program(t)), base: base}
 }
 
 // do runs steps with a deadline and fails the test on an error.
@@ -70,13 +53,7 @@ func run[T any](b *browser, a chromedp.Action[T]) T {
 
 // snippet is the start of the console's view, for failure messages.
 func (b *browser) snippet() string {
-	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
-	defer cancel()
-	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById("message")||{}).outerHTML + (document.getElementById("view")||document.body).outerHTML`))
-	if err != nil {
-		return err.Error()
-	}
-	return s[:min(len(s), 3000)]
+	return chromiumtest.PageText(b.ctx)
 }
 
 // open loads the console page at path (below /oozie, "/" for the console

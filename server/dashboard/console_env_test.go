@@ -2,30 +2,15 @@ package dashboard_test
 
 import (
 	"context"
-	"log/slog"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/gozie/gozie/bundle/bundlerun"
-	"github.com/gozie/gozie/clock"
 	"github.com/gozie/gozie/conf"
-	"github.com/gozie/gozie/coordinator"
-	"github.com/gozie/gozie/coordinator/coordrun"
-	"github.com/gozie/gozie/hadoop"
-	"github.com/gozie/gozie/ids"
-	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/server/dashboard"
-	"github.com/gozie/gozie/server/jobs"
+	"github.com/gozie/gozie/server/jobs/jobstest"
 	"github.com/gozie/gozie/server/slaapi"
-	"github.com/gozie/gozie/sla"
 	"github.com/gozie/gozie/store"
-	"github.com/gozie/gozie/store/sqlite"
 	"github.com/gozie/gozie/workflow/wfrun"
 )
 
@@ -63,85 +48,29 @@ type consoleEnv struct {
 // loopback port with the world above, under simple authentication.
 func newConsoleEnv(t *testing.T) *consoleEnv {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "gozie.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	seed(t, st)
-	res, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: "file:///"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { res.Close() })
-	policy, err := hadoop.NewSchemePolicy([]string{"hdfs", "file"}, res.DefaultFS())
-	if err != nil {
-		t.Fatal(err)
-	}
-	fsys := policy.Restrict(res)
-	clk := clock.NewFake(t0.Add(3 * time.Hour))
-	log := slog.New(slog.DiscardHandler)
-	gen := ids.NewGenerator("gozie-test", t0)
-	var coords *coordrun.Runner
-	run, err := wfrun.New(wfrun.Config{Store: st, Clock: clk, Logger: log, FS: fsys, IDs: gen,
-		CallbackBaseURL: "http://127.0.0.1:1/oozie/callback",
-		OnJobChange: func(ctx context.Context, x store.Tx, job store.WorkflowJob) error {
-			return coords.OnWorkflowChange(ctx, x, job)
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if coords, err = coordrun.New(coordrun.Config{Store: st, Clock: clk, Logger: log, FS: fsys, IDs: gen, Workflows: run,
-		Settings: coordinator.DefaultSettings()}); err != nil {
-		t.Fatal(err)
-	}
-	bundles, err := bundlerun.New(bundlerun.Config{Store: st, Clock: clk, Logger: log, FS: fsys, IDs: gen, Coordinators: coords})
-	if err != nil {
-		t.Fatal(err)
-	}
 	authn, err := auth.New(auth.Config{Type: auth.TypeSimple, Secret: []byte("console test secret"),
 		Groups: func(string) ([]string, error) { return nil, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{Logger: log, Registry: prometheus.NewRegistry(), Build: server.BuildInfo{Version: "test"},
-		Authenticator: authn,
+	env := jobstest.NewOpts(t, jobstest.Options{Now: t0.Add(3 * time.Hour), Seed: seed, Authenticator: authn,
 		Authorization: &auth.Policy{AdminUsers: []string{"admin"}, Groups: func(string) ([]string, error) { return nil, nil }}})
-	slaSvc, err := sla.New(sla.Config{Store: st, Clock: clk, Logger: log})
-	if err != nil {
+	if err := slaapi.Register(env.Server, slaapi.Deps{Store: env.Store, Clock: env.Clock}); err != nil {
 		t.Fatal(err)
 	}
-	if err := jobs.Register(srv, jobs.Deps{Store: st, Workflows: run, Coordinators: coords, Bundles: bundles, Clock: clk,
-		Logger: log, FS: fsys, SLA: slaSvc}); err != nil {
+	if err := dashboard.Register(env.Server, dashboard.Deps{Store: env.Store, Clock: env.Clock}); err != nil {
 		t.Fatal(err)
 	}
-	if err := slaapi.Register(srv, slaapi.Deps{Store: st, Clock: clk}); err != nil {
-		t.Fatal(err)
-	}
-	if err := dashboard.Register(srv, dashboard.Deps{Store: st, Clock: clk}); err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv.Handler())
-	t.Cleanup(hs.Close)
-
-	app := filepath.Join(dir, "apps", "nightly-etl")
-	if err := os.MkdirAll(app, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(app, "workflow.xml"), []byte(nightlyWF), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	props := conf.NewProperties("user.name", owner, "oozie.wf.application.path", "file://"+app,
+	app := env.WriteApp(t, "nightly-etl", nightlyWF)
+	props := conf.NewProperties("user.name", owner, "oozie.wf.application.path", app,
 		"rm", "localhost:8032", "nn", "hdfs://localhost:8020")
-	id, err := run.Submit(ctx, props, wfrun.SubmitOptions{Start: true})
+	id, err := env.Runner.Submit(context.Background(), props, wfrun.SubmitOptions{Start: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	runActions(t, st, id)
-	insertBroken(t, st, "file://"+app)
-	return &consoleEnv{URL: hs.URL + server.ContextPath, Store: st, NightlyID: id}
+	runActions(t, env.Store, id)
+	insertBroken(t, env.Store, app)
+	return &consoleEnv{URL: env.URL, Store: env.Store, NightlyID: id}
 }
 
 // runActions gives the started nightly-etl the state of a run in progress:

@@ -33,6 +33,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gozie/gozie/clock"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/store"
@@ -128,7 +129,7 @@ func (u *ui) serveFile(w http.ResponseWriter, r *http.Request, name string) erro
 	}
 	b, err := fs.ReadFile(u.files, name)
 	if err != nil {
-		return server.NewError(http.StatusNotFound, server.CodeInvalidResource, "Invalid resource [%s]", name)
+		return server.NewError(http.StatusNotFound, oozieerr.E0301, "Invalid resource [%s]", name)
 	}
 	ct := mime.TypeByExtension(path.Ext(name))
 	if ct == "" {

@@ -38,7 +38,7 @@ const aggregatorXML = `<coordinator-app xmlns="uri:oozie:coordinator:0.4" name="
 // seed stores a bundle "nightly" with the coordinator "aggregator" of three
 // hourly actions: #1 met its SLA, #2 ended 15 minutes after should-end
 // (END_MISS), #3 runs. A workflow of app "other" never started (START_MISS).
-func seed(t *testing.T, st store.Store) {
+func seed(t testing.TB, st store.Store) {
 	t.Helper()
 	ctx := context.Background()
 	h, m := time.Hour, time.Minute

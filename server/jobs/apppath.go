@@ -8,9 +8,6 @@ import (
 	"github.com/gozie/gozie/server"
 )
 
-// codeEL is Oozie's E1004, "Expression language evaluation error, {0}".
-const codeEL = oozieerr.E1004
-
 // appPathProps names the application path property of each job type.
 var appPathProps = map[JobType]string{
 	TypeWorkflow:    PropWorkflowPath,
@@ -34,6 +31,6 @@ func checkAppPath(props *conf.Properties, kind JobType, depth int) error {
 	if !ok {
 		return nil
 	}
-	return server.NewError(http.StatusBadRequest, codeEL,
+	return server.NewError(http.StatusBadRequest, oozieerr.E1004,
 		"Expression language evaluation error, variable [%s] cannot be resolved in [%s] = [%s]", name, key, path)
 }

@@ -2,14 +2,16 @@ package jobs_test
 
 import (
 	"context"
-	"database/sql"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/jobs/jobstest"
 	"github.com/gozie/gozie/store"
@@ -223,7 +225,7 @@ func TestAuditCoordinatorAndBundle(t *testing.T) {
 		t.Errorf("bundle's auditlog:\n%s", log)
 	}
 	r := f.call(t, http.MethodGet, "/oozie/v2/job/"+coord+"@1?show=auditlog", "", "")
-	if r.status != http.StatusBadRequest || r.header.Get(server.HeaderErrorCode) != server.CodeInvalidParamValue {
+	if r.status != http.StatusBadRequest || r.header.Get(server.HeaderErrorCode) != oozieerr.E0303 {
 		t.Errorf("auditlog of an action: %d %s", r.status, r.body)
 	}
 	r = f.call(t, http.MethodGet, "/oozie/v2/job/not-an-id?show=auditlog", "", "")
@@ -298,7 +300,7 @@ func TestAuditLogFilter(t *testing.T) {
 	for _, bad := range []string{"bogus=1", "limit=0", "start=yesterday", "loglevel=LOUD", "recent=-1h", "text",
 		"start=2025-01-28T00:00Z;end=2025-01-27T00:00Z"} {
 		r := f.call(t, http.MethodGet, "/oozie/v2/job/"+id+"?show=auditlog&logfilter="+url.QueryEscape(bad), "", "")
-		if r.status != http.StatusBadRequest || r.header.Get(server.HeaderErrorCode) != server.CodeInvalidParamValue ||
+		if r.status != http.StatusBadRequest || r.header.Get(server.HeaderErrorCode) != oozieerr.E0303 ||
 			!strings.Contains(r.header.Get(server.HeaderErrorMessage), "[logfilter] = ["+bad+"]") {
 			t.Errorf("logfilter %q: %d %s %s", bad, r.status, r.header.Get(server.HeaderErrorCode), r.header.Get(server.HeaderErrorMessage))
 		}
@@ -323,21 +325,16 @@ func operations(t *testing.T, log string) []string {
 	return ops
 }
 
-// TestAuditFailureDoesNotFailCommands: without an audit table the commands
-// still work.
+// TestAuditFailureDoesNotFailCommands: when the audit records cannot be
+// stored the commands still work.
 func TestAuditFailureDoesNotFailCommands(t *testing.T) {
 	t.Parallel()
-	f := setup(t)
+	faults := &faultyStore{}
+	f := setupWith(t, jobstest.Options{WrapStore: faults.wrap})
 	id := f.submit(t, appFS, true)
-	db, ok := f.Store.(interface{ SQL() *sql.DB })
-	if !ok {
-		t.Fatalf("store %T gives no SQL handle", f.Store)
-	}
-	if _, err := db.SQL().Exec(`DROP TABLE job_audit`); err != nil {
-		t.Fatal(err)
-	}
+	faults.audit.Store(true)
 	if r := f.call(t, http.MethodPut, "/oozie/v2/job/"+id+"?action=kill", "", ""); r.status != http.StatusOK {
-		t.Fatalf("kill without an audit table: %d %s", r.status, r.body)
+		t.Fatalf("kill with the audit store failing: %d %s", r.status, r.body)
 	}
 	if got := f.workflowJob(t, id).Status; got != store.WorkflowKilled {
 		t.Errorf("job is %s, want KILLED", got)
@@ -348,24 +345,58 @@ func TestAuditFailureDoesNotFailCommands(t *testing.T) {
 // recorded with the 500 E0307 the client got.
 func TestAuditRuntimeFailure(t *testing.T) {
 	t.Parallel()
-	f := setup(t)
+	faults := &faultyStore{}
+	f := setupWith(t, jobstest.Options{WrapStore: faults.wrap})
 	id := f.submit(t, appFS, true)
-	db, ok := f.Store.(interface{ SQL() *sql.DB })
-	if !ok {
-		t.Fatalf("store %T gives no SQL handle", f.Store)
-	}
-	if _, err := db.SQL().Exec(`DROP TABLE wf_actions`); err != nil {
-		t.Fatal(err)
-	}
+	faults.actions.Store(true)
 	r := f.call(t, http.MethodPut, "/oozie/v2/job/"+id+"?action=kill&user.name=joe", "", "")
 	if r.status != http.StatusInternalServerError {
-		t.Fatalf("kill without an action table: %d %s", r.status, r.body)
+		t.Fatalf("kill with the action store failing: %d %s", r.status, r.body)
 	}
 	job := f.workflowJob(t, id)
 	want := oozieAuditLine(f.Clock.Now(), "joe", job.Group, job.AppName, id, "kill", id, "FAILED", r.status,
 		r.header.Get(server.HeaderErrorCode), r.header.Get(server.HeaderErrorMessage))
 	lines := strings.Split(f.auditLog(t, id, ""), "\n")
-	if len(lines) != 3 || lines[1] != want || r.header.Get(server.HeaderErrorCode) != server.CodeRuntime {
+	if len(lines) != 3 || lines[1] != want || r.header.Get(server.HeaderErrorCode) != oozieerr.E0307 {
 		t.Errorf("auditlog:\n%s\nwant as its second line:\n%s", strings.Join(lines, "\n"), want)
 	}
+}
+
+// faultyStore fails, once told to, what a store with a lost table would:
+// appending audit records (audit) or reading workflow actions (actions).
+type faultyStore struct {
+	store.Store
+	audit, actions atomic.Bool
+}
+
+// wrap is faultyStore for jobstest.Options.WrapStore.
+func (s *faultyStore) wrap(st store.Store) store.Store {
+	s.Store = st
+	return s
+}
+
+var errLostTable = errors.New("the table is gone")
+
+func (s *faultyStore) AppendAudit(ctx context.Context, r *store.AuditRecord) error {
+	if s.audit.Load() {
+		return errLostTable
+	}
+	return s.Store.AppendAudit(ctx, r)
+}
+
+func (s *faultyStore) Tx(ctx context.Context, fn func(store.Tx) error) error {
+	return s.Store.Tx(ctx, func(x store.Tx) error { return fn(faultyTx{Tx: x, s: s}) })
+}
+
+// faultyTx is one transaction of a faultyStore.
+type faultyTx struct {
+	store.Tx
+	s *faultyStore
+}
+
+func (x faultyTx) ListWorkflowActions(ctx context.Context, jobID string) ([]store.WorkflowAction, error) {
+	if x.s.actions.Load() {
+		return nil, errLostTable
+	}
+	return x.Tx.ListWorkflowActions(ctx, jobID)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/store"
 )
@@ -35,7 +36,7 @@ func (a *api) getAuditLog(w http.ResponseWriter, r *http.Request, id string, loc
 	case idUnknown:
 		return errJobNotFound(id)
 	default:
-		return server.NewError(http.StatusBadRequest, server.CodeInvalidParamValue,
+		return server.NewError(http.StatusBadRequest, oozieerr.E0303,
 			"Invalid parameter value, [show] = [%s]: the audit log is a workflow's, coordinator's or bundle's", showAuditLog)
 	}
 	f, err := logFilterParam(r.URL.Query(), loc)

@@ -32,7 +32,6 @@ const (
 	bulkStartScheduled  = "startscheduledtime"
 	bulkEndScheduled    = "endscheduledtime"
 	bulkTimeFormatHint  = " (expected yyyy-MM-dd'T'HH:mm'Z')"
-	codeMissingParam    = oozieerr.E0305 // Missing parameter [{0}]
 	defaultBulkStatuses = "KILLED,FAILED"
 )
 
@@ -93,7 +92,7 @@ func parseBulkFilter(s string) (bulkFilter, error) {
 		}
 	}
 	if len(f.bundles) == 0 {
-		return f, server.NewError(http.StatusBadRequest, codeMissingParam, "Missing parameter [%s]", bulkBundle)
+		return f, server.NewError(http.StatusBadRequest, oozieerr.E0305, "Missing parameter [%s]", bulkBundle)
 	}
 	if len(statuses) == 0 {
 		statuses = splitList(defaultBulkStatuses)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 )
 
@@ -16,7 +17,7 @@ func (a *api) callback(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	id, status := q.Get(paramID), q.Get(paramStatus)
 	if id == "" || !q.Has(paramStatus) {
-		return server.NewError(http.StatusBadRequest, codeCallbackID, "Invalid callback ID [%s]", r.URL.RawQuery)
+		return server.NewError(http.StatusBadRequest, oozieerr.E0402, "Invalid callback ID [%s]", r.URL.RawQuery)
 	}
 	if err := a.Workflows.Callback(r.Context(), id, status); err != nil {
 		return fmt.Errorf("callback for action %s: %w", id, err)

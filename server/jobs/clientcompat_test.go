@@ -37,6 +37,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/jobs/jobstest"
 )
@@ -415,17 +416,7 @@ func pyCheckCoordAction(t *testing.T, what string, a map[string]any) int {
 // pyWait polls cond until it holds, failing after a deadline; cond describes what it saw.
 func pyWait(t *testing.T, what string, cond func() (bool, string)) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		ok, saw := cond()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("waiting for %s: %s", what, saw)
-		}
-		time.Sleep(10 * time.Millisecond) // polling a condition, with the deadline above
-	}
+	testwait.Poll{Timeout: 30 * time.Second, Every: 10 * time.Millisecond}.WaitForLast(t, what, cond)
 }
 
 // pySubmit replays jobs_submit_workflow / jobs_submit_coordinator: POST jobs (with

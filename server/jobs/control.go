@@ -19,9 +19,6 @@ const (
 	actionRerun   = "rerun"
 )
 
-// codeChangeWorkflow is Oozie's E1017, a change command on a workflow job.
-const codeChangeWorkflow = oozieerr.E1017
-
 // otherActions are PUT job actions Oozie has and gozie does not serve yet.
 var otherActions = map[string]bool{
 	"bundle-rerun": true,
@@ -59,7 +56,7 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 			return a.putCoordinator(w, r, id, action)
 		}
 		if kindOfID(id) == idWorkflow && action == actionChange {
-			return server.NewError(http.StatusBadRequest, codeChangeWorkflow, "Workflow jobs cannot be changed")
+			return server.NewError(http.StatusBadRequest, oozieerr.E1017, "Workflow jobs cannot be changed")
 		}
 		if action == actionIgnore {
 			return errJobNotFound(id) // Oozie takes any other id for a coordinator's

@@ -12,9 +12,6 @@ import (
 	"github.com/gozie/gozie/store"
 )
 
-// codeJobFilter is Oozie's E0421, a bad filter of a job's actions.
-const codeJobFilter = oozieerr.E0421 // Invalid job filter [{0}], {1}
-
 // Coordinator action filter keys of GET job/<coord id>?filter=.
 const (
 	filterNominalTime = "nominaltime" // with filterStatus
@@ -26,7 +23,7 @@ const (
 // (<, <=, >, >=) bound the nominal time. Anything else is 400 E0421.
 func parseCoordActionFilter(s string, f *store.CoordActionFilter) error {
 	bad := func(reason string) error {
-		return server.NewError(http.StatusBadRequest, codeJobFilter, "Invalid job filter [%s], %s", s, reason)
+		return server.NewError(http.StatusBadRequest, oozieerr.E0421, "Invalid job filter [%s], %s", s, reason)
 	}
 	for part := range strings.SplitSeq(s, ";") {
 		part = strings.TrimSpace(part)

@@ -93,7 +93,8 @@ func (a *api) getCoordinator(w http.ResponseWriter, r *http.Request, id, show st
 	if err != nil {
 		return err
 	}
-	f := store.CoordActionFilter{JobID: id, Offset: offset - 1, Limit: length}
+	// Oozie's JSON of an action has no action XML: its column is not read.
+	f := store.CoordActionFilter{JobID: id, Offset: offset - 1, Limit: length, OmitActionXML: true}
 	switch o := q.Get(paramOrder); o {
 	case "", "asc":
 	case "desc":

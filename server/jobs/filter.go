@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/store"
 )
@@ -56,11 +57,11 @@ type FilterError struct {
 
 // Error returns "E0420: Invalid jobs filter [<filter>], <reason>".
 func (e *FilterError) Error() string {
-	return codeJobsFilter + ": Invalid jobs filter [" + e.Filter + "], " + e.Reason
+	return oozieerr.E0420 + ": Invalid jobs filter [" + e.Filter + "], " + e.Reason
 }
 
 // ErrorCode returns E0420.
-func (e *FilterError) ErrorCode() string { return codeJobsFilter }
+func (e *FilterError) ErrorCode() string { return oozieerr.E0420 }
 
 // Filter names (lower case; names are matched case-insensitively).
 const (

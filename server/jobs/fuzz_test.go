@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/store"
 )
@@ -60,7 +61,7 @@ func FuzzParseCoordActionFilter(f *testing.F) {
 		err := parseCoordActionFilter(s, &got)
 		if err != nil {
 			var se *server.Error
-			if !errors.As(err, &se) || se.Code != codeJobFilter || se.Status != http.StatusBadRequest {
+			if !errors.As(err, &se) || se.Code != oozieerr.E0421 || se.Status != http.StatusBadRequest {
 				t.Fatalf("parseCoordActionFilter(%q) error %v is not a 400 E0421", s, err)
 			}
 			return

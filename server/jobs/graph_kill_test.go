@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
 )
@@ -26,7 +27,7 @@ func (f *fixture) failThroughKill(t *testing.T, id string) {
 			return err
 		}
 		kill := store.WorkflowAction{ID: id + "@fail", JobID: id, Name: "fail", Type: workflow.TypeKill,
-			Status: store.ActionOK, ErrorCode: workflow.CodeKillNode, ErrorMessage: "mkdir failed [mkdir refused]",
+			Status: store.ActionOK, ErrorCode: oozieerr.E0729, ErrorMessage: "mkdir failed [mkdir refused]",
 			CreatedTime: f.Clock.Now(), LastModified: f.Clock.Now()}
 		if err := x.InsertWorkflowAction(ctx, &kill); err != nil {
 			return err

@@ -23,7 +23,13 @@ type fixture struct {
 
 func setup(t *testing.T) *fixture {
 	t.Helper()
-	env := jobstest.New(t)
+	return setupWith(t, jobstest.Options{})
+}
+
+// setupWith is setup on a server started with o.
+func setupWith(t *testing.T, o jobstest.Options) *fixture {
+	t.Helper()
+	env := jobstest.NewOpts(t, o)
 	f := &fixture{Env: env}
 	env.WriteApp(t, appNoOp, jobstest.NoOpApp)
 	env.WriteApp(t, appFS, jobstest.FSApp("file://"+env.Apps+"/out"))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/coordinator/coordrun"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/store"
 )
@@ -58,7 +59,7 @@ func (a *api) serveLog(w http.ResponseWriter, r *http.Request, id string, loc *t
 func (a *api) readJobLog(ctx context.Context, id string, q url.Values, loc *time.Location) (jobLog, error) {
 	kind := kindOfID(id)
 	if kind != idCoordinator && (q.Has(paramType) || q.Has(paramScope)) {
-		return jobLog{}, server.NewError(http.StatusBadRequest, server.CodeInvalidParam,
+		return jobLog{}, server.NewError(http.StatusBadRequest, oozieerr.E0302,
 			"Invalid parameter, [%s] and [%s] narrow the log of a coordinator job only", paramType, paramScope)
 	}
 	if kind == idCoordinator && (q.Has(paramType) || q.Has(paramScope)) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/jobs/jobstest"
 	"github.com/gozie/gozie/store"
@@ -249,7 +250,7 @@ func TestLogShowErrors(t *testing.T) {
 	}
 	// A scope type the coordinator engine does not know is its error.
 	r := f.call(t, http.MethodGet, "/oozie/v2/job/"+rows.coord+"?show=log&type=hour&scope=1", "", "")
-	if r.status != http.StatusBadRequest || r.header.Get(server.HeaderErrorCode) != server.CodeInvalidParam ||
+	if r.status != http.StatusBadRequest || r.header.Get(server.HeaderErrorCode) != oozieerr.E0302 ||
 		!strings.Contains(r.header.Get(server.HeaderErrorMessage), "[type] = [hour]") {
 		t.Errorf("type=hour: %d %s %s", r.status, r.header.Get(server.HeaderErrorCode), r.header.Get(server.HeaderErrorMessage))
 	}

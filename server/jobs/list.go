@@ -39,7 +39,8 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f.Offset, f.Limit = offset-1, length
+	// Listings carry no configuration or definition, as in Oozie: those columns are not read.
+	f.Offset, f.Limit, f.OmitDocuments = offset-1, length, true
 	switch t {
 	case TypeCoordinator:
 		if a.Coordinators == nil {

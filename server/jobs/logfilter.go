@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/server"
 )
@@ -80,7 +81,7 @@ func logFilterParam(q url.Values, loc *time.Location) (logFilter, error) {
 	raw := q.Get(paramLogFilter)
 	f, err := parseLogFilter(raw, loc)
 	if err != nil {
-		return logFilter{}, server.NewError(http.StatusBadRequest, server.CodeInvalidParamValue,
+		return logFilter{}, server.NewError(http.StatusBadRequest, oozieerr.E0303,
 			"Invalid parameter value, [%s] = [%s], %v", paramLogFilter, raw, err)
 	}
 	return f, nil

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/oozietime"
 	"github.com/gozie/gozie/server"
@@ -34,15 +35,8 @@ const (
 	paramUser     = "user"
 )
 
-// Oozie error codes returned by this package (the server maps them to responses).
+// Content types of request and response bodies, and the bound on a configuration body.
 const (
-	codeXML            = oozieerr.E0700 // XML error, {0}
-	codeSchema         = oozieerr.E0701 // XML schema error, {0}
-	codeMissingProp    = oozieerr.E0401 // Missing configuration property [{0}]
-	codeCallbackID     = oozieerr.E0402 // Invalid callback ID [{0}]
-	codeNoAppPath      = oozieerr.E0405 // Submission request does not have any application or lib path
-	codeJobsFilter     = oozieerr.E0420 // Invalid jobs filter [{0}], {1}
-	codeAppDefMissing  = oozieerr.E0505 // App definition [{0}] does not exist
 	xmlContentType     = "application/xml"
 	textContentType    = "text/plain;charset=UTF-8"
 	xmlResponseType    = "application/xml;charset=UTF-8"
@@ -69,7 +63,7 @@ func readBody(r *http.Request, limit int64) ([]byte, error) {
 	b, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, limit))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return nil, server.NewError(http.StatusRequestEntityTooLarge, server.CodeInvalidParamValue,
+		return nil, server.NewError(http.StatusRequestEntityTooLarge, oozieerr.E0303,
 			"Invalid parameter value, [body] = [larger than %d bytes]", limit)
 	}
 	if err != nil {
@@ -90,7 +84,7 @@ func readConfiguration(r *http.Request) (*conf.Properties, error) {
 	}
 	props, err := conf.ReadConfigurationXML(bytes.NewReader(body), "configuration")
 	if err != nil {
-		return nil, server.NewError(http.StatusBadRequest, codeXML, "XML error, %s", err)
+		return nil, server.NewError(http.StatusBadRequest, oozieerr.E0700, "XML error, %s", err)
 	}
 	return props, nil
 }
@@ -161,17 +155,17 @@ func zoneParam(q url.Values) (*time.Location, error) {
 // errNotSupported answers a request for something Oozie offers and gozie does not serve
 // yet, the way Oozie itself refuses unsupported operations (E0302 "Invalid parameter [...]").
 func errNotSupported(what string) *server.Error {
-	return server.NewError(http.StatusBadRequest, server.CodeInvalidParam, "Invalid parameter [%s is not supported yet]", what)
+	return server.NewError(http.StatusBadRequest, oozieerr.E0302, "Invalid parameter [%s is not supported yet]", what)
 }
 
 // errJobNotFound is 404 E0604 for an id that names no job.
 func errJobNotFound(id string) *server.Error {
-	return server.NewError(http.StatusNotFound, server.CodeJobNotFound, "Job does not exist [%s]", id)
+	return server.NewError(http.StatusNotFound, oozieerr.E0604, "Job does not exist [%s]", id)
 }
 
 // errActionNotFound is 404 E0605 for an id that names no action.
 func errActionNotFound(id string) *server.Error {
-	return server.NewError(http.StatusNotFound, server.CodeActionNotFound, "Action does not exist [%s]", id)
+	return server.NewError(http.StatusNotFound, oozieerr.E0605, "Action does not exist [%s]", id)
 }
 
 // idKind is what a job or action id names, told by its suffix as Oozie does.
@@ -186,18 +180,18 @@ const (
 	idBundle                // ...-B
 )
 
-// kindOfID classifies an id by its suffix.
+// kindOfID classifies an id by its text, as Oozie does (ids.HasActionOf, ids.EndsWithKind).
 func kindOfID(id string) idKind {
 	switch {
-	case strings.Contains(id, "-W@"):
+	case ids.HasActionOf(id, ids.Workflow):
 		return idWorkflowAction
-	case strings.Contains(id, "-C@"):
+	case ids.HasActionOf(id, ids.Coordinator):
 		return idCoordAction
-	case strings.HasSuffix(id, "-W"):
+	case ids.EndsWithKind(id, ids.Workflow):
 		return idWorkflow
-	case strings.HasSuffix(id, "-C"):
+	case ids.EndsWithKind(id, ids.Coordinator):
 		return idCoordinator
-	case strings.HasSuffix(id, "-B"):
+	case ids.EndsWithKind(id, ids.Bundle):
 		return idBundle
 	}
 	return idUnknown

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/server/oozieapi"
@@ -99,12 +100,11 @@ func (a *api) submitProxy(w http.ResponseWriter, r *http.Request, jobType string
 	}
 	// The runner checks the definition too, but only once it is written: checking it
 	// first means a bad one leaves nothing behind.
-	jobConf := sub.props.Map()
-	def, err := workflow.Load(app.Definition, workflow.OptionsForJob(a.WorkflowOptions, jobConf))
+	def, err := workflow.Load(app.Definition, workflow.OptionsForJob(a.WorkflowOptions, sub.props))
 	if err != nil {
 		return err
 	}
-	if _, err := workflow.ResolveJobConf(def, nil, jobConf); err != nil {
+	if _, err := workflow.ResolveJobConf(def, nil, sub.props); err != nil {
 		return err
 	}
 	if dryRun {
@@ -139,7 +139,7 @@ type proxySubmission struct {
 // script or a sqoop job's command (E0401, proxyRequired). ${name} references are resolved first, as for any submission.
 func (a *api) checkProxy(ctx context.Context, jobType string, props *conf.Properties) (proxySubmission, error) {
 	missing := func(what string) error {
-		return server.NewError(http.StatusBadRequest, codeMissingProp, "Missing configuration property [%s]", what)
+		return server.NewError(http.StatusBadRequest, oozieerr.E0401, "Missing configuration property [%s]", what)
 	}
 	user := props.Value(PropUser)
 	if user == "" {
@@ -153,7 +153,7 @@ func (a *api) checkProxy(ctx context.Context, jobType string, props *conf.Proper
 	props.Set(PropProxySubmission, "true")
 	props, err := conf.Substitute(props, a.SubstituteDepth)
 	if err != nil {
-		return proxySubmission{}, server.NewError(http.StatusBadRequest, server.CodeRuntime, "%s", err)
+		return proxySubmission{}, server.NewError(http.StatusBadRequest, oozieerr.E0307, "%s", err)
 	}
 	get := func(keys ...string) string {
 		for _, k := range keys {
@@ -172,7 +172,7 @@ func (a *api) checkProxy(ctx context.Context, jobType string, props *conf.Proper
 		appPath = lib
 	}
 	if appPath == "" {
-		return proxySubmission{}, server.NewError(http.StatusBadRequest, codeNoAppPath,
+		return proxySubmission{}, server.NewError(http.StatusBadRequest, oozieerr.E0405,
 			"Submission request does not have any application or lib path")
 	}
 	if a.FS == nil {
@@ -184,9 +184,9 @@ func (a *api) checkProxy(ctx context.Context, jobType string, props *conf.Proper
 	}
 	if _, err := a.FS.Stat(ctx, appPath); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return proxySubmission{}, server.NewError(http.StatusBadRequest, wfrun.CodeAppDirMissing, "App directory [%s] does not exist", appPath)
+			return proxySubmission{}, server.NewError(http.StatusBadRequest, oozieerr.E0504, "App directory [%s] does not exist", appPath)
 		}
-		return proxySubmission{}, server.NewError(http.StatusBadRequest, wfrun.CodeIO, "IO error, %s", err)
+		return proxySubmission{}, server.NewError(http.StatusBadRequest, oozieerr.E0803, "IO error, %s", err)
 	}
 	rm := get(PropResourceManager, PropJobTracker, PropJobTracker2)
 	if rm == "" {

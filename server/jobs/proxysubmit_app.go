@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 )
 
@@ -191,7 +192,7 @@ func proxyList(props *conf.Properties, key string) ([]string, error) {
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil || n < 0 || n > maxProxyListSize {
-		return nil, server.NewError(http.StatusBadRequest, server.CodeInvalidParamValue,
+		return nil, server.NewError(http.StatusBadRequest, oozieerr.E0303,
 			"Invalid parameter value, [%s.size] = [%s]", key, s)
 	}
 	out := make([]string, n)
@@ -199,7 +200,7 @@ func proxyList(props *conf.Properties, key string) ([]string, error) {
 		name := key + "." + strconv.Itoa(i)
 		v, ok := props.Get(name)
 		if !ok {
-			return nil, server.NewError(http.StatusBadRequest, codeMissingProp, "Missing configuration property [%s]", name)
+			return nil, server.NewError(http.StatusBadRequest, oozieerr.E0401, "Missing configuration property [%s]", name)
 		}
 		out[i] = v
 	}

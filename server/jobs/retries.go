@@ -8,6 +8,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/oozieapi"
 	"github.com/gozie/gozie/store"
@@ -29,7 +30,7 @@ func (a *api) getRetries(w http.ResponseWriter, r *http.Request, id string, loc 
 		return server.ErrNotSupportedInV1()
 	}
 	if kindOfID(id) != idWorkflowAction {
-		return server.NewError(http.StatusBadRequest, server.CodeInvalidParamValue,
+		return server.NewError(http.StatusBadRequest, oozieerr.E0303,
 			"Invalid parameter value, [show] = [%s]: retries are a workflow action's, give <workflow id>@<action name>",
 			showRetries)
 	}

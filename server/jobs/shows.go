@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/coordinator/coordrun"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/oozieapi"
 	"github.com/gozie/gozie/store"
@@ -63,7 +64,7 @@ func (a *api) getMissingDeps(w http.ResponseWriter, r *http.Request, id string, 
 	case idCoordinator:
 		switch {
 		case q.Get(paramActionListShow) != "" && q.Get(paramDateShow) != "":
-			return server.NewError(http.StatusBadRequest, server.CodeInvalidParam,
+			return server.NewError(http.StatusBadRequest, oozieerr.E0302,
 				"Invalid parameter, give either [%s] or [%s]", paramActionListShow, paramDateShow)
 		case q.Get(paramActionListShow) != "":
 			typ, scope = coordrun.ScopeAction, q.Get(paramActionListShow)
@@ -71,7 +72,7 @@ func (a *api) getMissingDeps(w http.ResponseWriter, r *http.Request, id string, 
 			typ, scope = coordrun.ScopeDate, q.Get(paramDateShow)
 		}
 	default:
-		return server.NewError(http.StatusBadRequest, server.CodeInvalidParamValue,
+		return server.NewError(http.StatusBadRequest, oozieerr.E0303,
 			"Invalid parameter value, [show] = [%s]: missing dependencies are a coordinator's", showMissingDeps)
 	}
 	deps, err := a.Coordinators.MissingDependencies(r.Context(), id, typ, scope)
@@ -96,12 +97,12 @@ func (a *api) getAllRuns(w http.ResponseWriter, r *http.Request, id string, loc 
 	if kindOfID(id) == idCoordinator {
 		q := r.URL.Query()
 		if q.Get(paramType) != string(coordrun.ScopeAction) || q.Get(paramScope) == "" {
-			return server.NewError(http.StatusBadRequest, server.CodeInvalidParam,
+			return server.NewError(http.StatusBadRequest, oozieerr.E0302,
 				"Invalid parameter, show=allruns of a coordinator job needs type=action and scope=<action number>")
 		}
 		actionID = id + "@" + q.Get(paramScope)
 	} else if kindOfID(id) != idCoordAction {
-		return server.NewError(http.StatusBadRequest, server.CodeInvalidParamValue,
+		return server.NewError(http.StatusBadRequest, oozieerr.E0303,
 			"Invalid parameter value, [show] = [%s]: all runs are a coordinator action's", showAllRuns)
 	}
 	var runs []store.WorkflowJob

@@ -2,6 +2,7 @@ package jobs_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/server/jobs/jobstest"
 	"github.com/gozie/gozie/server/oozieapi"
 )
@@ -34,19 +36,15 @@ func TestMissingDependenciesAndLogs(t *testing.T) {
 			{DataSet: "last-hour", MissingDependencies: []string{uri("700")}}}},
 	}}
 	var got oozieapi.MissingDependencies
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	testwait.Poll{Every: 10 * time.Millisecond}.WaitForLast(t, fmt.Sprintf("missing dependencies %+v", want), func() (bool, string) {
 		r := f.call(t, http.MethodGet, "/oozie/v2/job/"+id+"?show=missing-dependencies", "", "")
 		decode(t, r.body, &got)
 		if equalJSON(t, got, want) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("missing dependencies %s, want %+v", r.body, want)
+			return true, ""
 		}
 		f.Clock.Advance(time.Minute) // the input check's backoff runs on the fake clock
-		time.Sleep(10 * time.Millisecond)
-	}
+		return false, string(r.body)
+	})
 	// Narrowed to one action, by number, by date or by the action's id.
 	for _, q := range []string{id + "?show=missing-dependencies&action-list=2",
 		id + "?show=missing-dependencies&date=2025-01-27T01:00Z", id + "@2?show=missing-dependencies"} {

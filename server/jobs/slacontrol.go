@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/coordinator/coordrun"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/store"
 )
@@ -77,14 +78,14 @@ func (a *api) putSLA(w http.ResponseWriter, r *http.Request, id, action string) 
 func (a *api) slaTargets(ctx context.Context, id, actionList, date, coordinators string) ([]string, error) {
 	kind := kindOfID(id)
 	if (actionList != "" || date != "") && kind != idCoordinator {
-		return nil, server.NewError(http.StatusBadRequest, server.CodeInvalidParam, "Invalid parameter, [%s] and [%s] apply to coordinator jobs only", paramActionList, paramDate)
+		return nil, server.NewError(http.StatusBadRequest, oozieerr.E0302, "Invalid parameter, [%s] and [%s] apply to coordinator jobs only", paramActionList, paramDate)
 	}
 	if coordinators != "" && kind != idBundle {
-		return nil, server.NewError(http.StatusBadRequest, server.CodeInvalidParam, "Invalid parameter, [%s] applies to bundle jobs only", paramCoordinators)
+		return nil, server.NewError(http.StatusBadRequest, oozieerr.E0302, "Invalid parameter, [%s] applies to bundle jobs only", paramCoordinators)
 	}
 	switch {
 	case actionList != "" && date != "":
-		return nil, server.NewError(http.StatusBadRequest, server.CodeInvalidParam, "Invalid parameter, give either [%s] or [%s]", paramActionList, paramDate)
+		return nil, server.NewError(http.StatusBadRequest, oozieerr.E0302, "Invalid parameter, give either [%s] or [%s]", paramActionList, paramDate)
 	case actionList != "" || date != "":
 		if a.Coordinators == nil {
 			return nil, errNotSupported("coordinator jobs")
@@ -144,7 +145,7 @@ func (a *api) bundleCoordinators(ctx context.Context, id, list string) ([]string
 		}
 	}
 	for c := range want {
-		return nil, server.NewError(http.StatusBadRequest, server.CodeInvalidParamValue, "Invalid parameter value, [%s] = [%s]: no such coordinator in bundle %s", paramCoordinators, c, id)
+		return nil, server.NewError(http.StatusBadRequest, oozieerr.E0303, "Invalid parameter value, [%s] = [%s]: no such coordinator in bundle %s", paramCoordinators, c, id)
 	}
 	return out, nil
 }

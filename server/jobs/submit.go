@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/server/oozieapi"
@@ -59,7 +60,7 @@ func (a *api) submit(w http.ResponseWriter, r *http.Request) error {
 		props.Set(PropUser, u)
 	}
 	if v, _ := props.Get(PropUser); v == "" {
-		return server.NewError(http.StatusBadRequest, codeMissingProp, "Missing configuration property [%s]", PropUser)
+		return server.NewError(http.StatusBadRequest, oozieerr.E0401, "Missing configuration property [%s]", PropUser)
 	}
 	kind, err := appKind(props)
 	if err != nil {
@@ -119,7 +120,7 @@ func appKind(props *conf.Properties) (JobType, error) {
 	lib, _ := props.Get(PropLibPath)
 	first := strings.TrimSpace(strings.Split(lib, ",")[0])
 	if first == "" {
-		return "", server.NewError(http.StatusBadRequest, codeNoAppPath,
+		return "", server.NewError(http.StatusBadRequest, oozieerr.E0405,
 			"Submission request does not have any application or lib path")
 	}
 	props.Set(PropWorkflowPath, first)

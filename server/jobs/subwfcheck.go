@@ -14,6 +14,7 @@ import (
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/el"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
@@ -62,7 +63,7 @@ var staticFuncs = func() *el.Registry {
 type staticApp struct {
 	dir  string
 	app  *workflow.App
-	conf map[string]string
+	conf *conf.Properties
 	user string
 }
 
@@ -101,17 +102,16 @@ func (a *api) checkSubWorkflows(ctx context.Context, props *conf.Properties) err
 	user, _ := props.Get(PropUser)
 	appPath, _ := props.Get(PropWorkflowPath)
 	ctx = hadoop.AsUser(ctx, user) // the apps are read as the submitting user
-	jobConf := props.Map()
 	_, file := workflow.AppFiles(appPath)
 	def, ok := a.readDefinition(ctx, file)
 	if !ok || !bytes.Contains(def, []byte("sub-workflow")) {
 		return nil
 	}
-	app, err := workflow.Load(def, workflow.OptionsForJob(a.WorkflowOptions, jobConf))
+	app, err := workflow.Load(def, workflow.OptionsForJob(a.WorkflowOptions, props))
 	if err != nil || len(subWorkflowNodes(app)) == 0 {
 		return nil
 	}
-	parent, ok := a.resolveApp(ctx, appPath, app, jobConf, user)
+	parent, ok := a.resolveApp(ctx, appPath, app, props, user)
 	if !ok {
 		return nil
 	}
@@ -206,19 +206,17 @@ func unsupportedInSubWorkflow(hops []string, bad *workflow.Error) error {
 	if bad.Line > 0 {
 		msg += fmt.Sprintf(" (line %d)", bad.Line)
 	}
-	return server.NewError(http.StatusBadRequest, workflow.CodeUnsupportedType, "%s", msg)
+	return server.NewError(http.StatusBadRequest, oozieerr.E0723, "%s", msg)
 }
 
 // childConf is the configuration a sub-workflow action gives its child, as the
 // sub-workflow executor builds it: the parent's configuration when it propagates it, the
 // action's <configuration>, the child's app path and the user. It reports false when a
 // value depends on the run.
-func (s *staticApp) childConf(sw *workflow.SubWorkflow, childPath string) (map[string]string, bool) {
-	out := map[string]string{}
+func (s *staticApp) childConf(sw *workflow.SubWorkflow, childPath string) (*conf.Properties, bool) {
+	out := &conf.Properties{}
 	if sw.PropagateConfiguration {
-		for k, v := range s.conf {
-			out[k] = v
-		}
+		out = s.conf.Plain()
 	}
 	for _, p := range sw.Configuration {
 		name, ok := s.eval(p.Name)
@@ -229,18 +227,18 @@ func (s *staticApp) childConf(sw *workflow.SubWorkflow, childPath string) (map[s
 		if !ok {
 			return nil, false
 		}
-		out[strings.TrimSpace(name)] = value
+		out.Set(strings.TrimSpace(name), value)
 	}
-	out[PropWorkflowPath] = childPath
-	out[PropUser] = s.user
+	out.Set(PropWorkflowPath, childPath)
+	out.Set(PropUser, s.user)
 	return out, true
 }
 
 // resolveApp reads the config-default.xml beside app and returns app with the
 // configuration it would run with under jobConf.
-func (a *api) resolveApp(ctx context.Context, appPath string, app *workflow.App, jobConf map[string]string, user string) (*staticApp, bool) {
+func (a *api) resolveApp(ctx context.Context, appPath string, app *workflow.App, jobConf *conf.Properties, user string) (*staticApp, bool) {
 	dir, _ := workflow.AppFiles(appPath)
-	var defaults map[string]string
+	var defaults *conf.Properties
 	raw, err := a.readFile(ctx, dir+"/"+workflow.ConfigDefaultFile, maxConfigDefaultBytes)
 	switch {
 	case err == nil:
@@ -248,7 +246,7 @@ func (a *api) resolveApp(ctx context.Context, appPath string, app *workflow.App,
 		if err != nil {
 			return nil, false
 		}
-		defaults = p.Map()
+		defaults = p.Plain()
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, false
 	}

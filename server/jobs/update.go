@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 )
 
@@ -26,7 +27,7 @@ type updateResponse struct {
 // the differences are answered; dryrun=true only answers them.
 func (a *api) putUpdate(w http.ResponseWriter, r *http.Request, id string) error {
 	if kindOfID(id) != idCoordinator {
-		return server.NewError(http.StatusBadRequest, server.CodeInvalidParamValue,
+		return server.NewError(http.StatusBadRequest, oozieerr.E0303,
 			"Invalid parameter value, [action] = [update]: only coordinator jobs can be updated")
 	}
 	if a.Coordinators == nil {

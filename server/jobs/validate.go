@@ -12,6 +12,7 @@ import (
 	"github.com/gozie/gozie/bundle"
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/server/oozieapi"
@@ -53,7 +54,7 @@ func (a *api) validate(w http.ResponseWriter, r *http.Request) error {
 	}
 	unsupported, err := a.validateDocument(doc)
 	if err != nil {
-		return server.NewError(http.StatusBadRequest, codeSchema, "XML schema error, %s, %s", file, withoutCode(err))
+		return server.NewError(http.StatusBadRequest, oozieerr.E0701, "XML schema error, %s, %s", file, withoutCode(err))
 	}
 	verdict := oozieapi.ValidMessage
 	if len(unsupported) > 0 {
@@ -92,7 +93,7 @@ func (a *api) readRemote(r *http.Request, file string) ([]byte, error) {
 	f, err := a.FS.Open(hadoop.AsUser(r.Context(), auth.User(r)), file)
 	if err != nil {
 		a.Logger.Warn("validate: reading document", "file", file, "error", err)
-		return nil, server.NewError(http.StatusBadRequest, codeAppDefMissing, "App definition [File does not exist, %s] does not exist", file)
+		return nil, server.NewError(http.StatusBadRequest, oozieerr.E0505, "App definition [File does not exist, %s] does not exist", file)
 	}
 	defer f.Close()
 	doc, err := io.ReadAll(io.LimitReader(f, maxDocumentBytes+1))
@@ -100,7 +101,7 @@ func (a *api) readRemote(r *http.Request, file string) ([]byte, error) {
 		return nil, fmt.Errorf("reading %s: %w", file, err)
 	}
 	if len(doc) > maxDocumentBytes {
-		return nil, server.NewError(http.StatusBadRequest, codeSchema, "XML schema error, %s, larger than %d bytes", file, maxDocumentBytes)
+		return nil, server.NewError(http.StatusBadRequest, oozieerr.E0701, "XML schema error, %s, larger than %d bytes", file, maxDocumentBytes)
 	}
 	return doc, nil
 }

@@ -18,12 +18,14 @@ type BulkList struct {
 }
 
 // MarshalJSON writes the list with bulkresponses as [] when there are none.
-func (l BulkList) MarshalJSON() ([]byte, error) {
+func (l BulkList) MarshalJSON() ([]byte, error) { return marshalDocument(l) }
+
+func (l BulkList) form() (any, bool) {
 	type plain BulkList
 	if l.Responses == nil {
 		l.Responses = []BulkResponse{}
 	}
-	return encodeRaw(plain(l))
+	return plain(l), false
 }
 
 // ExternalIDMatch is the answer of GET jobs?external-id=…: the id of the workflow job

@@ -30,12 +30,14 @@ const BundleTimeUnit = "NONE"
 
 // MarshalJSON writes the job with empty strings as null and the coordinators as [] when
 // there are none.
-func (j BundleJob) MarshalJSON() ([]byte, error) {
+func (j BundleJob) MarshalJSON() ([]byte, error) { return marshalDocument(j) }
+
+func (j BundleJob) form() (any, bool) {
 	type plain BundleJob
 	if j.Coordinators == nil {
 		j.Coordinators = []CoordinatorJob{}
 	}
-	return marshalNullingEmpty(plain(j))
+	return plain(j), true
 }
 
 // BundleJobString is the toString member of a bundle job, "Bundle id[<id>] status[<S>]".
@@ -57,10 +59,12 @@ type BundleList struct {
 }
 
 // MarshalJSON writes the list with bundlejobs as [] when there are none.
-func (l BundleList) MarshalJSON() ([]byte, error) {
+func (l BundleList) MarshalJSON() ([]byte, error) { return marshalDocument(l) }
+
+func (l BundleList) form() (any, bool) {
 	type plain BundleList
 	if l.Jobs == nil {
 		l.Jobs = []BundleJob{}
 	}
-	return encodeRaw(plain(l))
+	return plain(l), false
 }

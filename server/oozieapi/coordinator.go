@@ -36,12 +36,14 @@ type CoordinatorJob struct {
 }
 
 // MarshalJSON writes the job with empty strings as null and actions as [] when none.
-func (j CoordinatorJob) MarshalJSON() ([]byte, error) {
+func (j CoordinatorJob) MarshalJSON() ([]byte, error) { return marshalDocument(j) }
+
+func (j CoordinatorJob) form() (any, bool) {
 	type plain CoordinatorJob
 	if j.Actions == nil {
 		j.Actions = []CoordinatorAction{}
 	}
-	return marshalNullingEmpty(plain(j))
+	return plain(j), true
 }
 
 // CoordinatorJobString is the toString member of a coordinator job,
@@ -74,9 +76,11 @@ type CoordinatorAction struct {
 }
 
 // MarshalJSON writes the action with empty strings as null.
-func (a CoordinatorAction) MarshalJSON() ([]byte, error) {
+func (a CoordinatorAction) MarshalJSON() ([]byte, error) { return marshalDocument(a) }
+
+func (a CoordinatorAction) form() (any, bool) {
 	type plain CoordinatorAction
-	return marshalNullingEmpty(plain(a))
+	return plain(a), true
 }
 
 // CoordinatorActionString is the toString member of a coordinator action,
@@ -92,12 +96,14 @@ type CoordinatorActions struct {
 }
 
 // MarshalJSON writes an empty list as [].
-func (c CoordinatorActions) MarshalJSON() ([]byte, error) {
+func (c CoordinatorActions) MarshalJSON() ([]byte, error) { return marshalDocument(c) }
+
+func (c CoordinatorActions) form() (any, bool) {
 	type plain CoordinatorActions
 	if c.Actions == nil {
 		c.Actions = []CoordinatorAction{}
 	}
-	return marshalNullingEmpty(plain(c))
+	return plain(c), true
 }
 
 // DatasetNotification is the answer of PUT v2/dataset?action=notify (gozie's addition to
@@ -120,10 +126,12 @@ type CoordinatorList struct {
 }
 
 // MarshalJSON writes the list with coordinatorjobs as [] when there are none.
-func (l CoordinatorList) MarshalJSON() ([]byte, error) {
+func (l CoordinatorList) MarshalJSON() ([]byte, error) { return marshalDocument(l) }
+
+func (l CoordinatorList) form() (any, bool) {
 	type plain CoordinatorList
 	if l.Jobs == nil {
 		l.Jobs = []CoordinatorJob{}
 	}
-	return encodeRaw(plain(l))
+	return plain(l), false
 }

@@ -18,42 +18,7 @@ import (
 // rather than encoding the whole struct, decoding it and encoding it again: job info
 // answers with many actions spend most of their time here.
 func marshalNullingEmpty(v any) ([]byte, error) {
-	rv := reflect.ValueOf(v)
-	fields, err := objectFields(rv.Type())
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	buf.WriteByte('{')
-	first := true
-	for _, f := range fields {
-		fv := rv.Field(f.index)
-		if f.omitEmpty && fv.IsZero() {
-			continue
-		}
-		if !first {
-			buf.WriteByte(',')
-		}
-		first = false
-		buf.Write(f.key)
-		if f.kind == reflect.String && fv.String() == "" {
-			buf.WriteString("null")
-			continue
-		}
-		start := buf.Len()
-		if err := enc.Encode(fv.Interface()); err != nil {
-			return nil, fmt.Errorf("encoding %T.%s: %w", v, f.name, err)
-		}
-		buf.Truncate(buf.Len() - 1) // the Encoder's newline
-		if bytes.Equal(buf.Bytes()[start:], []byte(`""`)) {
-			buf.Truncate(start)
-			buf.WriteString("null")
-		}
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	return appendNullingObject(nil, reflect.ValueOf(v))
 }
 
 // objectField is one member of a struct's JSON object.

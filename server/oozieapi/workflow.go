@@ -24,12 +24,14 @@ type WorkflowJob struct {
 }
 
 // MarshalJSON writes the job with empty strings as null and actions as [] when none.
-func (j WorkflowJob) MarshalJSON() ([]byte, error) {
+func (j WorkflowJob) MarshalJSON() ([]byte, error) { return marshalDocument(j) }
+
+func (j WorkflowJob) form() (any, bool) {
 	type plain WorkflowJob
 	if j.Actions == nil {
 		j.Actions = []WorkflowAction{}
 	}
-	return marshalNullingEmpty(plain(j))
+	return plain(j), true
 }
 
 // WorkflowJobString is the toString member of a workflow job, "Workflow id[<id>] status[<S>]".
@@ -65,9 +67,11 @@ type WorkflowAction struct {
 }
 
 // MarshalJSON writes the action with empty strings as null.
-func (a WorkflowAction) MarshalJSON() ([]byte, error) {
+func (a WorkflowAction) MarshalJSON() ([]byte, error) { return marshalDocument(a) }
+
+func (a WorkflowAction) form() (any, bool) {
 	type plain WorkflowAction
-	return marshalNullingEmpty(plain(a))
+	return plain(a), true
 }
 
 // WorkflowActionString is the toString member of a workflow action,
@@ -89,12 +93,14 @@ type WorkflowList struct {
 }
 
 // MarshalJSON writes the list with workflows as [] when there are none.
-func (l WorkflowList) MarshalJSON() ([]byte, error) {
+func (l WorkflowList) MarshalJSON() ([]byte, error) { return marshalDocument(l) }
+
+func (l WorkflowList) form() (any, bool) {
 	type plain WorkflowList
 	if l.Workflows == nil {
 		l.Workflows = []WorkflowJob{}
 	}
-	return encodeRaw(plain(l))
+	return plain(l), false
 }
 
 // JobID is the answer of POST jobs: the new job's id, or "OK" for a workflow dry run.

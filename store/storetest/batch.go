@@ -168,7 +168,7 @@ func testBatchScheduleTriggers(t *testing.T, open Opener) {
 	tx(t, s, func(x store.Tx) error { return x.ScheduleTriggers(ctx, nil) })
 }
 
-// testBatchCoordJobs checks GetCoordJobs, LockCoordJobs,
+// testBatchCoordJobs checks GetCoordJobs, LockCoordJobs, GetCoordActions,
 // CountCoordActionsByJob and SetCoordWaitsMany.
 func testBatchCoordJobs(t *testing.T, open Opener) {
 	s := open(t)
@@ -219,6 +219,28 @@ func testBatchCoordJobs(t *testing.T, open Opener) {
 			}
 		}
 	}
+	// GetCoordActions: every action of the 600 jobs (more than one
+	// statement's worth), asked with a duplicate and a missing id.
+	var actIDs []string
+	for i, id := range ids {
+		for n := 1; n <= i%4; n++ {
+			actIDs = append(actIDs, fmt.Sprintf("%s@%d", id, n))
+		}
+	}
+	askActs := append(slices.Clone(actIDs), actIDs[0], "missing@1")
+	slices.Reverse(askActs)
+	var acts []store.CoordAction
+	tx(t, s, func(x store.Tx) (err error) { acts, err = x.GetCoordActions(ctx, askActs); return })
+	slices.Sort(actIDs)
+	if len(acts) != len(actIDs) {
+		t.Fatalf("GetCoordActions: %d actions, want %d", len(acts), len(actIDs))
+	}
+	for i, a := range acts {
+		if a.ID != actIDs[i] || a.JobID == "" || a.Version != 1 {
+			t.Fatalf("GetCoordActions: action %d is %s of job %q (version %d), want %s", i, a.ID, a.JobID, a.Version, actIDs[i])
+		}
+	}
+
 	var waiting, all map[string]int
 	tx(t, s, func(x store.Tx) (err error) {
 		if waiting, err = x.CountCoordActionsByJob(ctx, ids, []store.CoordActionStatus{store.CoordActionWaiting}); err != nil {

@@ -33,6 +33,8 @@ func Run(t *testing.T, newDB NewDB) {
 		{"CompareAndSet", testCompareAndSet},
 		{"ListJobsFilters", testListJobsFilters},
 		{"CoordJobsAndActions", testCoordJobsAndActions},
+		{"ListCoordActionsOmitXML", testListCoordActionsOmitXML},
+		{"ListJobsOmitDocuments", testListJobsOmitDocuments},
 		{"CoordEngineColumns", testCoordEngineColumns},
 		{"TimeRange", testTimeRange},
 		{"CoordJobsByFrequency", testCoordJobsByFrequency},
@@ -62,6 +64,8 @@ func Run(t *testing.T, newDB NewDB) {
 		{"BatchScheduleTriggers", testBatchScheduleTriggers},
 		{"BatchCoordJobs", testBatchCoordJobs},
 		{"BatchUpdateCoordJobsProgress", testBatchUpdateCoordJobsProgress},
+		{"StreamPositions", testStreamPositions},
+		{"ListWaitedURIs", testListWaitedURIs},
 	}
 	tests = append(tests, purgeTests...)
 	tests = append(tests, attemptTests...)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gozie/gozie/internal/testwait"
 )
 
 var childApp = regexp.MustCompile(`Executing on YARN cluster with App id (application_\d+_\d+)`)
@@ -107,13 +109,8 @@ func TestBeelineTerminatedCancelsStatement(t *testing.T) {
 	ctx, cancel := context.WithCancel(ctxT(t))
 	done := make(chan result, 1)
 	go func() { done <- e.run(t, ctx, "beeline", "-u", e.c.HS2.JDBCURL(""), "-e", "SELECT 1") }()
-	deadline := time.Now().Add(waitTimeout)
-	for e.c.HS2.Running() == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the statement never ran")
-		}
-		time.Sleep(10 * time.Millisecond) // polling a condition with a deadline
-	}
+	testwait.Poll{Timeout: waitTimeout, Every: 10 * time.Millisecond}.WaitFor(t, "the statement to run",
+		func() bool { return e.c.HS2.Running() != 0 })
 	cancel()
 	r := <-done
 	if r.code != 143 {

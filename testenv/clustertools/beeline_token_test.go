@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gozie/gozie/conf"
+
 	"github.com/gozie/gozie/actions/hive2"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/hadoop/krblogin"
@@ -42,7 +44,7 @@ func TestBeelineAuthenticatesWithTheContainersHiveToken(t *testing.T) {
 	t.Cleanup(gozie.Destroy)
 	kerberosURL := c.HS2.JDBCURL("")
 	url, principal := hive2.CutPrincipal(kerberosURL)
-	tok, err := hive2.FetchDelegationToken(ctxT(t), gozie, map[string]string{hive2.CredentialJDBCURL: url, hive2.CredentialPrincipal: principal}, testUser)
+	tok, err := hive2.FetchDelegationToken(ctxT(t), gozie, conf.NewProperties(hive2.CredentialJDBCURL, url, hive2.CredentialPrincipal, principal), testUser)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package clustertools_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/yarn"
 )
 
@@ -197,17 +199,13 @@ func TestDistcpBandwidthHoldsTheCopy(t *testing.T) {
 		t.Fatalf("distcp -async exited %d:\n%s", r.code, r.stderr)
 	}
 	id := submittedApp(t, r.stderr)
-	deadline := time.Now().Add(waitTimeout)
-	for {
+	testwait.Poll{Timeout: waitTimeout, Every: 20 * time.Millisecond}.WaitForLast(t, "the throttled job to run", func() (bool, string) {
 		rep, ok := e.c.YARN.App(id)
-		if ok && rep.State == yarn.StateRunning {
-			break
-		}
-		if ok && rep.State.Final() || time.Now().After(deadline) {
+		if ok && rep.State.Final() {
 			t.Fatalf("the throttled job is not running: %+v", rep)
 		}
-		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
-	}
+		return ok && rep.State == yarn.StateRunning, fmt.Sprintf("%+v", rep)
+	})
 	if k := e.run(t, ctxT(t), "mapred", "job", "-kill", "job_"+strings.TrimPrefix(id.String(), "application_")); k.code != 0 {
 		t.Fatalf("kill: %d %s", k.code, k.stderr)
 	}

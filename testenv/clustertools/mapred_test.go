@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/yarn"
 )
 
@@ -183,16 +184,10 @@ func TestMapredKillJob(t *testing.T) {
 		t.Fatalf("submit exited %d: %s", r.code, r.stderr)
 	}
 	id := createdJob(t, r.stdout)
-	deadline := time.Now().Add(waitTimeout)
-	for {
-		if rep, ok := e.c.YARN.App(id); ok && rep.State == yarn.StateRunning {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the job never ran")
-		}
-		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
-	}
+	testwait.Poll{Timeout: waitTimeout, Every: 20 * time.Millisecond}.WaitFor(t, "the job to run", func() bool {
+		rep, ok := e.c.YARN.App(id)
+		return ok && rep.State == yarn.StateRunning
+	})
 	list := e.run(t, ctxT(t), "mapred", "job", "-list")
 	jobID := "job_" + strings.TrimPrefix(id.String(), "application_")
 	if !strings.Contains(list.stdout, jobID) {

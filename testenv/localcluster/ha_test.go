@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/testenv/clustertools"
@@ -200,8 +201,13 @@ func TestPortsKeptAcrossRestarts(t *testing.T) {
 		t.Errorf("scheduler %v → %v, NameNodes %v → %v", beforeSched, again.YARN.SchedulerAddrs(), beforeNN, again.DFS.NameNodeAddrs())
 	}
 
-	// A second cluster pinned to the same ports is refused, naming one.
-	if c, err := localcluster.Start(ctx, localcluster.Options{Dir: t.TempDir(), HA: true, BasePort: portOf(t, beforeNN[0])}); err == nil {
+	// A second cluster pinned to the same ports is refused, naming one. Its
+	// start waits for a busy port only as long as its context lets it: a
+	// short one, since these ports stay busy (the restarted cluster holds
+	// them).
+	pinned, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if c, err := localcluster.Start(pinned, localcluster.Options{Dir: t.TempDir(), HA: true, BasePort: portOf(t, beforeNN[0])}); err == nil {
 		c.Close()
 		t.Error("a cluster started on ports in use")
 	} else if !strings.Contains(err.Error(), beforeNN[0]) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/gozie/gozie/conf"
+
 	"github.com/gozie/gozie/actions"
 	"github.com/gozie/gozie/actions/credentials"
 	"github.com/gozie/gozie/hadoop/krblogin"
@@ -39,8 +41,8 @@ func TestKerberizedClusterMetastore(t *testing.T) {
 	defer krb.Destroy()
 	prov := &credentials.Provider{Kerberos: krb}
 	toks, err := prov.Tokens(ctx, &actions.Attempt{ActionID: "a", User: "alice", Credentials: []actions.Credential{{
-		Name: "meta", Type: credentials.HCatType, Properties: map[string]string{
-			credentials.HCatMetastoreURI: p["hcatMetastoreUri"], credentials.HCatMetastorePrincipal: p["hcatMetastorePrincipal"]}}}})
+		Name: "meta", Type: credentials.HCatType, Properties: conf.NewProperties(
+			credentials.HCatMetastoreURI, p["hcatMetastoreUri"], credentials.HCatMetastorePrincipal, p["hcatMetastorePrincipal"])}}})
 	if err != nil || len(toks) != 1 || toks[0].Alias != credentials.HCatAlias {
 		t.Fatalf("hcat token for alice: %+v, %v", toks, err)
 	}

@@ -43,6 +43,8 @@ type namenode struct {
 	homes       sync.Map // users whose homes Options.CreateHomes made
 
 	tokens *tokenManager // delegation tokens (Options.Kerberos only)
+
+	edits *editLog // the namespace changes, for HDFS inotify
 }
 
 // lease marks a file open for writing by one client.
@@ -65,6 +67,7 @@ func newNamenode(opts Options, root *os.Root, dn *datanode, dnUUID string) *name
 		supergroup:  cmp.Or(opts.Conf[SupergroupKey], DefaultGroup),
 		groups:      ugi.NewGroups(opts.Conf),
 		tokens:      newTokenManager(opts),
+		edits:       newEditLog(),
 	}
 }
 
@@ -111,6 +114,8 @@ func (nn *namenode) register(s *ipc.Server, ha *haState, idx int, id string) {
 	h("getDelegationToken", opWrite, ipc.Typed(nn.getDelegationToken))
 	h("renewDelegationToken", opWrite, ipc.Typed(nn.renewDelegationToken))
 	h("cancelDelegationToken", opWrite, ipc.Typed(nn.cancelDelegationToken))
+	h("getCurrentEditLogTxid", opRead, ipc.Typed(nn.getCurrentEditLogTxid))
+	h("getEditsFromTxid", opRead, ipc.Typed(nn.getEditsFromTxid))
 }
 
 // admit lets a call of category cat by user into NameNode idx, RPC and
@@ -316,6 +321,7 @@ func (nn *namenode) mkdirsLocked(call *ipc.Call, rel, src string, perm, parentPe
 			return fmt.Errorf("mkdirs %s: %w", src, err)
 		}
 		nn.created(call, missing[i])
+		nn.logCreate(missing[i], false)
 	}
 	return nil
 }
@@ -369,6 +375,7 @@ func (nn *namenode) delete(_ context.Context, call *ipc.Call, req *hdfspb.Delete
 	if err := nn.root.RemoveAll(rel); err != nil {
 		return nil, fmt.Errorf("delete %s: %w", req.GetSrc(), err)
 	}
+	nn.logUnlink(rel)
 	for p := range nn.leases {
 		if p == rel || (len(p) > len(rel) && p[:len(rel)+1] == rel+"/") {
 			delete(nn.leases, p)
@@ -424,6 +431,7 @@ func (nn *namenode) rename(_ context.Context, call *ipc.Call, req *hdfspb.Rename
 	if err := nn.root.Rename(src, dst); err != nil {
 		return nil, fmt.Errorf("rename %s to %s: %w", req.GetSrc(), req.GetDst(), err)
 	}
+	nn.logRename(src, dst)
 	return &hdfspb.RenameResponseProto{Result: proto.Bool(true)}, nil
 }
 
@@ -498,6 +506,7 @@ func (nn *namenode) rename2(_ context.Context, call *ipc.Call, req *hdfspb.Renam
 	if err := nn.root.Rename(src, dst); err != nil {
 		return nil, fmt.Errorf("rename %s to %s: %w", req.GetSrc(), req.GetDst(), err)
 	}
+	nn.logRename(src, dst)
 	return &hdfspb.Rename2ResponseProto{}, nil
 }
 
@@ -521,6 +530,8 @@ func (nn *namenode) setPermission(_ context.Context, call *ipc.Call, req *hdfspb
 		}
 		return nil, fmt.Errorf("setPermission %s: %w", req.GetSrc(), err)
 	}
+	nn.logMetadata(rel, &hdfspb.MetadataUpdateEventProto{Type: hdfspb.MetadataUpdateType_META_TYPE_PERMS.Enum(),
+		Perms: &hdfspb.FsPermissionProto{Perm: proto.Uint32(perm)}})
 	return &hdfspb.SetPermissionResponseProto{}, nil
 }
 
@@ -545,6 +556,9 @@ func (nn *namenode) setOwnerCall(_ context.Context, call *ipc.Call, req *hdfspb.
 		return nil, err
 	}
 	nn.setOwner(inodeOf(fi), rel, req.GetUsername(), req.GetGroupname())
+	o := nn.ownerOf(inodeOf(fi), rel)
+	nn.logMetadata(rel, &hdfspb.MetadataUpdateEventProto{Type: hdfspb.MetadataUpdateType_META_TYPE_OWNER.Enum(),
+		OwnerName: proto.String(o.user), GroupName: proto.String(o.group)})
 	return &hdfspb.SetOwnerResponseProto{}, nil
 }
 
@@ -577,6 +591,8 @@ func (nn *namenode) setTimes(_ context.Context, call *ipc.Call, req *hdfspb.SetT
 	if err := nn.root.Chtimes(rel, atime, mtime); err != nil {
 		return nil, fmt.Errorf("setTimes %s: %w", req.GetSrc(), err)
 	}
+	nn.logMetadata(rel, &hdfspb.MetadataUpdateEventProto{Type: hdfspb.MetadataUpdateType_META_TYPE_TIMES.Enum(),
+		Mtime: proto.Int64(mtime.UnixMilli()), Atime: proto.Int64(atime.UnixMilli())})
 	return &hdfspb.SetTimesResponseProto{}, nil
 }
 

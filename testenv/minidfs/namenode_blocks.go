@@ -147,6 +147,7 @@ func (nn *namenode) create(_ context.Context, call *ipc.Call, req *hdfspb.Create
 		return nil, fmt.Errorf("create %s: %w", src, err)
 	}
 	nn.created(call, rel)
+	nn.logCreate(rel, req.GetCreateFlag()&uint32(hdfspb.CreateFlagProto_OVERWRITE) != 0)
 	return &hdfspb.CreateResponseProto{Fs: nn.status(fi, rel, "")}, nil
 }
 
@@ -175,6 +176,7 @@ func (nn *namenode) append(_ context.Context, call *ipc.Call, req *hdfspb.Append
 	if err := nn.takeLease(rel, src, req.GetClientName()); err != nil {
 		return nil, err
 	}
+	nn.logAppend(rel)
 	resp := &hdfspb.AppendResponseProto{Stat: nn.status(fi, rel, "")}
 	// A partly filled last block is reopened; otherwise the writer asks
 	// for a fresh block with addBlock.
@@ -255,6 +257,9 @@ func (nn *namenode) complete(_ context.Context, _ *ipc.Call, req *hdfspb.Complet
 		}
 	}
 	delete(nn.leases, rel)
+	if fi, err := nn.root.Stat(rel); err == nil {
+		nn.logClose(rel, fi)
+	}
 	return &hdfspb.CompleteResponseProto{Result: proto.Bool(true)}, nil
 }
 
@@ -341,5 +346,6 @@ func (nn *namenode) truncate(_ context.Context, call *ipc.Call, req *hdfspb.Trun
 	if err := nn.truncateTo(rel, int64(req.GetNewLength())); err != nil {
 		return nil, err
 	}
+	nn.logTruncate(rel, int64(req.GetNewLength()))
 	return &hdfspb.TruncateResponseProto{Result: proto.Bool(true)}, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/beltran/gohive"
 	"github.com/beltran/gohive/hiveserver"
 	"github.com/gozie/gozie/hadoop"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/minidfs"
 	"github.com/gozie/gozie/testenv/minihs2"
 )
@@ -145,22 +146,20 @@ func fmtValue(v any) string {
 // its final status.
 func poll(t *testing.T, cur *gohive.Cursor) *hiveserver.TGetOperationStatusResp {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		st := cur.Poll(false)
+	var st *hiveserver.TGetOperationStatusResp
+	testwait.WaitForLast(t, 30*time.Second, "the operation to end", func() (bool, string) {
+		st = cur.Poll(false)
 		if cur.Err != nil {
 			t.Fatalf("poll: %v", cur.Err)
 		}
-		switch st.GetOperationState() {
+		switch s := st.GetOperationState(); s {
 		case hiveserver.TOperationState_RUNNING_STATE, hiveserver.TOperationState_PENDING_STATE,
 			hiveserver.TOperationState_INITIALIZED_STATE:
-			time.Sleep(5 * time.Millisecond) // a poll cadence, as clients have
-			continue
+			return false, s.String()
 		}
-		return st
-	}
-	t.Fatal("operation did not end")
-	return nil
+		return true, ""
+	})
+	return st
 }
 
 func hiveCode(err error) int {

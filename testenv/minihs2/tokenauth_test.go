@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/conf"
+
 	"github.com/beltran/gohive"
 	"github.com/gozie/gozie/actions/hive2"
 	"github.com/gozie/gozie/hadoop"
@@ -70,7 +72,7 @@ func TestDelegationTokenSessionRunsAsOwner(t *testing.T) {
 	defer s.Close()
 	url, principal := hive2.CutPrincipal(s.JDBCURL("default"))
 	tok, err := hive2.FetchDelegationToken(context.Background(), gozie,
-		map[string]string{hive2.CredentialJDBCURL: url, hive2.CredentialPrincipal: principal}, "alice")
+		conf.NewProperties(hive2.CredentialJDBCURL, url, hive2.CredentialPrincipal, principal), "alice")
 	if err != nil {
 		t.Fatal(err)
 	}

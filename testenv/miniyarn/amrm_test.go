@@ -12,6 +12,7 @@ import (
 	"github.com/gozie/gozie/hadoop/hadooppb/yarnpb"
 	"github.com/gozie/gozie/hadoop/ipc"
 	"github.com/gozie/gozie/internal/testproc"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/miniyarn"
 	"github.com/gozie/gozie/yarn"
 	"google.golang.org/protobuf/proto"
@@ -73,17 +74,16 @@ func TestSchedulerProtocolRules(t *testing.T) {
 	// The AM's container kept sleeping; the NodeManager ends it after the
 	// grace, which ends the attempt (FINISHING until then).
 	testproc.WaitGroupGone(t, waitTimeout, pgid)
-	deadline := time.Now().Add(waitTimeout)
-	for {
+	testwait.Poll{Timeout: waitTimeout, Every: 10 * time.Millisecond}.WaitForLast(t, "the attempt to be FINISHED", func() (bool, string) {
 		attempts, err := c.client.Attempts(ctx, id)
 		if err == nil && len(attempts) == 1 && attempts[0].AppAttemptState == "FINISHED" {
-			break
+			return true, ""
 		}
-		if err != nil || len(attempts) != 1 || attempts[0].AppAttemptState != "FINISHING" || time.Now().After(deadline) {
+		if err != nil || len(attempts) != 1 || attempts[0].AppAttemptState != "FINISHING" {
 			t.Fatalf("attempts %+v, %v; want one FINISHING, then FINISHED", attempts, err)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return false, "FINISHING"
+	})
 }
 
 func TestManyConcurrentApplications(t *testing.T) {
@@ -122,18 +122,8 @@ func submitWaitingAM(t *testing.T, c *cluster) (yarn.ApplicationID, string) {
 	id := c.submit(t, `cp "$HADOOP_TOKEN_FILE_LOCATION" "$TOKENS_COPY.tmp" && mv "$TOKENS_COPY.tmp" "$TOKENS_COPY"; exec sleep 300`, func(sc *yarn.ApplicationSubmissionContext) {
 		sc.AMContainerSpec.Environment = yarn.EntryMap[string]{"TOKENS_COPY": out}
 	})
-	deadline := time.Now().Add(waitTimeout)
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if _, err := os.Stat(out); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the container never copied its token file")
-		}
-		<-tick.C
-	}
+	testwait.Poll{Timeout: waitTimeout, Every: 10 * time.Millisecond}.WaitFor(t, "the container to copy its token file",
+		func() bool { _, err := os.Stat(out); return err == nil })
 	return id, out
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -165,17 +166,11 @@ func TestLogAggregationMovesLogsToTheLogServer(t *testing.T) {
 	id := c.submit(t, "echo done-marker 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr", nil)
 	c.waitDone(t, id)
 	cid, at := c.amContainer(t, id)
-	deadline := time.Now().Add(waitTimeout)
-	for {
-		status, _, _ := httpDo(t, http.MethodGet, "http://"+at.Node+"/ws/v1/node/containers/"+cid.String()+"/logs?user.name=alice", "", "")
-		if status == http.StatusTemporaryRedirect {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the NodeManager still has the container after the application ended: %d", status)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Poll{Timeout: waitTimeout, Every: 10 * time.Millisecond}.WaitForLast(t,
+		"the NodeManager to redirect to the aggregated logs after the application ended", func() (bool, string) {
+			status, _, _ := httpDo(t, http.MethodGet, "http://"+at.Node+"/ws/v1/node/containers/"+cid.String()+"/logs?user.name=alice", "", "")
+			return status == http.StatusTemporaryRedirect, strconv.Itoa(status)
+		})
 	agg, err := c.rm.AggregatedLogs().Find(cid.String())
 	if err != nil || agg.Owner != testUser || agg.Node != c.rm.NodeManagerAddr() {
 		t.Errorf("aggregated: %+v, %v", agg, err)
@@ -202,16 +197,11 @@ func TestLogAggregationMovesLogsToTheLogServer(t *testing.T) {
 	id2 := c2.submit(t, "echo x 1><LOG_DIR>/stdout", nil)
 	c2.waitDone(t, id2)
 	cid2, at2 := c2.amContainer(t, id2)
-	for {
-		status, _, _ := httpDo(t, http.MethodGet, "http://"+at2.Node+"/ws/v1/node/containers/"+cid2.String()+"/logs/stdout?user.name=alice", "", "")
-		if status == http.StatusNotFound {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after aggregation without a log server: %d, want 404", status)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Poll{Timeout: waitTimeout, Every: 10 * time.Millisecond}.WaitForLast(t,
+		"a 404 after aggregation without a log server", func() (bool, string) {
+			status, _, _ := httpDo(t, http.MethodGet, "http://"+at2.Node+"/ws/v1/node/containers/"+cid2.String()+"/logs/stdout?user.name=alice", "", "")
+			return status == http.StatusNotFound, strconv.Itoa(status)
+		})
 	if site := c.rm.YarnSite(); site["yarn.log-aggregation-enable"] != "true" || site[yarn.LogServerURLKey] != logServer {
 		t.Errorf("yarn-site.xml lacks the log settings: %v", site)
 	}

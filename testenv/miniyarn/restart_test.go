@@ -1,6 +1,7 @@
 package miniyarn_test
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/gozie/gozie/hadoop/ipc"
 	"github.com/gozie/gozie/internal/testproc"
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/testenv/miniyarn"
 	"github.com/gozie/gozie/yarn"
 )
@@ -172,17 +174,11 @@ func TestFinishingUntilTheContainerExits(t *testing.T) {
 	if err := syscall.Kill(-pgid, syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(waitTimeout)
-	for {
-		st, err := c.client.State(ctxT(t), id)
-		if err == nil && st == yarn.StateFinished {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("still %q (%v) after the container exited", st, err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Poll{Timeout: waitTimeout, Every: 10 * time.Millisecond}.WaitForLast(t, "the application to finish after the container exited",
+		func() (bool, string) {
+			st, err := c.client.State(ctxT(t), id)
+			return err == nil && st == yarn.StateFinished, fmt.Sprintf("%q (%v)", st, err)
+		})
 	want := []yarn.AppState{yarn.StateRunning, miniyarn.StateFinishing, yarn.StateFinished}
 	if got := c.states(id); !slices.Equal(got[len(got)-3:], want) {
 		t.Errorf("transitions %v, want them to end %v", got, want)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -73,27 +72,26 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 	props = props.Trimmed()
 	user, _ := props.Get(PropUser)
 	if user == "" {
-		return nil, oozieerr.New(CodeMissingProperty, "Missing configuration property [%s]", PropUser)
+		return nil, oozieerr.New(oozieerr.E0401, "Missing configuration property [%s]", PropUser)
 	}
 	props, err := conf.Substitute(props, r.cfg.SubstituteDepth)
 	if err != nil {
-		return nil, &Error{Code: CodeConfig, Msg: err.Error(), Err: err}
+		return nil, &Error{Code: oozieerr.E0307, Msg: err.Error(), Err: err}
 	}
 	appPath, _ := props.Get(PropAppPath)
 	if appPath == "" {
-		return nil, oozieerr.New(CodeInvalidParam, "Invalid parameter [%s]", PropAppPath)
+		return nil, oozieerr.New(oozieerr.E0302, "Invalid parameter [%s]", PropAppPath)
 	}
 	// The app is read as the submitting user.
 	dir, def, defaults, err := r.readApp(hadoop.AsUser(ctx, user), appPath)
 	if err != nil {
 		return nil, err
 	}
-	jobConf := props.Map()
-	app, err := workflow.Load(def, workflow.OptionsForJob(r.cfg.Options, jobConf))
+	app, err := workflow.Load(def, workflow.OptionsForJob(r.cfg.Options, props))
 	if err != nil {
 		return nil, err
 	}
-	merged, err := workflow.ResolveJobConf(app, defaults, jobConf)
+	merged, err := workflow.ResolveJobConf(app, defaults, props)
 	if err != nil {
 		return nil, err
 	}
@@ -103,11 +101,11 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 	}
 	parent := opts.ParentID
 	if parent == "" {
-		parent = merged[PropParentID]
+		parent = merged.Value(PropParentID)
 	}
-	group := merged[PropACL]
+	group := merged.Value(PropACL)
 	if group == "" {
-		group = merged[PropGroup]
+		group = merged.Value(PropGroup)
 	}
 	now := r.now()
 	p := &Prepared{r: r, start: opts.Start, job: store.WorkflowJob{
@@ -147,7 +145,7 @@ func (p *Prepared) Insert(ctx context.Context, x store.Tx) error {
 
 // readApp reads the workflow definition and config-default.xml of an app
 // path (a directory, or a .xml file in one).
-func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, def []byte, defaults map[string]string, err error) {
+func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, def []byte, defaults *conf.Properties, err error) {
 	dir, file := workflow.AppFiles(appPath)
 	// A filesystem the server refuses is E0904 before anything is looked at,
 	// so that the answer says nothing about what is there.
@@ -156,14 +154,14 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, def [
 	}
 	if _, err := r.cfg.FS.Stat(ctx, dir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil, nil, oozieerr.New(CodeAppDirMissing, "App directory [%s] does not exist", dir)
+			return "", nil, nil, oozieerr.New(oozieerr.E0504, "App directory [%s] does not exist", dir)
 		}
 		return "", nil, nil, appIOError(err)
 	}
 	def, err = r.cfg.FS.ReadFile(ctx, file)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil, nil, oozieerr.New(CodeAppDefMissing, "App definition [%s] does not exist", file)
+			return "", nil, nil, oozieerr.New(oozieerr.E0505, "App definition [%s] does not exist", file)
 		}
 		return "", nil, nil, appIOError(err)
 	}
@@ -173,9 +171,9 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, def [
 	case err == nil:
 		p, perr := conf.ReadConfigurationXML(bytes.NewReader(raw), defaultsFile)
 		if perr != nil {
-			return "", nil, nil, &Error{Code: CodeSchema, Msg: perr.Error(), Err: perr}
+			return "", nil, nil, &Error{Code: oozieerr.E0701, Msg: perr.Error(), Err: perr}
 		}
-		defaults = p.Map()
+		defaults = p.Plain()
 	case errors.Is(err, fs.ErrNotExist):
 	default:
 		return "", nil, nil, appIOError(err)
@@ -192,29 +190,22 @@ func appIOError(err error) *Error {
 	if errors.As(err, &nf) {
 		return &Error{Code: oozieerr.Code(nf.ErrorCode()), Msg: nf.Message(), Err: err}
 	}
-	return &Error{Code: CodeIO, Msg: "IO error, " + err.Error(), Err: err}
+	return &Error{Code: oozieerr.E0803, Msg: "IO error, " + err.Error(), Err: err}
 }
 
 // configurationXML writes merged in the order of the submitted properties,
 // then the keys that came from defaults and parameters.
-func configurationXML(merged map[string]string, submitted *conf.Properties) (string, error) {
+func configurationXML(merged, submitted *conf.Properties) (string, error) {
 	out := &conf.Properties{}
-	seen := map[string]bool{}
 	for _, k := range submitted.Keys() {
-		if v, ok := merged[k]; ok {
+		if v, ok := merged.Get(k); ok {
 			out.Set(k, v)
-			seen[k] = true
 		}
 	}
-	rest := make([]string, 0, len(merged))
-	for k := range merged {
-		if !seen[k] {
-			rest = append(rest, k)
+	for _, k := range merged.Sorted().Keys() {
+		if _, seen := out.Get(k); !seen {
+			out.Set(k, merged.Value(k))
 		}
-	}
-	slices.Sort(rest)
-	for _, k := range rest {
-		out.Set(k, merged[k])
 	}
 	var b bytes.Buffer
 	if err := conf.WriteConfigurationXML(&b, out); err != nil {
@@ -257,7 +248,7 @@ func (r *Runner) Rerun(ctx context.Context, id string, props *conf.Properties) e
 		return r.cfg.Store.Tx(ctx, func(x store.Tx) error {
 			job, err := x.GetWorkflowJob(ctx, id)
 			if errors.Is(err, store.ErrNotFound) {
-				return oozieerr.New(CodeJobNotFound, "Job does not exist [%s]", id)
+				return oozieerr.New(oozieerr.E0604, "Job does not exist [%s]", id)
 			}
 			if err != nil {
 				return err
@@ -269,9 +260,9 @@ func (r *Runner) Rerun(ctx context.Context, id string, props *conf.Properties) e
 			old.Merge(props)
 			merged, err := conf.Substitute(old, r.cfg.SubstituteDepth)
 			if err != nil {
-				return &Error{Code: CodeConfig, Msg: err.Error(), Err: err}
+				return &Error{Code: oozieerr.E0307, Msg: err.Error(), Err: err}
 			}
-			skip, failNodes, err := workflow.RerunOptions(merged.Map())
+			skip, failNodes, err := workflow.RerunOptions(merged)
 			if err != nil {
 				return err
 			}
@@ -283,11 +274,11 @@ func (r *Runner) Rerun(ctx context.Context, id string, props *conf.Properties) e
 			if err != nil {
 				return err
 			}
-			app, err := workflow.Load(def, workflow.OptionsForJob(r.cfg.Options, merged.Map()))
+			app, err := workflow.Load(def, workflow.OptionsForJob(r.cfg.Options, merged))
 			if err != nil {
 				return err
 			}
-			resolved, err := workflow.ResolveJobConf(app, defaults, merged.Map())
+			resolved, err := workflow.ResolveJobConf(app, defaults, merged)
 			if err != nil {
 				return err
 			}
@@ -322,7 +313,7 @@ func (r *Runner) Callback(ctx context.Context, actionID, status string) error {
 	return r.cfg.Store.Tx(ctx, func(x store.Tx) error {
 		act, err := x.GetWorkflowAction(ctx, actionID)
 		if errors.Is(err, store.ErrNotFound) {
-			return oozieerr.New(CodeActionNotFound, "Action does not exist [%s]", actionID)
+			return oozieerr.New(oozieerr.E0605, "Action does not exist [%s]", actionID)
 		}
 		if err != nil {
 			return err

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/conf"
+
 	"github.com/gozie/gozie/el"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/store"
@@ -47,7 +49,7 @@ func newELCluster(t *testing.T) *elCluster {
 		t.Fatal(err)
 	}
 	return &elCluster{dfs: dfs, r: &Runner{cfg: Config{FS: policy.Restrict(res),
-		Options: workflow.Options{HadoopConf: map[string]string{"mapreduce.framework.name": "yarn"}}}}}
+		Options: workflow.Options{HadoopConf: conf.NewHadoop(conf.NewProperties("mapreduce.framework.name", "yarn"), nil)}}}}
 }
 
 // put writes a file into the namespace as it appears on disk (files below
@@ -69,7 +71,7 @@ func (c *elCluster) eval(t *testing.T, user, text string) (any, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	wc := &workflow.Context{Job: &store.WorkflowJob{ID: "0000001-000000000000000-gozie-test-W", User: user},
-		Conf: map[string]string{"nameNode": c.dfs.URI()}}
+		Conf: conf.NewProperties("nameNode", c.dfs.URI())}
 	return wc.Env(c.r.elFunctions(ctx), time.Now, nil).Eval(text)
 }
 

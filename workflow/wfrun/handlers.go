@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/engine"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
 )
@@ -20,7 +22,7 @@ import (
 type loaded struct {
 	job  store.WorkflowJob
 	act  store.WorkflowAction
-	conf map[string]string
+	conf *conf.Properties
 }
 
 func (r *Runner) load(ctx context.Context, actionID string) (*loaded, error) {
@@ -59,7 +61,7 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Claim) error {
 	}
 	exec := r.cfg.Executors[l.act.Type]
 	if exec == nil {
-		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: workflow.OutcomeFailed, ErrorCode: workflow.CodeUnsupportedType,
+		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: workflow.OutcomeFailed, ErrorCode: oozieerr.E0723,
 			ErrorMessage: fmt.Sprintf("Unsupported action type [%s]", l.act.Type)})
 	}
 	ar := r.actionAttempt(&l.job, &l.act, l.conf)
@@ -244,7 +246,7 @@ func (r *Runner) handleCheck(ctx context.Context, run *engine.Claim) error {
 	}
 	_, batch := exec.(actions.BatchChecker)
 	next := r.now().Add(r.cfg.CheckInterval)
-	if batch {
+	if batch && !adopted(&l.act) {
 		next = r.now().Add(r.cfg.FallbackCheckInterval) // the batched poll looks at it sooner
 	}
 	return r.finish(ctx, run, next, func(x store.Tx) error {
@@ -311,7 +313,7 @@ func endEvent(node string, st actions.Status) workflow.Event {
 // action ends in ERROR with the engine's cause, and the workflow follows its error
 // transition, so that no workflow is left RUNNING on work that will never happen.
 func (r *Runner) giveUp(ctx context.Context, x store.Tx, t store.Trigger, cause string) error {
-	err := r.endIn(ctx, x, t.EntityID, actions.Status{Done: true, Outcome: workflow.OutcomeError, ErrorCode: string(CodeInternal),
+	err := r.endIn(ctx, x, t.EntityID, actions.Status{Done: true, Outcome: workflow.OutcomeError, ErrorCode: string(oozieerr.E0902),
 		ErrorMessage: cause}, t.Payload)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil

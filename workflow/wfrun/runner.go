@@ -148,7 +148,7 @@ type Runner struct {
 // parsedJob is a job's definition and configuration, parsed once per run.
 type parsedJob struct {
 	app  *workflow.App
-	conf map[string]string
+	conf *conf.Properties
 	fs   bool // the workflow calls fs: functions (see prefetch)
 }
 
@@ -228,12 +228,12 @@ func (r *Runner) parsed(job *store.WorkflowJob) (*parsedJob, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workflow %s: %w", job.ID, err)
 	}
-	m := props.Map()
-	app, err := workflow.Load([]byte(job.Definition), workflow.OptionsForJob(r.cfg.Options, m))
+	props = props.Plain()
+	app, err := workflow.Load([]byte(job.Definition), workflow.OptionsForJob(r.cfg.Options, props))
 	if err != nil {
 		return nil, fmt.Errorf("workflow %s: %w", job.ID, err)
 	}
-	p := &parsedJob{app: app, conf: m, fs: usesFSFunctions(job.Definition)}
+	p := &parsedJob{app: app, conf: props, fs: usesFSFunctions(job.Definition)}
 	r.defs.put(job, p)
 	return p, nil
 }
@@ -264,7 +264,7 @@ func (r *Runner) decide(ctx context.Context, x store.Tx, jobID string, ev workfl
 func (r *Runner) rows(ctx context.Context, x store.Tx, jobID string) (store.WorkflowJob, []store.WorkflowAction, error) {
 	job, err := x.GetWorkflowJob(ctx, jobID)
 	if errors.Is(err, store.ErrNotFound) {
-		return job, nil, oozieerr.New(CodeJobNotFound, "Job does not exist [%s]", jobID)
+		return job, nil, oozieerr.New(oozieerr.E0604, "Job does not exist [%s]", jobID)
 	}
 	if err != nil {
 		return job, nil, err
@@ -407,7 +407,7 @@ func (r *Runner) retryConflicts(ctx context.Context, fn func() error) error {
 }
 
 // actionAttempt builds the executor's view of one attempt at an action.
-func (r *Runner) actionAttempt(job *store.WorkflowJob, act *store.WorkflowAction, jobConf map[string]string) *actions.Attempt {
+func (r *Runner) actionAttempt(job *store.WorkflowJob, act *store.WorkflowAction, jobConf *conf.Properties) *actions.Attempt {
 	actionID := act.ID
 	key := fmt.Sprintf("%s#%d.%d", act.ID, job.Run, act.UserRetryCount)
 	nn, rm := clusterOf(act.Conf)
@@ -425,9 +425,13 @@ func (r *Runner) actionAttempt(job *store.WorkflowJob, act *store.WorkflowAction
 	}
 	dir := fmt.Sprintf("%s/user/%s/%s/%s/%s--%s/%d.%d", strings.TrimSuffix(nn, "/"), job.User, r.cfg.SystemDir,
 		job.ID, act.Name, strings.ReplaceAll(act.Type, ":", ""), job.Run, act.UserRetryCount)
+	tag := yarn.ActionTag(key)
+	if adopted(act) {
+		tag = act.LaunchTag // checked and killed by Oozie's tag
+	}
 	return &actions.Attempt{
-		ActionID: act.ID, JobID: job.ID, Node: act.Name, Type: act.Type, Key: key, Tag: yarn.ActionTag(key),
-		User: job.User, Group: job.Group, AppPath: job.AppPath, Body: act.Conf, JobConf: conf.PropertiesFromMap(jobConf),
+		ActionID: act.ID, JobID: job.ID, Node: act.Name, Type: act.Type, Key: key, Tag: tag,
+		User: job.User, Group: job.Group, AppPath: job.AppPath, Body: act.Conf, JobConf: jobConf.Sorted(),
 		NameNode: nn, ResourceManager: rm, CallbackURL: r.callbackURL(act.ID, ""),
 		ActionDir: dir, ExternalID: act.ExternalID, Credentials: r.actionCredentials(job, act.Name, jobConf),
 		Notify: func() {
@@ -436,6 +440,15 @@ func (r *Runner) actionAttempt(job *store.WorkflowJob, act *store.WorkflowAction
 			}
 		},
 	}
+}
+
+// adopted reports whether act runs in an Oozie launcher adopted at the
+// migration (`gozie migrate oozie -running-actions=follow` records Oozie's
+// tag of the action): its executor judges it by its YARN application
+// alone, and the batched poll (which looks for gozie's launchers) never
+// sees it end. A new attempt at the node is gozie's own.
+func adopted(act *store.WorkflowAction) bool {
+	return yarn.IsOozieTag(act.LaunchTag) && (act.Status == store.ActionRunning || act.Status == store.ActionEndRetry)
 }
 
 // credentialRef matches a ${name} reference in a credential property.
@@ -447,7 +460,7 @@ var credentialRef = regexp.MustCompile(`\$\{([^{}]+)\}`)
 // them; a name the configuration lacks stays as written). A name the
 // workflow does not define is returned without a type, for the launch to
 // refuse.
-func (r *Runner) actionCredentials(job *store.WorkflowJob, node string, jobConf map[string]string) []actions.Credential {
+func (r *Runner) actionCredentials(job *store.WorkflowJob, node string, jobConf *conf.Properties) []actions.Credential {
 	p, err := r.parsed(job)
 	if err != nil {
 		return nil
@@ -468,14 +481,14 @@ func (r *Runner) actionCredentials(job *store.WorkflowJob, node string, jobConf 
 				continue
 			}
 			c.Type = def.Type
-			c.Properties = map[string]string{}
+			c.Properties = &conf.Properties{}
 			for _, prop := range def.Properties {
-				c.Properties[prop.Name] = credentialRef.ReplaceAllStringFunc(prop.Value, func(ref string) string {
-					if v, ok := jobConf[ref[2:len(ref)-1]]; ok {
+				c.Properties.Set(prop.Name, credentialRef.ReplaceAllStringFunc(prop.Value, func(ref string) string {
+					if v, ok := jobConf.Get(ref[2 : len(ref)-1]); ok {
 						return v
 					}
 					return ref
-				})
+				}))
 			}
 		}
 		out = append(out, c)

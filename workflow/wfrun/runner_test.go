@@ -3,6 +3,7 @@ package wfrun_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -17,8 +18,9 @@ import (
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/internal/enginetest"
+	"github.com/gozie/gozie/internal/testwait"
+	"github.com/gozie/gozie/oozieerr"
 	"github.com/gozie/gozie/store"
-	"github.com/gozie/gozie/store/sqlite"
 	"github.com/gozie/gozie/workflow"
 	"github.com/gozie/gozie/workflow/wfrun"
 )
@@ -138,15 +140,8 @@ func setupFS(t *testing.T, batch bool, wrap func(store.Store, hadoop.FileSystem)
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "gozie.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	res, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: "file:///"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := enginetest.Backend{}.Open(t)
+	res := enginetest.LocalFS(t)
 	var fs hadoop.FileSystem = res
 	if wrap != nil {
 		fs = wrap(st, res)
@@ -307,19 +302,11 @@ func TestKillKillsRunningActions(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.waitStatus(t, id, store.WorkflowKilled)
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testwait.WaitFor(t, 20*time.Second, "the running action's external work to be killed", func() bool {
 		w.exec.mu.Lock()
-		n := len(w.exec.killed)
-		w.exec.mu.Unlock()
-		if n == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the running action's external work was not killed")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		defer w.exec.mu.Unlock()
+		return len(w.exec.killed) == 1
+	})
 	// Killing again is a no-op, as in Oozie.
 	if err := w.runner.Kill(context.Background(), id); err != nil {
 		t.Fatal(err)
@@ -336,20 +323,13 @@ func TestLaunchRetriedAfterFailureNeverLaunchesTwice(t *testing.T) {
 	w.waitStarted(t, id+"@extract")
 	// The first Start launched and then failed; the retry must find the
 	// launched application by its tag instead of launching again.
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testwait.WaitForLast(t, 20*time.Second, "extract to run", func() (bool, string) {
 		_, acts := w.job(t, id)
-		if acts["extract"].Status == store.ActionRunning {
-			if acts["extract"].Retries != 1 || acts["extract"].LaunchTag == "" {
-				t.Fatalf("after retry: %+v", acts["extract"])
-			}
-			break
+		if acts["extract"].Status == store.ActionRunning && (acts["extract"].Retries != 1 || acts["extract"].LaunchTag == "") {
+			t.Fatalf("after retry: %+v", acts["extract"])
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("never running: %+v", acts["extract"])
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return acts["extract"].Status == store.ActionRunning, fmt.Sprintf("%+v", acts["extract"])
+	})
 	w.exec.mu.Lock()
 	defer w.exec.mu.Unlock()
 	for tag, n := range w.exec.launches {
@@ -372,7 +352,7 @@ func TestStartThatKeepsFailingIsGivenUp(t *testing.T) {
 	job := w.waitStatus(t, id, store.WorkflowKilled)
 	_, acts := w.job(t, id)
 	a := acts["extract"]
-	if a.Status != store.ActionError || a.ErrorCode != wfrun.CodeInternal || !strings.Contains(a.ErrorMessage, "gave up") ||
+	if a.Status != store.ActionError || a.ErrorCode != oozieerr.E0902 || !strings.Contains(a.ErrorMessage, "gave up") ||
 		!strings.Contains(a.ErrorMessage, "a bug starting extract") {
 		t.Fatalf("extract: %s %s %q", a.Status, a.ErrorCode, a.ErrorMessage)
 	}
@@ -506,17 +486,10 @@ func TestUserRetryRelaunchesWithANewTag(t *testing.T) {
 	w.exec.complete(id+"@flaky", actions.Status{Outcome: workflow.OutcomeError, ErrorCode: "JA018", ErrorMessage: "boom"})
 	_ = w.runner.Callback(context.Background(), id+"@flaky", "")
 	// JA018 is retryable: USER_RETRY with a trigger a minute out.
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testwait.WaitForLast(t, 20*time.Second, "flaky to be USER_RETRY", func() (bool, string) {
 		_, acts := w.job(t, id)
-		if acts["flaky"].Status == store.ActionUserRetry {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("flaky is %s, want USER_RETRY", acts["flaky"].Status)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return acts["flaky"].Status == store.ActionUserRetry, string(acts["flaky"].Status)
+	})
 	var tr store.Trigger
 	if err := w.store.Tx(context.Background(), func(x store.Tx) (err error) {
 		tr, err = x.GetTrigger(context.Background(), wfrun.KindActionRetry, id+"@flaky")
@@ -582,8 +555,8 @@ func TestActionCarriesItsCredentials(t *testing.T) {
 	if len(got) != 2 || got[0].Name != "hs" || got[0].Type != "hive2" || got[1].Name != "missing" || got[1].Type != "" {
 		t.Fatalf("credentials %+v", got)
 	}
-	if p := got[0].Properties; p["hive2.jdbc.url"] != "jdbc:hive2://hs2:10000/default" || p["hive2.server.principal"] != "hive/_HOST@R-alice" {
-		t.Errorf("properties %v", p)
+	if p := got[0].Properties; p.Value("hive2.jdbc.url") != "jdbc:hive2://hs2:10000/default" || p.Value("hive2.server.principal") != "hive/_HOST@R-alice" {
+		t.Errorf("properties %v", p.Map())
 	}
 }
 
@@ -605,8 +578,8 @@ func TestCallbackDuringTheStartIsNotLost(t *testing.T) {
 		}
 		// Wait until the callback's check has run (and found the action
 		// still starting).
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
+		// Until, not WaitFor: this runs on the engine's goroutine.
+		ran := testwait.Until(10*time.Second, func() bool {
 			pending := false
 			err := w.store.Tx(ctx, func(x store.Tx) error {
 				for _, leased := range []bool{false, true} {
@@ -622,14 +595,13 @@ func TestCallbackDuringTheStartIsNotLost(t *testing.T) {
 			})
 			if err != nil {
 				t.Error(err)
-				return
+				return true
 			}
-			if !pending {
-				return
-			}
-			time.Sleep(5 * time.Millisecond) // polling the trigger table, bounded by the deadline
+			return !pending
+		})
+		if !ran {
+			t.Error("the callback's check never ran")
 		}
-		t.Error("the callback's check never ran")
 	}
 	app := w.app(t, "fast", `<workflow-app xmlns="uri:oozie:workflow:0.5" name="fast">
   <start to="fast"/>

@@ -120,21 +120,14 @@ func TestStartRetryResumedAfterASuspend(t *testing.T) {
 	w.exec.mu.Unlock()
 	// The retry falls due while suspended, does nothing, and its trigger
 	// is gone: only the resume can start the action now.
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testwait.WaitForLast(t, 20*time.Second, "the start trigger to be gone", func() (bool, string) {
 		var terr error
 		_ = w.store.Tx(ctx, func(x store.Tx) error {
 			_, terr = x.GetTrigger(ctx, wfrun.KindActionStart, id+"@extract")
 			return nil
 		})
-		if errors.Is(terr, store.ErrNotFound) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the start trigger is still there: %v", terr)
-		}
-		time.Sleep(5 * time.Millisecond) // condition poll with a deadline
-	}
+		return errors.Is(terr, store.ErrNotFound), fmt.Sprint(terr)
+	})
 	if _, acts := w.job(t, id); acts["extract"].Status != store.ActionStartRetry {
 		t.Fatalf("extract while suspended: %s", acts["extract"].Status)
 	}

@@ -46,7 +46,7 @@ func (r *Runner) cascade(ctx context.Context, x store.Tx, jobID string, ev workf
 			continue
 		}
 		st, err := r.decide(ctx, x, a.ExternalID, ev)
-		if errors.Is(err, store.ErrNotFound) || errorCode(err) == CodeJobNotFound {
+		if errors.Is(err, store.ErrNotFound) || errorCode(err) == oozieerr.E0604 {
 			continue // a child that was purged
 		}
 		if err != nil {

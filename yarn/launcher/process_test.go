@@ -3,6 +3,7 @@ package launcher
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/internal/testproc"
+	"github.com/gozie/gozie/internal/testwait"
 )
 
 // waitTimeout bounds every wait on a condition.
@@ -133,13 +135,8 @@ func TestCommandLeftoversAreKilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(waitTimeout)
-	for processAlive(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("background process %d survived the command", pid)
-		}
-		time.Sleep(5 * time.Millisecond) // polling a condition with a deadline
-	}
+	testwait.WaitFor(t, waitTimeout, fmt.Sprintf("background process %d to end with the command", pid),
+		func() bool { return !processAlive(pid) })
 }
 
 // processAlive reports whether pid runs and is not a zombie.

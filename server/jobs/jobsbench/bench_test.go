@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -41,7 +42,10 @@ func benchSpec() Spec {
 // and newest first, one coordinator action, and coordinator and workflow listings
 // filtered by status and user. GOZIE_REST_BENCH_COORDS and GOZIE_REST_BENCH_CLIENTS
 // change the fixture's size and the number of clients. One op is one request; each
-// sub-benchmark reports p50 and p99 latency in milliseconds and requests per second.
+// sub-benchmark reports the process's CPU per request (the server and the clients, not
+// PostgreSQL), p50 and p99 latency in milliseconds and requests per second. The job info
+// without len, one action and the listings are then sent in an open loop at half that
+// rate (benchOpenLoop; GOZIE_REST_BENCH_OPEN=0 leaves it out).
 // Run it with a fixed count (-benchtime 3000x): every b.N runs the whole load again.
 func BenchmarkREST(b *testing.B) {
 	spec := benchSpec()
@@ -63,16 +67,42 @@ func BenchmarkREST(b *testing.B) {
 			}
 			load.Seed = 2
 			b.ResetTimer()
+			cpu0 := processCPU(b)
 			res, err := load.Run(context.Background())
+			cpu := processCPU(b) - cpu0
 			b.StopTimer()
 			if err != nil {
 				b.Fatal(err)
 			}
+			b.ReportMetric(ms(cpu)/float64(b.N), "cpu-ms/req")
 			b.ReportMetric(ms(res.Quantile(0.50)), "p50-ms")
 			b.ReportMetric(ms(res.Quantile(0.99)), "p99-ms")
 			b.ReportMetric(res.PerSecond(), "req/s")
+			if q.openLoop && openLoopOn() {
+				benchOpenLoop(b, client, q, res.PerSecond()/2)
+			}
 		})
 	}
+}
+
+// openLoopOn tells whether the queries marked openLoop are also measured in an open loop
+// (GOZIE_REST_BENCH_OPEN=0 leaves it out).
+func openLoopOn() bool { return os.Getenv("GOZIE_REST_BENCH_OPEN") != "0" }
+
+// benchOpenLoop sends b.N requests of q at rate (half the closed loop's throughput: what
+// a dashboard's and scripts' steady traffic meets, below saturation) and reports their
+// p50 and p99 latency, from the time each was due, and the rate.
+func benchOpenLoop(b *testing.B, client *http.Client, q restQuery, rate float64) {
+	b.Helper()
+	load := OpenLoad{Rate: rate, Requests: b.N, Client: client, Seed: 4, Check: checkShape,
+		Next: func(rng *rand.Rand) string { u, _ := q.draw(rng); return u }}
+	res, err := load.Run(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(ms(res.Quantile(0.50)), "open-p50-ms")
+	b.ReportMetric(ms(res.Quantile(0.99)), "open-p99-ms")
+	b.ReportMetric(rate, "open-req/s")
 }
 
 // checkAnswers sends a few requests of q one at a time and checks their answers in full.
@@ -107,6 +137,17 @@ func checkShape(_ string, body []byte) error {
 		return errors.New("the answer is not a JSON object")
 	}
 	return nil
+}
+
+// processCPU is the user and system CPU time this process has used so far: the server
+// and the load's clients, not PostgreSQL.
+func processCPU(b *testing.B) time.Duration {
+	b.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatalf("reading the process's CPU time: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -12,7 +12,9 @@
 //     benchmark run gets a file copy of it, so that only the first run against a server
 //     pays for seeding;
 //   - a load generator (Load): a fixed number of GET requests from concurrent clients,
-//     every latency recorded, for p50, p99 and requests per second.
+//     every latency recorded, for p50, p99 and requests per second;
+//   - an open-loop load (OpenLoad): requests sent at a fixed arrival rate whatever the
+//     answers, each latency counted from the time its request was due.
 //
 // BenchmarkREST in this package puts them together behind the real REST stack
 // (server.New, jobs.Register, the PostgreSQL store, the workflow and coordinator

@@ -12,6 +12,8 @@ import (
 // restQuery is one kind of request of the benchmark.
 type restQuery struct {
 	name string
+	// openLoop marks the queries also measured in an open loop (benchOpenLoop).
+	openLoop bool
 	// draw picks one request: its URL, and the full check of its answer (used before the
 	// load; during it only the status and the shape are checked, to leave the CPU to
 	// the server).
@@ -76,35 +78,35 @@ func restQueries(spec Spec, base string) []restQuery {
 	wf := workflowsByUser(spec)
 	return []restQuery{
 		// v2 without len: the job and its action count, no actions (the CLI's -info).
-		{"info-nolen", func(rng *rand.Rand) (string, func([]byte) error) {
+		{"info-nolen", true, func(rng *rand.Rand) (string, func([]byte) error) {
 			i := rng.IntN(spec.Coordinators)
 			return base + "/v2/job/" + CoordID(i) + "?show=info", func(body []byte) error {
 				return checkCoordInfo(spec, body, i, 1, 0, false)
 			}
 		}},
-		{"info", info(false, false)},
-		{"info-offset", info(false, true)},
-		{"info-desc", info(true, false)},
-		{"info-desc-offset", info(true, true)},
-		{"action", func(rng *rand.Rand) (string, func([]byte) error) {
+		{"info", false, info(false, false)},
+		{"info-offset", false, info(false, true)},
+		{"info-desc", false, info(true, false)},
+		{"info-desc-offset", false, info(true, true)},
+		{"action", true, func(rng *rand.Rand) (string, func([]byte) error) {
 			i, n := rng.IntN(spec.Coordinators), 1+rng.IntN(a)
 			return base + "/v2/job/" + CoordActionID(i, n), func(body []byte) error {
 				return checkAction(spec, body, i, n)
 			}
 		}},
-		{"coord-list", func(rng *rand.Rand) (string, func([]byte) error) {
+		{"coord-list", true, func(rng *rand.Rand) (string, func([]byte) error) {
 			u := rng.IntN(spec.Users)
 			return base + "/v2/jobs?jobtype=coordinator&len=50&filter=" +
 					url.QueryEscape("status=RUNNING;user="+spec.User(u)), func(body []byte) error {
 					return checkCoordList(spec, body, u)
 				}
 		}},
-		{"wf-list-running", func(rng *rand.Rand) (string, func([]byte) error) {
+		{"wf-list-running", true, func(rng *rand.Rand) (string, func([]byte) error) {
 			u := rng.IntN(spec.Users)
 			return base + "/v2/jobs?jobtype=wf&len=50&filter=" + url.QueryEscape("status=RUNNING;user="+spec.User(u)),
 				func(body []byte) error { return checkWorkflowList(body, wf.running[u], spec.User(u), "RUNNING") }
 		}},
-		{"wf-list-user", func(rng *rand.Rand) (string, func([]byte) error) {
+		{"wf-list-user", true, func(rng *rand.Rand) (string, func([]byte) error) {
 			u := rng.IntN(spec.Users)
 			return base + "/v2/jobs?jobtype=wf&len=50&filter=" + url.QueryEscape("user="+spec.User(u)),
 				func(body []byte) error { return checkWorkflowList(body, wf.all[u], spec.User(u), "") }

@@ -25,6 +25,7 @@ import (
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
 	"github.com/gozie/gozie/server"
+	"github.com/gozie/gozie/server/auth"
 	"github.com/gozie/gozie/server/jobs"
 	"github.com/gozie/gozie/sla"
 	"github.com/gozie/gozie/store"
@@ -68,12 +69,43 @@ func New(t testing.TB) *Env {
 // NewWith is New with the endpoints' dependencies adjusted by adjust (nil: none).
 func NewWith(t testing.TB, adjust func(*jobs.Deps)) *Env {
 	t.Helper()
+	return NewOpts(t, Options{Adjust: adjust})
+}
+
+// Options of NewOpts; the zero value is New's server.
+type Options struct {
+	// Adjust adjusts the endpoints' dependencies (nil: none).
+	Adjust func(*jobs.Deps)
+	// Now is where the fake clock starts (zero: Epoch); job ids carry
+	// Epoch whatever Now is.
+	Now time.Time
+	// Authenticator and Authorization, when set, guard the server as
+	// server.Config's fields of the same names do (nil: anyone is anyone).
+	Authenticator *auth.Authenticator
+	Authorization *auth.Policy
+	// Seed stores the rows of a test's world before the server starts.
+	Seed func(t testing.TB, st store.Store)
+	// WrapStore, when set, wraps the store every part of the server uses:
+	// a test's faults injected at the store seam.
+	WrapStore func(store.Store) store.Store
+}
+
+// NewOpts is New with the options o.
+func NewOpts(t testing.TB, o Options) *Env {
+	t.Helper()
 	dir := t.TempDir()
-	st, err := sqlite.Open(context.Background(), filepath.Join(dir, "gozie.db"))
+	db, err := sqlite.Open(context.Background(), filepath.Join(dir, "gozie.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
+	t.Cleanup(func() { db.Close() })
+	var st store.Store = db
+	if o.WrapStore != nil {
+		st = o.WrapStore(db)
+	}
+	if o.Seed != nil {
+		o.Seed(t, st)
+	}
 	res, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: "file:///"})
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +119,11 @@ func NewWith(t testing.TB, adjust func(*jobs.Deps)) *Env {
 		t.Fatal(err)
 	}
 	fsys := policy.Restrict(res)
-	fake := clock.NewFake(Epoch)
+	now := o.Now
+	if now.IsZero() {
+		now = Epoch
+	}
+	fake := clock.NewFake(now)
 	log := slog.New(slog.DiscardHandler)
 	var coords *coordrun.Runner
 	run, err := wfrun.New(wfrun.Config{
@@ -118,12 +154,13 @@ func NewWith(t testing.TB, adjust func(*jobs.Deps)) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{Logger: log, Registry: prometheus.NewRegistry(), Build: server.BuildInfo{Version: "test"}})
+	srv := server.New(server.Config{Logger: log, Registry: prometheus.NewRegistry(), Build: server.BuildInfo{Version: "test"},
+		Authenticator: o.Authenticator, Authorization: o.Authorization})
 	deps := jobs.Deps{Store: st, Workflows: run, Coordinators: coords, Bundles: bundles, Clock: fake,
 		Logger: log, FS: fsys,
 		SLA: slaSvc}
-	if adjust != nil {
-		adjust(&deps)
+	if o.Adjust != nil {
+		o.Adjust(&deps)
 	}
 	if err := jobs.Register(srv, deps); err != nil {
 		t.Fatal(err)

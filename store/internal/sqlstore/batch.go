@@ -195,6 +195,21 @@ func (x *txn) GetCoordJobs(ctx context.Context, ids []string) ([]store.CoordJob,
 	return x.coordJobsByID(ctx, ids, "")
 }
 
+// GetCoordActions reads coordinator actions by id in chunks, in id order.
+func (x *txn) GetCoordActions(ctx context.Context, ids []string) ([]store.CoordAction, error) {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	var out []store.CoordAction
+	err := chunks(sorted, batchRows, func(part []string) error {
+		var args []any
+		acts, err := coordActions.query(ctx, x, `WHERE id IN (`+inList(&args, part)+`) ORDER BY id`, args...)
+		out = append(out, acts...)
+		return err
+	})
+	return out, err
+}
+
 // LockCoordJobs reads and locks jobs by id, in id order.
 func (x *txn) LockCoordJobs(ctx context.Context, ids []string) ([]store.CoordJob, error) {
 	return x.coordJobsByID(ctx, ids, x.d.LockRow)

@@ -144,9 +144,17 @@ func listJobs[T any](ctx context.Context, x *txn, t *table[T], f store.JobFilter
 	if err != nil {
 		return nil, 0, err
 	}
-	out, err := t.query(ctx, x, w.String()+jobOrder(f)+page(f.Offset, f.Limit), w.args...)
+	cols := t.colList()
+	if f.OmitDocuments {
+		cols = t.colListOmitting(jobDocuments)
+	}
+	out, err := t.queryCols(ctx, x, cols, w.String()+jobOrder(f)+page(f.Offset, f.Limit), w.args...)
 	return out, total, err
 }
+
+// jobDocuments are the text columns of the job tables that JobFilter.OmitDocuments
+// leaves unread (each table has some of them).
+var jobDocuments = []string{"conf", "definition", "orig_definition"}
 
 // Workflows.
 
@@ -280,9 +288,18 @@ func (x *txn) ListCoordActions(ctx context.Context, f store.CoordActionFilter) (
 	if f.Desc {
 		order = " ORDER BY nominal_time DESC, action_number DESC"
 	}
-	out, err := coordActions.query(ctx, x, w.String()+order+page(f.Offset, f.Limit), w.args...)
+	cols := coordActions.colList()
+	if f.OmitActionXML {
+		cols = coordActionColsWithoutXML
+	}
+	out, err := coordActions.queryCols(ctx, x, cols, w.String()+order+page(f.Offset, f.Limit), w.args...)
 	return out, total, err
 }
+
+// coordActionColsWithoutXML is the column list of coord_actions with an empty string in
+// place of action_xml, for CoordActionFilter.OmitActionXML.
+var coordActionColsWithoutXML = coordActions.colListOmitting([]string{"action_xml"})
+
 func (x *txn) CountCoordActions(ctx context.Context, jobID string) (map[store.CoordActionStatus]int, error) {
 	rows, err := x.tx.QueryContext(ctx, `SELECT status, COUNT(*) FROM coord_actions WHERE job_id = $1 GROUP BY status`, jobID)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gozie/gozie/store"
@@ -22,6 +23,18 @@ type table[T any] struct {
 }
 
 func (t *table[T]) colList() string { return strings.Join(t.cols, ", ") }
+
+// colListOmitting is colList with an empty string read in place of each of the
+// text columns omit names (those t does not have are ignored).
+func (t *table[T]) colListOmitting(omit []string) string {
+	cols := slices.Clone(t.cols)
+	for i, c := range cols {
+		if slices.Contains(omit, c) {
+			cols[i] = "'' AS " + c
+		}
+	}
+	return strings.Join(cols, ", ")
+}
 
 func placeholders(from, n int) string {
 	var b strings.Builder
@@ -134,7 +147,13 @@ func (t *table[T]) update(ctx context.Context, x *txn, r *T, statuses []string) 
 
 // query runs a select of all columns with the given tail (WHERE/ORDER/LIMIT).
 func (t *table[T]) query(ctx context.Context, x *txn, tail string, args ...any) ([]T, error) {
-	q := fmt.Sprintf("SELECT %s FROM %s %s", t.colList(), t.name, tail)
+	return t.queryCols(ctx, x, t.colList(), tail, args...)
+}
+
+// queryCols is query with a select list of its own: one expression for each of t's
+// columns, in their order (an expression may stand in for a column not worth reading).
+func (t *table[T]) queryCols(ctx context.Context, x *txn, cols, tail string, args ...any) ([]T, error) {
+	q := fmt.Sprintf("SELECT %s FROM %s %s", cols, t.name, tail)
 	rows, err := x.tx.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, x.mapErr(err, "listing %s", t.noun)
