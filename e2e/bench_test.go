@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -22,109 +19,29 @@ import (
 	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/server/client"
 	"github.com/gozie/gozie/store"
-	"github.com/gozie/gozie/store/postgres/pgtest"
-	"github.com/gozie/gozie/testenv/localcluster"
 	"github.com/gozie/gozie/yarn"
 )
 
-// benchEnv is an in-process server on PostgreSQL with an in-process local
+// benchEnv is one in-process server on PostgreSQL with an in-process local
 // cluster, for benchmarks that need the server's internals (metrics,
-// MiniYARN hooks).
+// MiniYARN hooks): a sharedEnv of one server.
 type benchEnv struct {
-	d       *daemon.Daemon
-	cluster *localcluster.Cluster
-	client  *client.Client
-	dir     string
-	user    string
+	*sharedEnv
+	d      *daemon.Daemon
+	client *client.Client
 }
 
 func newBenchEnv(b *testing.B, callbacks bool) *benchEnv {
 	b.Helper()
-	ctx := context.Background()
-	dir := b.TempDir()
-	c, err := localcluster.Start(ctx, localcluster.Options{Dir: dir, Env: map[string]string{"PATH": os.Getenv("PATH")}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { c.Close() })
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	base := "http://" + ln.Addr().String() + "/oozie"
-	callback := base + "/callback"
-	if !callbacks {
-		callback = "http://127.0.0.1:1/oozie/callback" // refused at once: completion is seen by polling only
-	}
-	p := c.Properties()
-	cfg, err := conf.Load(conf.Sources{ConfigDir: b.TempDir(), LookupEnv: func(string) (string, bool) { return "", false },
-		Flags: map[string]string{"gozie.db.url": pgtest.NewDatabase(b), "gozie.data.dir": dir,
-			"gozie.callback.base.url": callback, "gozie.actions.default.name-node": p["nameNode"],
-			"gozie.actions.default.resource-manager": p["resourceManager"], "gozie.engine.workers": "32"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	d, err := daemon.Open(ctx, daemon.Options{Config: cfg, Listener: ln, LauncherBinary: binary,
-		Logger: slog.New(slog.NewTextHandler(benchLog(), &slog.HandlerOptions{Level: slog.LevelDebug}))})
-	if err != nil {
-		b.Fatal(err)
-	}
-	runCtx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- d.Run(runCtx) }()
-	b.Cleanup(func() { cancel(); <-done })
-	cl, err := client.New(base, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return &benchEnv{d: d, cluster: c, client: cl, dir: dir, user: "bench"}
-}
-
-// app writes a workflow app into the DFS root and returns its URI.
-func (e *benchEnv) app(b *testing.B, name, xml string) string {
-	b.Helper()
-	d := filepath.Join(e.dir, "dfs", "user", e.user, name)
-	if err := os.MkdirAll(d, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(d, "workflow.xml"), []byte(xml), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	return e.cluster.Properties()["nameNode"] + "/user/" + e.user + "/" + name
+	s := newSharedEnv(b, 1, callbacks)
+	return &benchEnv{sharedEnv: s, d: s.servers[0], client: s.clients[0]}
 }
 
 // runMany submits and starts n workflows of app from `clients` concurrent
 // REST clients and returns their ids.
 func (e *benchEnv) runMany(b *testing.B, appPath string, n, clients int) []string {
 	b.Helper()
-	ids := make([]string, n)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errc := make(chan error, clients)
-	for w := 0; w < clients; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				props := conf.NewProperties("user.name", e.user, "oozie.wf.application.path", appPath)
-				id, err := e.client.Submit(context.Background(), props, true)
-				if err != nil {
-					errc <- err
-					return
-				}
-				ids[i] = id
-			}
-		}()
-	}
-	wg.Wait()
-	close(errc)
-	for err := range errc {
-		b.Fatal(err)
-	}
+	ids, _ := e.submitMany(b, appPath, n, clients, func(int) int { return 0 })
 	return ids
 }
 

@@ -26,7 +26,8 @@ import (
 
 // sharedEnv is several in-process servers on one PostgreSQL database and one local
 // cluster, as DESIGN.md's "many servers, one PostgreSQL" runs them: each has its own
-// engine (its own lease owner), REST listener and callback URL.
+// engine (its own lease owner), REST listener and callback URL. Without callbacks
+// the servers' callback URL is refused at once, so completion is seen by polling only.
 type sharedEnv struct {
 	servers []*daemon.Daemon
 	clients []*client.Client
@@ -35,7 +36,7 @@ type sharedEnv struct {
 	user    string
 }
 
-func newSharedEnv(b *testing.B, n int) *sharedEnv {
+func newSharedEnv(b *testing.B, n int, callbacks bool) *sharedEnv {
 	b.Helper()
 	ctx := context.Background()
 	dir := b.TempDir()
@@ -58,9 +59,13 @@ func newSharedEnv(b *testing.B, n int) *sharedEnv {
 			b.Fatal(err)
 		}
 		base := "http://" + ln.Addr().String() + "/oozie"
+		callback := base + "/callback"
+		if !callbacks {
+			callback = "http://127.0.0.1:1/oozie/callback"
+		}
 		cfg, err := conf.Load(conf.Sources{ConfigDir: b.TempDir(), LookupEnv: func(string) (string, bool) { return "", false },
 			Flags: map[string]string{"gozie.db.url": db, "gozie.data.dir": b.TempDir(),
-				"gozie.callback.base.url": base + "/callback", "gozie.actions.default.name-node": p["nameNode"],
+				"gozie.callback.base.url": callback, "gozie.actions.default.name-node": p["nameNode"],
 				"gozie.actions.default.resource-manager": p["resourceManager"], "gozie.engine.workers": "32"}})
 		if err != nil {
 			b.Fatal(err)
@@ -101,10 +106,11 @@ func (e *sharedEnv) app(b *testing.B, name, xml string) string {
 }
 
 // submitMany submits and starts n workflows of app from `clients` concurrent REST
-// clients; the i-th submission goes to the server to(i). It returns how many each
-// server took.
-func (e *sharedEnv) submitMany(b *testing.B, appPath string, n, clients int, to func(i int) int) []int {
+// clients; the i-th submission goes to the server to(i). It returns the ids, in
+// submission order, and how many each server took.
+func (e *sharedEnv) submitMany(b *testing.B, appPath string, n, clients int, to func(i int) int) ([]string, []int) {
 	b.Helper()
+	ids := make([]string, n)
 	taken := make([]atomic.Int64, len(e.servers))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -120,10 +126,12 @@ func (e *sharedEnv) submitMany(b *testing.B, appPath string, n, clients int, to 
 				}
 				s := to(i)
 				props := conf.NewProperties("user.name", e.user, "oozie.wf.application.path", appPath)
-				if _, err := e.clients[s].Submit(context.Background(), props, true); err != nil {
+				id, err := e.clients[s].Submit(context.Background(), props, true)
+				if err != nil {
 					errc <- fmt.Errorf("server %d: %w", s, err)
 					return
 				}
+				ids[i] = id
 				taken[s].Add(1)
 			}
 		}()
@@ -137,7 +145,7 @@ func (e *sharedEnv) submitMany(b *testing.B, appPath string, n, clients int, to 
 	for i := range taken {
 		out[i] = int(taken[i].Load())
 	}
-	return out
+	return ids, out
 }
 
 // running counts the workflow actions submitted to YARN.
@@ -197,7 +205,7 @@ func BenchmarkTwoServers(b *testing.B) {
 		{"one-door", func(int) int { return 0 }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			e := newSharedEnv(b, 2)
+			e := newSharedEnv(b, 2, true)
 			e.cluster.YARN.HoldAccepted(true)
 			app := e.app(b, "starts", oneShellAction)
 			// Warm-up: the one-time staging of the launcher on HDFS is not counted.
@@ -209,7 +217,7 @@ func BenchmarkTwoServers(b *testing.B) {
 			}
 			b.ResetTimer()
 			start := time.Now()
-			taken := e.submitMany(b, app, b.N, 16, c.to)
+			_, taken := e.submitMany(b, app, b.N, 16, c.to)
 			e.waitRunning(b, b.N+2)
 			el := time.Since(start)
 			b.StopTimer()

@@ -1,12 +1,11 @@
 package coordrun
 
 import (
-	"container/list"
 	"crypto/sha256"
-	"sync"
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/internal/lru"
 	"github.com/gozie/gozie/store"
 )
 
@@ -20,13 +19,11 @@ const docCacheSize = 4096
 // was parsed from (the action XML and the run configuration, or the job's
 // configuration when the action has none), so an action whose XML changed
 // (a coord:latest resolved, say) misses and is parsed again, and the cache
-// never answers for a document it was not given. It is bounded; entries are
-// read-only once made (coordinator.CheckInputs copies what it resolves).
+// never answers for a document it was not given. It is bounded (an
+// internal/lru cache); entries are read-only once made
+// (coordinator.CheckInputs copies what it resolves).
 type docCache struct {
-	mu    sync.Mutex
-	max   int
-	order *list.List // of *docEntry, most recent first
-	byKey map[[sha256.Size]byte]*list.Element
+	byKey *lru.Cache[[sha256.Size]byte, *docEntry]
 }
 
 type docEntry struct {
@@ -36,7 +33,7 @@ type docEntry struct {
 }
 
 func newDocCache(max int) *docCache {
-	return &docCache{max: max, order: list.New(), byKey: map[[sha256.Size]byte]*list.Element{}}
+	return &docCache{byKey: lru.New[[sha256.Size]byte, *docEntry](max)}
 }
 
 // docKey digests what an action's document is parsed from.
@@ -78,36 +75,9 @@ func (r *Runner) parsed(a *store.CoordAction, job *store.CoordJob, jobConf *conf
 	return runConf, doc, nil
 }
 
-func (c *docCache) get(k [sha256.Size]byte) (*docEntry, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	el, ok := c.byKey[k]
-	if !ok {
-		return nil, false
-	}
-	c.order.MoveToFront(el)
-	return el.Value.(*docEntry), true
-}
+func (c *docCache) get(k [sha256.Size]byte) (*docEntry, bool) { return c.byKey.Get(k) }
 
-func (c *docCache) put(e *docEntry) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.byKey[e.key]; ok {
-		el.Value = e
-		c.order.MoveToFront(el)
-		return
-	}
-	c.byKey[e.key] = c.order.PushFront(e)
-	for c.order.Len() > c.max {
-		last := c.order.Back()
-		c.order.Remove(last)
-		delete(c.byKey, last.Value.(*docEntry).key)
-	}
-}
+func (c *docCache) put(e *docEntry) { c.byKey.Put(e.key, e) }
 
 // len returns how many documents are kept.
-func (c *docCache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.order.Len()
-}
+func (c *docCache) len() int { return c.byKey.Len() }

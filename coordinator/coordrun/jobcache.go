@@ -1,11 +1,9 @@
 package coordrun
 
 import (
-	"container/list"
-	"sync"
-
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/coordinator"
+	"github.com/gozie/gozie/internal/lru"
 	"github.com/gozie/gozie/store"
 )
 
@@ -17,13 +15,11 @@ import (
 // the job's id), so jobs submitted from one application with one
 // configuration (a bundle's coordinators, say, or thousands of copies of a
 // job) share one entry, and a row whose definition or configuration
-// changed misses and is parsed again. The cache is bounded, so memory stays
-// flat with many active coordinators; the entries are read-only once made.
+// changed misses and is parsed again. The cache is bounded (an
+// internal/lru cache), so memory stays flat with many active coordinators;
+// the entries are read-only once made.
 type jobCache struct {
-	mu    sync.Mutex
-	max   int
-	order *list.List // of *cacheEntry, most recent first
-	byDef map[defKey]*list.Element
+	byDef *lru.Cache[defKey, *cacheEntry]
 }
 
 // defKey is what a definition is parsed from.
@@ -32,59 +28,38 @@ type defKey struct {
 }
 
 type cacheEntry struct {
-	key  defKey
 	id   string // the job that used the entry last
 	job  *coordinator.Job
 	conf *conf.Properties
 }
 
 func newJobCache(max int) *jobCache {
-	return &jobCache{max: max, order: list.New(), byDef: map[defKey]*list.Element{}}
+	return &jobCache{byDef: lru.New[defKey, *cacheEntry](max)}
 }
 
 func keyOf(row *store.CoordJob) defKey { return defKey{definition: row.Definition, conf: row.Conf} }
 
 func (c *jobCache) get(row *store.CoordJob) (*cacheEntry, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	el, ok := c.byDef[keyOf(row)]
+	e, ok := c.byDef.Get(keyOf(row))
 	if !ok {
 		return nil, false
 	}
-	e := el.Value.(*cacheEntry)
-	e.id = row.ID
-	c.order.MoveToFront(el)
+	// The entry is shared read-only; which job used it last is kept beside
+	// it by replacing the entry, not by writing to it.
+	if e.id != row.ID {
+		e = &cacheEntry{id: row.ID, job: e.job, conf: e.conf}
+		c.byDef.Put(keyOf(row), e)
+	}
 	return e, true
 }
 
 func (c *jobCache) put(row *store.CoordJob, job *coordinator.Job, conf *conf.Properties) {
-	e := &cacheEntry{key: keyOf(row), id: row.ID, job: job, conf: conf}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.byDef[e.key]; ok {
-		el.Value = e
-		c.order.MoveToFront(el)
-		return
-	}
-	c.byDef[e.key] = c.order.PushFront(e)
-	for c.order.Len() > c.max {
-		last := c.order.Back()
-		c.order.Remove(last)
-		delete(c.byDef, last.Value.(*cacheEntry).key)
-	}
+	c.byDef.Put(keyOf(row), &cacheEntry{id: row.ID, job: job, conf: conf})
 }
 
 // forget drops the entry a job used last, e.g. once the job has finished;
 // an entry that other jobs use too is simply parsed again by the next of
 // them.
 func (c *jobCache) forget(id string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for el := c.order.Front(); el != nil; el = el.Next() {
-		if e := el.Value.(*cacheEntry); e.id == id {
-			c.order.Remove(el)
-			delete(c.byDef, e.key)
-			return
-		}
-	}
+	c.byDef.RemoveFirst(func(e *cacheEntry) bool { return e.id == id })
 }
