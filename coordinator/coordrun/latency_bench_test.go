@@ -115,32 +115,7 @@ func benchDoneFlagToLaunch(b *testing.B, backend string, waited time.Duration, n
 
 	// The delay of each flag: from its appearance to the start of its
 	// workflow's action, both on the clock that followed real time.
-	var delays []time.Duration
-	err := w.store.Tx(bg, func(x store.Tx) error {
-		wfs, _, err := x.ListWorkflowJobs(bg, store.JobFilter{})
-		if err != nil {
-			return err
-		}
-		for _, wf := range wfs {
-			a, err := x.GetCoordAction(bg, wf.ParentID)
-			if err != nil {
-				return err
-			}
-			acts, err := x.ListWorkflowActions(bg, wf.ID)
-			if err != nil {
-				return err
-			}
-			for _, act := range acts {
-				if act.Type == "fs" {
-					delays = append(delays, act.StartTime.Sub(appeared[feedOf[a.JobID]]))
-				}
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	delays := launchDelays(b, w, appeared, feedOf)
 	if len(delays) != jobs {
 		b.Fatalf("%d workflows launched, want %d", len(delays), jobs)
 	}
