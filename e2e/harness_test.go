@@ -195,6 +195,31 @@ func localServer(t *testing.T) *env {
 // reached by their logical names only, and hadoop.rpc.protection=privacy.
 var strictCluster = []string{"-ha", "-rpc-protection", "privacy"}
 
+// strictServer starts `gozie server -local` on the strict cluster and
+// checks that the cluster is what the tests on it claim: named by its
+// logical names only (nameNode=hdfs://<nameservice>, resourceManager and
+// jobTracker the RM cluster id), two NameNodes and two ResourceManagers,
+// and hadoop.rpc.protection=privacy in its configuration.
+func strictServer(t *testing.T) *env {
+	t.Helper()
+	e := localServerWith(t, strictCluster...)
+	ns := localcluster.HAName
+	if e.cluster["nameNode"] != "hdfs://"+ns || e.cluster["resourceManager"] != ns || e.cluster["jobTracker"] != ns {
+		t.Fatalf("the strict cluster is not named by its logical names: %v", e.cluster)
+	}
+	h, err := conf.LoadHadoop(e.cluster["hadoopConfDir"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	nns, _ := h.Get("dfs.ha.namenodes." + ns)
+	protection, _ := h.Get("hadoop.rpc.protection")
+	if nns != "nn1,nn2" || len(h.RMHAIDs()) != 2 || protection != "privacy" {
+		t.Fatalf("the strict cluster's configuration: NameNodes %q, rm-ids %v, hadoop.rpc.protection %q",
+			nns, h.RMHAIDs(), protection)
+	}
+	return e
+}
+
 // exampleServer starts the server an example of apps runs on: gozie's own
 // examples run on the strict cluster, Oozie's on the default one, so each
 // example proves both that it runs unchanged and that gozie survives a
@@ -202,7 +227,7 @@ var strictCluster = []string{"-ha", "-rpc-protection", "privacy"}
 func exampleServer(t *testing.T, apps string) *env {
 	t.Helper()
 	if testapps.Source(apps) == testapps.Gozie {
-		return localServerWith(t, strictCluster...)
+		return strictServer(t)
 	}
 	return localServer(t)
 }

@@ -220,9 +220,11 @@ func TestKerberizedClusterRunsTheExamples(t *testing.T) {
 	}
 }
 
-// hive2CredentialApp is a workflow whose shell action names a hive2
-// credential: it succeeds only when its container's token file holds the
-// HiveServer2 delegation token gozie fetched for the user.
+// hive2CredentialApp is a workflow whose actions name a hive2 credential:
+// a hive2 action whose jdbc-url has no principal=, as in Oozie's secure
+// hive2 example, reaching the Kerberized HiveServer2 the credential names,
+// then a shell action that succeeds only when its container's token file
+// holds the HiveServer2 delegation token gozie fetched for the user.
 func hive2CredentialApp(jdbcURL string) string {
 	url, principal, _ := strings.Cut(jdbcURL, ";principal=")
 	return `<workflow-app xmlns="uri:oozie:workflow:1.0" name="with-cred">
@@ -230,7 +232,11 @@ func hive2CredentialApp(jdbcURL string) string {
 <property><name>hive2.jdbc.url</name><value>` + url + `</value></property>
 <property><name>hive2.server.principal</name><value>` + principal + `</value></property>
 </credential></credentials>
-<start to="check"/>
+<start to="query"/>
+<action name="query" cred="hs2"><hive2 xmlns="uri:oozie:hive2-action:1.0">
+<resource-manager>${resourceManager}</resource-manager><name-node>${nameNode}</name-node>
+<jdbc-url>` + url + `</jdbc-url><query>SELECT 1</query>
+</hive2><ok to="check"/><error to="fail"/></action>
 <action name="check" cred="hs2"><shell xmlns="uri:oozie:shell-action:1.0">
 <resource-manager>${resourceManager}</resource-manager><name-node>${nameNode}</name-node>
 <exec>sh</exec><argument>-c</argument><argument>grep -qa HIVE_DELEGATION_TOKEN "$HADOOP_TOKEN_FILE_LOCATION"</argument>

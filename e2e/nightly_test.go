@@ -15,7 +15,7 @@ import (
 // NameNodes and ResourceManagers named by their logical names, RPC privacy.
 func TestNightlyHiveExample(t *testing.T) {
 	t.Parallel()
-	e := localServerWith(t, strictCluster...)
+	e := strictServer(t)
 	app := e.copyApp(t, filepath.Join("..", "examples", "nightly-hive"), "nightly-hive")
 	out, err := e.cli(t, "validate", filepath.Join(app, "workflow.xml"))
 	if err != nil || !strings.Contains(out, "Valid workflow-app") {

@@ -35,7 +35,7 @@ func (c *testClock) now() time.Time          { return time.Now().Add(time.Durati
 func (c *testClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 
 // secureDFS is a Kerberos MiniDFS (nn/localhost) with short token
-// lifetimes, on which gozie/localhost may act for bob, and the KDC.
+// lifetimes, on which gozie/localhost may act for bob and dave, and the KDC.
 type secureDFS struct {
 	m     *minidfs.MiniDFS
 	k     *kdc.KDC
@@ -60,7 +60,7 @@ func startSecureDFS(t *testing.T, protection string, ha bool) *secureDFS {
 		TokenRenewInterval: testRenewInterval, TokenMaxLifetime: testMaxLifetime,
 		NameNodeAddrs: []string{"localhost:0"},
 		Conf: map[string]string{ipc.RPCProtectionKey: protection,
-			"hadoop.proxyuser.gozie.users": "bob", "hadoop.proxyuser.gozie.hosts": "127.0.0.1"},
+			"hadoop.proxyuser.gozie.users": "bob,dave", "hadoop.proxyuser.gozie.hosts": "127.0.0.1"},
 	}
 	if ha {
 		opts.HA, opts.NameNodeAddrs = true, []string{"localhost:0", "localhost:0"}

@@ -3,6 +3,7 @@ package credentials_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/gozie/gozie/conf"
@@ -52,10 +53,18 @@ func TestTokensOfEachType(t *testing.T) {
 func TestUnknownTypesAndNamesAreRefused(t *testing.T) {
 	t.Parallel()
 	p := &credentials.Provider{Kerberos: &krbclient.Client{}}
-	for _, c := range []actions.Credential{{Name: "hb", Type: "hbase"}, {Name: "nowhere"}} {
-		_, err := p.Tokens(context.Background(), run(c))
-		if code(err) != credentials.CodeUnavailable {
-			t.Errorf("credential %+v: %v, want %s", c, err, credentials.CodeUnavailable)
+	// The error names what the workflow got wrong: the type gozie does not
+	// know, or the name no <credential> defines.
+	for _, tt := range []struct {
+		c    actions.Credential
+		want string
+	}{
+		{actions.Credential{Name: "hb", Type: "hbase"}, "type [hbase] with name [hb]"},
+		{actions.Credential{Name: "nowhere"}, "credential [nowhere]"},
+	} {
+		_, err := p.Tokens(context.Background(), run(tt.c))
+		if code(err) != credentials.CodeUnavailable || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("credential %+v: %v, want %s naming %q", tt.c, err, credentials.CodeUnavailable, tt.want)
 		}
 	}
 	// A hive2 or hcat credential without its properties names the one

@@ -19,7 +19,11 @@
 // connection; over HTTP gohive talks to an in-memory relay that sends each
 // request on with a SPNEGO token and doAs=<user>. OpenSession carries
 // hive.server2.proxy.user=<workflow user>, so HiveServer2 runs the session
-// as the user if its hadoop.proxyuser rules allow gozie's principal.
+// as the user if its hadoop.proxyuser rules allow gozie's principal. A
+// jdbc-url without principal= whose action names a hive2 <credential>
+// (Oozie's secure hive2 actions, whose beeline uses the credential's
+// token) is reached the same way, at the credential's
+// hive2.server.principal, when gozie has a Kerberos login.
 //
 // FetchDelegationToken implements the hive2 credential type of workflow
 // <credentials>: a HIVE_DELEGATION_TOKEN for the job's user, for the

@@ -70,11 +70,37 @@ type job struct {
 // can make the connection it asks for.
 func (e *Executor) prepare(run *actions.Attempt) (*job, error) {
 	j, err := prepareJob(run)
-	if err == nil && j.url.Principal != "" && e.cfg.Kerberos == nil {
+	if err != nil {
+		return nil, err
+	}
+	if j.url.Principal == "" && e.cfg.Kerberos != nil {
+		if p := credentialPrincipal(run.Credentials); p != "" {
+			j.url.Principal, j.url.Auth = p, "KERBEROS"
+		}
+	}
+	if j.url.Principal != "" && e.cfg.Kerberos == nil {
 		return nil, actions.Errorf(actions.ActionError, CodeUnsupported, "the jdbc-url names principal=%s, but gozie has "+
 			"no Kerberos login (set gozie.kerberos.principal and gozie.kerberos.keytab)", j.url.Principal)
 	}
-	return j, err
+	return j, nil
+}
+
+// credentialPrincipal is the hive2.server.principal of the first hive2
+// <credential> among an action's (cred=), or "". Oozie's secure hive2
+// actions give their jdbc-url no principal= and reach a Kerberized
+// HiveServer2 with that credential's delegation token (beeline -a
+// delegationToken in the launcher); gozie, which runs the action itself,
+// reaches the server the credential names as its own principal acting for
+// the workflow's user, the identity the token would have carried.
+func credentialPrincipal(creds []actions.Credential) string {
+	for _, c := range creds {
+		if c.Type == CredentialType && c.Properties != nil {
+			if p := strings.TrimSpace(c.Properties.Value(CredentialPrincipal)); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // prepareJob reads the action body of a run.

@@ -123,8 +123,9 @@ func (h *haControl) Failover(_ context.Context, s clusteradmin.Service, from, to
 		return h.c.DFS.Failover(ti)
 	}
 	if h.rmStopped {
+		// A stopped RM does not answer getServiceStatus.
 		//lint:ignore ST1005 Hadoop's FailoverController message, verbatim
-		return fmt.Errorf("Can't failover: %s is not running", to)
+		return fmt.Errorf("Unable to get service state for %s", to)
 	}
 	if h.c.YARN.Active() == ti {
 		//lint:ignore ST1005 Hadoop's FailoverController message, verbatim

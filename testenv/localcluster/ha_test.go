@@ -91,11 +91,20 @@ func TestHAClusterFailsOverWithTheAdminTools(t *testing.T) {
 	}
 	// As FailoverController refuses: to an active service, to itself, to
 	// an id the configuration does not name.
-	for _, args := range [][]string{{"nn1", "nn2"}, {"nn2", "nn2"}, {"nn2", "nn3"}} {
-		if code, _, stderr := tool(t, c, append([]string{"hdfs", "haadmin", "-failover"}, args...)...); code == 0 || !strings.Contains(stderr, "Failover failed: ") {
-			t.Errorf("-failover %v: %d %q", args, code, stderr)
+	refusals := func(prog, admin, active, other string) {
+		t.Helper()
+		for _, r := range []struct{ from, to, msg string }{
+			{other, active, "Can't failover to an active service"},
+			{active, active, "Can't failover a service to itself"},
+			{active, "x3", "Unable to determine service address for"},
+		} {
+			code, _, stderr := tool(t, c, prog, admin, "-failover", r.from, r.to)
+			if code == 0 || !strings.Contains(stderr, "Failover failed: "+r.msg) {
+				t.Errorf("%s %s -failover %s %s: %d %q, want %q", prog, admin, r.from, r.to, code, stderr, r.msg)
+			}
 		}
 	}
+	refusals("hdfs", "haadmin", "nn2", "nn1")
 
 	if code, out, stderr := tool(t, c, "yarn", "rmadmin", "-failover", "rm1", "rm2"); code != 0 || !strings.Contains(out, "Failover from rm1 to rm2 successful") {
 		t.Fatalf("rmadmin -failover: %d %q %s", code, out, stderr)
@@ -106,11 +115,16 @@ func TestHAClusterFailsOverWithTheAdminTools(t *testing.T) {
 	if c.YARN.SchedulerAddr() != c.YARN.SchedulerAddrs()[1] {
 		t.Errorf("scheduler %s after the failover, want rm2's %s", c.YARN.SchedulerAddr(), c.YARN.SchedulerAddrs()[1])
 	}
+	refusals("yarn", "rmadmin", "rm2", "rm1")
 	if code, _, stderr := tool(t, c, "yarn", "--daemon", "stop", "resourcemanager"); code != 0 {
 		t.Fatalf("yarn --daemon stop resourcemanager: %d %s", code, stderr)
 	}
 	if got := state("yarn", "rmadmin", "-getServiceState", "rm2"); got != "stopped" {
 		t.Errorf("rm2 is %q while stopped", got)
+	}
+	if code, _, stderr := tool(t, c, "yarn", "rmadmin", "-failover", "rm2", "rm1"); code == 0 ||
+		!strings.Contains(stderr, "Failover failed: Unable to get service state for rm1") {
+		t.Errorf("rmadmin -failover to a stopped RM: %d %q", code, stderr)
 	}
 	if code, _, stderr := tool(t, c, "yarn", "--daemon", "start", "resourcemanager"); code != 0 {
 		t.Fatalf("yarn --daemon start resourcemanager: %d %s", code, stderr)

@@ -92,13 +92,17 @@ func TestContainerEnvironment(t *testing.T) {
 // alias, and the NodeManager exports its own HADOOP_CONF_DIR, whose
 // yarn-site.xml names the scheduler: an AM finds the scheduler only there.
 func TestAMRMTokenHasNoServiceAndConfDirNamesScheduler(t *testing.T) {
-	t.Setenv("HADOOP_CONF_DIR", "/the/test/process/conf") // must not leak into containers
+	t.Setenv("HADOOP_CONF_DIR", "/the/test/process/conf")     // must not leak into containers
+	t.Setenv("GOZIE_NOT_A_NM_VARIABLE", "the test process's") // nor any variable off the NM's whitelist
 	storage := &miniyarn.HDFSStorage{DefaultFS: "hdfs://mycluster"}
 	t.Cleanup(func() { storage.Close() })
 	c := setup(t, miniyarn.Options{Lenient: true, Storage: storage,
 		Conf:     map[string]string{"hadoop.proxyuser.gozie.hosts": "*"},
 		HDFSConf: map[string]string{"dfs.nameservices": "mycluster"}})
 	_, env := containerEnv(t, c, nil)
+	if v, ok := env["GOZIE_NOT_A_NM_VARIABLE"]; ok {
+		t.Errorf("the container sees the test process's GOZIE_NOT_A_NM_VARIABLE=%q: only the application's, the whitelisted and the NM's own variables reach it", v)
+	}
 	dir := env["HADOOP_CONF_DIR"]
 	if dir == "" || dir == "/the/test/process/conf" || dir != c.rm.HadoopConfDir() {
 		t.Fatalf("HADOOP_CONF_DIR = %q, want the generated %q", dir, c.rm.HadoopConfDir())
