@@ -118,6 +118,13 @@
 //	active service"); transitionToActive refused while the                     ha/HAAdmin.java isOtherTargetNodeActive,
 //	other is active; the new active renews every lease, so                     FSNamesystem.startActiveServices (renewAllLeases)
 //	an open file's writer carries on
+//	hdfs haadmin / yarn rmadmin -failover <from> <to>      localcluster        ha/HAAdmin.java failover, resolveTarget,
+//	refuses an id the configuration does not name                              ha/FailoverController.java failover,
+//	("Unable to determine service address for ..."), a                         preFailoverChecks, hdfs/tools/NNHAServiceTarget
+//	service failing over to itself ("Can't failover a
+//	service to itself"), a target already active
+//	("Can't failover to an active service") and a stopped
+//	RM ("Unable to get service state for <id>")
 //	a client of an HA nameservice fails over on            (hadoop.Resolver)   io/retry/RetryPolicies.java FailoverOnNetworkExceptionRetry,
 //	StandbyException and, while no NameNode serves, waits                      hdfs/client/HdfsClientConfigKeys.java Failover
 //	and tries again: dfs.client.failover.max.attempts
@@ -146,6 +153,16 @@
 //	an AM that exits without unregistering fails its       miniyarn            resourcemanager RMAppAttemptImpl (AMContainerFinished)
 //	attempt
 //	localization checks the resource's timestamp           miniyarn            yarn/util/FSDownload.java copy
+//	PUBLIC and PRIVATE resources are localized once (for   miniyarn            nodemanager/.../localizer/
+//	all users, per user) and found again by URI,                               ResourceLocalizationService (public and private
+//	timestamp, type and pattern without asking the                             trackers), LocalResourcesTrackerImpl,
+//	filesystem; APPLICATION ones once per container;                           LocalResourceRequest.equals
+//	the cache is never trimmed (not modelled:
+//	localizer.cache.target-size-mb)
+//	a PUBLIC resource must be readable by others under     miniyarn            yarn/util/FSDownload.java isPublic,
+//	directories others may traverse, or "is not publicly                       ancestorsHaveExecutePermissions, verifyAndCopy
+//	accessible and as such cannot be part of the public
+//	cache."
 //	the AMRM token in the container's token file has an    miniyarn            resourcemanager/security/AMRMTokenSecretManager.java
 //	empty service and an empty alias: the AM finds the                         createAndGetAMRMToken (new Text()), amlauncher/
 //	scheduler in its configuration                                             AMLauncher.java setupTokens (addToken(getService(),..))
@@ -157,6 +174,12 @@
 //	generated core-site.xml (fs.defaultFS, Options.Conf),                      (putEnvIfNotNull(HADOOP_CONF_DIR, System.getenv))
 //	hdfs-site.xml (Options.HDFSConf) and yarn-site.xml
 //	(the scheduler address), never the test process's
+//	a container's environment is the application's, the    miniyarn            nodemanager/containermanager/launcher/
+//	NodeManager's whitelist (yarn.nodemanager.env-                             ContainerLaunch.java sanitizeEnv (whitelist,
+//	whitelist: JAVA_HOME, PATH, LANG, TZ, the HADOOP_*                         admin-env), YarnConfiguration
+//	homes) where the application set none, and what the                        DEFAULT_NM_ENV_WHITELIST
+//	NodeManager sets itself; no other variable of the
+//	process running the NodeManager reaches it
 //	the container's variables are exported after those   miniyarn            nodemanager/containermanager/launcher/
 //	their values refer to ({{VAR}} of the application                          ContainerLaunch.java orderEnvByDependencies
 //	after the NodeManager's HADOOP_CONF_DIR, PWD, ...)
@@ -193,6 +216,24 @@
 //	a Kerberized NodeManager localizes HDFS resources only miniyarn            nodemanager/.../localizer/ContainerLocalizer,
 //	with the submission's HDFS_DELEGATION_TOKEN ("Client                       ipc/SaslRpcClient.selectSaslClient
 //	cannot authenticate via:[TOKEN, KERBEROS]")
+//	a submission's credentials.tokens are token URL        miniyarn            resourcemanager/webapp/RMWebServices.java
+//	strings (Token.encodeToUrlString: Writable, URL-safe                       createCredentials; security/token/Token.java
+//	base64 without padding); one that does not decode is                       decodeFromUrlString; nodemanager/.../launcher/
+//	400 BadRequestException "Could not parse credentials                       ContainerLaunch.java (CONTAINER_TOKEN_FILE_ENV_NAME),
+//	data"; the tokens, under their aliases, with the AMRM                      security/Credentials.java writeTokenStorageToStream
+//	token, are the container's token file, named by
+//	HADOOP_TOKEN_FILE_LOCATION
+//	a node's tools in a container authenticate with its    clustertools        security/UserGroupInformation.java getLoginUser
+//	token file (HADOOP_TOKEN_FILE_LOCATION), never a                           (HADOOP_TOKEN_FILE_LOCATION), hive jdbc
+//	ticket: HDFS with the HDFS_DELEGATION_TOKEN of the                         HiveConnection.java createBinaryTransport,
+//	filesystem's service, the RM with the RM token (else                       getClientDelegationToken (hiveserver2ClientToken),
+//	user.name); beeline with auth=delegationToken takes                        mapreduce/JobSubmitter.java populateTokenCache,
+//	the HIVE_DELEGATION_TOKEN of service                                       security/TokenCache.java; mapreduce.job.complete.
+//	hiveserver2ClientToken (without one SASL PLAIN, which                      cancel.delegation.tokens
+//	a Kerberized HiveServer2 refuses; with principal=,
+//	"GSS initiate failed"); mapred and the other job
+//	submitters pass the container's tokens on to their
+//	job, asking the RM not to cancel them
 //	only the active RM runs the ApplicationMasterService:  miniyarn            resourcemanager/ResourceManager.java transitionToActive,
 //	each RM has its own scheduler address, a standby's                         transitionToStandby (active services),
 //	refuses connections, a failover or a stop drops the                        ApplicationMasterService.serviceStart, serviceStop

@@ -441,6 +441,11 @@ func TestTheBinaryIsStagedOnce(t *testing.T) {
 	if err != nil || len(entries) != 1 {
 		t.Errorf("hash directory holds %d entries (temporary files left?), %v", len(entries), err)
 	}
+	// The binary is a PRIVATE resource: the NodeManager downloaded it for
+	// the first container and linked its cached copy into the second.
+	if n := c.rm.Downloads(staged); n != 1 {
+		t.Errorf("the NodeManager downloaded the binary %d times for two containers of one user, want 1", n)
+	}
 }
 
 func TestUnreachableResourceManagerIsTransient(t *testing.T) {

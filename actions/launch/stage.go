@@ -53,7 +53,8 @@ func (b *localBinary) digest() (string, int64, error) {
 
 // localResource stats uri and describes it as YARN needs it: the exact size
 // and the modification time in milliseconds, which the NodeManager compares
-// with the file's before it localizes it.
+// with the file's before it localizes it. It is the application's own copy
+// (APPLICATION): a run's files may change between runs.
 func (e *Executor) localResource(ctx context.Context, uri string, typ yarn.LocalResourceType) (yarn.LocalResource, error) {
 	fi, err := e.cfg.FS.Stat(ctx, uri)
 	if err != nil {
@@ -81,7 +82,7 @@ func (e *Executor) stageBinary(ctx context.Context, run *actions.Attempt, root s
 	dir := qualify(strings.ReplaceAll(e.cfg.LauncherDir, "{user}", run.User), root, root)
 	target := strings.TrimSuffix(dir, "/") + "/" + sum + "/" + stagedBinaryName
 	if fi, err := e.cfg.FS.Stat(ctx, target); err == nil && fi.Size == size {
-		return e.localResource(ctx, target, yarn.ResourceFile)
+		return binaryResource(e.localResource(ctx, target, yarn.ResourceFile))
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return yarn.LocalResource{}, fsError(err, "staging the launcher")
 	}
@@ -101,7 +102,17 @@ func (e *Executor) stageBinary(ctx context.Context, run *actions.Attempt, root s
 		return yarn.LocalResource{}, fsError(err, "staging the launcher at %s", target)
 	}
 	e.cfg.Logger.Info("staged the launcher binary", "path", target, "size", size)
-	return e.localResource(ctx, target, yarn.ResourceFile)
+	return binaryResource(e.localResource(ctx, target, yarn.ResourceFile))
+}
+
+// binaryResource marks the staged binary PRIVATE: its path names its content
+// and it never changes, so each NodeManager keeps one copy per user in its
+// cache and links it into every later container of that user, instead of
+// downloading the whole binary for each action as it does an APPLICATION
+// resource.
+func binaryResource(lr yarn.LocalResource, err error) (yarn.LocalResource, error) {
+	lr.Visibility = yarn.VisibilityPrivate
+	return lr, err
 }
 
 func (e *Executor) upload(ctx context.Context, dst string) error {

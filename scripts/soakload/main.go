@@ -1,6 +1,8 @@
 // Command soakload is the load and the recorder of `make soak` (scripts/soak.sh): it
-// submits one-shell-action workflows to a running `gozie server -local` through the
-// REST API at a fixed rate, with a bound on the submissions in flight, and samples the
+// submits workflows to a running `gozie server` on the local cluster through the REST API at a fixed
+// rate, with a bound on the submissions in flight (one in -shell-every runs a shell
+// action in a launcher container on the local YARN, the others an fs action that the
+// server runs itself), and samples the
 // server every interval: its resident memory and open files (from /proc), its
 // goroutines (from /metrics), its database's size, and the workflows submitted,
 // refused, running and succeeded. It writes the samples as a TSV series, prints them,
@@ -36,8 +38,9 @@ import (
 
 // options are the command's flags.
 type options struct {
-	url, dataDir, out, user string
+	url, dataDir, clusterDir, out, user string
 	pid, inFlight           int
+	shellEvery              int
 	rate                    float64
 	duration, interval      time.Duration
 }
@@ -46,9 +49,11 @@ func main() {
 	var o options
 	flag.StringVar(&o.url, "url", "", "the server's URL, with its context path (http://HOST:PORT/oozie)")
 	flag.IntVar(&o.pid, "pid", 0, "the server's process id")
-	flag.StringVar(&o.dataDir, "data-dir", "", "the server's -data-dir (its local cluster and SQLite database)")
+	flag.StringVar(&o.dataDir, "data-dir", "", "the server's -data-dir (its SQLite database)")
+	flag.StringVar(&o.clusterDir, "cluster-dir", "", "the local cluster's -data-dir (default: the server's, as with gozie server -local)")
 	flag.Float64Var(&o.rate, "rate", 50, "workflows submitted a second")
 	flag.IntVar(&o.inFlight, "in-flight", 32, "most submissions waiting for their answer at once")
+	flag.IntVar(&o.shellEvery, "shell-every", 10, "one workflow in this many runs a shell action in a YARN container (1: every one)")
 	flag.DurationVar(&o.duration, "duration", time.Hour, "how long the load runs")
 	flag.DurationVar(&o.interval, "interval", time.Minute, "time between samples")
 	flag.StringVar(&o.out, "out", "soak.tsv", "the TSV file of the samples")
@@ -69,8 +74,11 @@ func main() {
 }
 
 func run(o options) error {
-	if o.url == "" || o.pid <= 0 || o.dataDir == "" || o.rate <= 0 || o.inFlight < 1 || o.interval <= 0 {
-		return errors.New("-url, -pid, -data-dir, a positive -rate, -in-flight and -interval are required")
+	if o.url == "" || o.pid <= 0 || o.dataDir == "" || o.rate <= 0 || o.inFlight < 1 || o.interval <= 0 || o.shellEvery < 1 {
+		return errors.New("-url, -pid, -data-dir, a positive -rate, -in-flight, -interval and -shell-every are required")
+	}
+	if o.clusterDir == "" {
+		o.clusterDir = o.dataDir
 	}
 	if o.user == "" {
 		u, err := user.Current()
@@ -90,11 +98,11 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	app, err := installApp(o.dataDir, o.user)
+	apps, err := installApps(o.clusterDir, o.user)
 	if err != nil {
 		return err
 	}
-	l := &load{client: c, app: app, user: o.user, slots: make(chan struct{}, o.inFlight)}
+	l := &load{client: c, apps: apps, shellEvery: o.shellEvery, user: o.user, slots: make(chan struct{}, o.inFlight)}
 	rec := &recorder{o: o, client: c, http: hc, load: l}
 	samples := make(chan error, 1)
 	loadCtx, cancel := context.WithTimeout(ctx, o.duration)
@@ -122,48 +130,71 @@ func printFreeAddr() error {
 	return nil
 }
 
-// soakWorkflow is one shell action that runs `true` in a launcher container on the
-// local cluster's YARN.
-const soakWorkflow = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="soak">
+// shellWorkflow is one shell action that runs `true` in a launcher container on the
+// local cluster's YARN: the path of callbacks, polls and container logs.
+const shellWorkflow = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="soak-shell">
   <start to="a"/>
-  <action name="a"><shell xmlns="uri:oozie:shell-action:1.0"><exec>true</exec></shell><ok to="end"/><error to="k"/></action>
+  <action name="a"><shell xmlns="uri:oozie:shell-action:1.0">
+    <resource-manager>${resourceManager}</resource-manager><name-node>${nameNode}</name-node><exec>true</exec></shell><ok to="end"/><error to="k"/></action>
   <kill name="k"><message>failed</message></kill><end name="end"/>
 </workflow-app>`
 
-// installApp writes the workflow app into the local cluster's HDFS root (a local
-// directory) and returns its URI.
-func installApp(dataDir, user string) (string, error) {
+// fsWorkflow is one fs action, run by the server as the job's user against the
+// NameNode: a directory of the run made and deleted. On a real cluster every action's
+// work runs on other machines; on the two cores of a laptop a launcher container per
+// workflow at 50 a second would measure the container fakes, not the server.
+const fsWorkflow = `<workflow-app xmlns="uri:oozie:workflow:1.0" name="soak-fs">
+  <start to="a"/>
+  <action name="a"><fs>
+    <mkdir path="${nameNode}/user/${wf:user()}/soak-out/${wf:id()}"/>
+    <delete path="${nameNode}/user/${wf:user()}/soak-out/${wf:id()}"/>
+  </fs><ok to="end"/><error to="k"/></action>
+  <kill name="k"><message>failed</message></kill><end name="end"/>
+</workflow-app>`
+
+// soakApps are the URIs of the installed workflow apps.
+type soakApps struct{ shell, fs, nameNode, resourceManager string }
+
+// installApps writes the workflow apps into the HDFS root (a local directory) of the
+// local cluster in dataDir.
+func installApps(dataDir, user string) (soakApps, error) {
 	f, err := os.Open(filepath.Join(dataDir, localcluster.PropertiesFile))
 	if err != nil {
-		return "", fmt.Errorf("reading the local cluster's addresses: %w", err)
+		return soakApps{}, fmt.Errorf("reading the local cluster's addresses: %w", err)
 	}
 	defer f.Close()
 	p, err := conf.ReadProperties(f, localcluster.PropertiesFile)
 	if err != nil {
-		return "", err
+		return soakApps{}, err
 	}
 	nn, _ := p.Get("nameNode")
-	if nn == "" {
-		return "", fmt.Errorf("%s names no nameNode", localcluster.PropertiesFile)
+	rm, _ := p.Get("resourceManager")
+	if nn == "" || rm == "" {
+		return soakApps{}, fmt.Errorf("%s names no nameNode or resourceManager", localcluster.PropertiesFile)
 	}
-	dir := filepath.Join(dataDir, "dfs", "user", user, "soak")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
+	for name, xml := range map[string]string{"soak": shellWorkflow, "soak-fs": fsWorkflow} {
+		dir := filepath.Join(dataDir, "dfs", "user", user, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return soakApps{}, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "workflow.xml"), []byte(xml), 0o644); err != nil {
+			return soakApps{}, err
+		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, "workflow.xml"), []byte(soakWorkflow), 0o644); err != nil {
-		return "", err
-	}
-	return nn + "/user/" + user + "/soak", nil
+	base := nn + "/user/" + user + "/"
+	return soakApps{shell: base + "soak", fs: base + "soak-fs", nameNode: nn, resourceManager: rm}, nil
 }
 
 // load submits workflows at a fixed rate (an open loop: the rate does not wait for
 // the answers), with at most cap(slots) submissions waiting for their answer.
 type load struct {
-	client *client.Client
-	app    string
-	user   string
-	slots  chan struct{}
-	wg     sync.WaitGroup
+	client     *client.Client
+	apps       soakApps
+	shellEvery int
+	user       string
+	slots      chan struct{}
+	wg         sync.WaitGroup
+	n          atomic.Int64 // workflows asked for so far
 	// submitted counts accepted submissions; failed, refused or failed ones;
 	// skipped, ticks dropped because every slot was taken (the server is behind).
 	submitted, failed, skipped atomic.Int64
@@ -197,7 +228,12 @@ func (l *load) run(ctx context.Context, rate float64) {
 }
 
 func (l *load) submit() {
-	props := conf.NewProperties("user.name", l.user, "oozie.wf.application.path", l.app)
+	app := l.apps.fs
+	if l.n.Add(1)%int64(l.shellEvery) == 0 {
+		app = l.apps.shell
+	}
+	props := conf.NewProperties("user.name", l.user, "oozie.wf.application.path", app,
+		"nameNode", l.apps.nameNode, "resourceManager", l.apps.resourceManager)
 	// Not tied to the load's end: a submission under way is answered, not cut off.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -52,6 +52,19 @@ func (LocalFS) Stat(_ context.Context, _, uri string) (int64, int64, error) {
 	return fi.Size(), fi.ModTime().UnixMilli(), nil
 }
 
+// Mode implements [ModeStorage]; it reads as the test process.
+func (LocalFS) Mode(_ context.Context, _, uri string) (fs.FileMode, error) {
+	p, err := localPath(uri)
+	if err != nil {
+		return 0, err
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0, fmt.Errorf("stat %s: %w", uri, err)
+	}
+	return fi.Mode(), nil
+}
+
 // Open implements [Storage]; it reads as the test process, whoever user is.
 func (LocalFS) Open(_ context.Context, _, uri string) (io.ReadCloser, error) {
 	p, err := localPath(uri)
@@ -138,6 +151,19 @@ func (s *HDFSStorage) Stat(ctx context.Context, user, uri string) (int64, int64,
 	return fi.Size, fi.ModTime.UnixMilli(), nil
 }
 
+// Mode implements [ModeStorage].
+func (s *HDFSStorage) Mode(ctx context.Context, user, uri string) (fs.FileMode, error) {
+	r, err := s.fs(ctx, user)
+	if err != nil {
+		return 0, err
+	}
+	fi, err := r.Stat(ctx, uri)
+	if err != nil {
+		return 0, err
+	}
+	return fi.Mode, nil
+}
+
 // Open implements [Storage].
 func (s *HDFSStorage) Open(ctx context.Context, user, uri string) (io.ReadCloser, error) {
 	r, err := s.fs(ctx, user)
@@ -180,8 +206,9 @@ type localizationError struct{ msg string }
 func (e *localizationError) Error() string { return e.msg }
 
 // localize copies the application's local resources into the application's
-// file cache and returns link name → localised path. Archives are unpacked into
-// a directory.
+// file cache, or finds PUBLIC and PRIVATE ones in the NodeManager's cache
+// (rescache.go), and returns link name → localised path. Archives are
+// unpacked into a directory.
 func (rm *RM) localize(ctx context.Context, a *app, at *attempt, appDir string) (map[string]string, error) {
 	links := make(map[string]string)
 	hdfsTokens := rm.hdfsTokens(a)
@@ -196,12 +223,22 @@ func (rm *RM) localize(ctx context.Context, a *app, at *attempt, appDir string) 
 	for i, key := range keys {
 		lr := a.sc.AMContainerSpec.LocalResources[key]
 		dst := filepath.Join(appDir, "filecache", fmt.Sprintf("%d-%d", at.id.Attempt, i+1))
+		// The container's localizer downloads as the user with the
+		// application's tokens; the NodeManager itself fetches PUBLIC ones.
+		fetch := func(dst string) (string, error) {
+			if rm.opts.Kerberos != nil && len(hdfsTokens) == 0 && !rm.isLocalResource(lr.Resource) &&
+				lr.Visibility != yarn.VisibilityPublic {
+				return "", errNoToken
+			}
+			return rm.fetchResource(ctx, a.user, lr, dst)
+		}
 		var p string
 		var err error
-		if rm.opts.Kerberos != nil && len(hdfsTokens) == 0 && !rm.isLocalResource(lr.Resource) {
-			err = errNoToken
-		} else {
-			p, err = rm.fetchResource(ctx, a.user, lr, dst)
+		switch lr.Visibility {
+		case yarn.VisibilityPublic, yarn.VisibilityPrivate:
+			p, err = rm.cachedResource(ctx, a.user, lr, fetch)
+		default:
+			p, err = fetch(dst)
 		}
 		if err != nil {
 			return nil, &localizationError{msg: fmt.Sprintf("[%s]Failed to download resource { { %s, %d, %s, null },pending,[(%s)],%d,DOWNLOADING}\n%v\n",
@@ -261,6 +298,7 @@ func (rm *RM) fetchResource(ctx context.Context, user string, lr yarn.LocalResou
 	}
 	name := resourceBaseName(lr.Resource)
 	file := filepath.Join(dst, name)
+	rm.cache.counted(lr.Resource)
 	if err := rm.copyResource(ctx, user, lr.Resource, file); err != nil {
 		return "", fmt.Errorf("java.io.IOException: %w", err)
 	}

@@ -51,6 +51,7 @@ type RM struct {
 	dtokens  *rmTokens
 	proxies  *ugi.ProxyUsers
 	localDir string
+	cache    resourceCache // localized PUBLIC and PRIVATE resources
 	logRoot  string
 	confDir  string // the NodeManager's HADOOP_CONF_DIR
 
