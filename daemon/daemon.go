@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -120,13 +119,11 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	}()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	host, _ := os.Hostname()
 	d := &Daemon{opts: opts, log: log, Store: st, Metrics: reg}
 	d.Engine = engine.New(engine.Config{
 		Store:       st,
 		Clock:       opts.Clock,
 		Logger:      log.With("component", "engine"),
-		Owner:       fmt.Sprintf("%s-%d-%d", host, os.Getpid(), time.Now().UnixNano()%1e6),
 		Lease:       cfg.Engine.Lease,
 		Workers:     cfg.Engine.Workers,
 		MaxSleep:    cfg.Engine.MaxSleep,
@@ -144,7 +141,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	// On a Kerberized cluster the server's principal is that real user,
 	// logged in from its keytab (and kept logged in) before anything starts.
 	rc := hadoop.ResolverConfig{Conf: hconf.Map(), DefaultFS: cfg.Hadoop.DefaultNameNode,
-		User: cfg.UserName, RequireUser: true, Now: opts.Clock.Now}
+		User: cfg.UserName, RequireUser: true, Now: opts.Clock.Now, SimpleRefusedHint: simpleRefusedHint(hconf)}
 	if hconf.Kerberos() {
 		if rc.Kerberos, err = krblogin.Login(krblogin.Config{Principal: cfg.Kerberos.Principal, Keytab: cfg.Kerberos.Keytab}); err != nil {
 			return nil, fmt.Errorf("hadoop.security.authentication=kerberos: %w", err)

@@ -16,18 +16,19 @@ import (
 // while no server runs (its callback, to the dead server's address, is
 // lost), and the server starts again on another port. With the per-action
 // fallback check an hour away, only the batched poll can find the end: the
-// workflow's next action must run and the workflow succeed. (That the poll
-// finds it within two poll intervals is
-// TestLostCallbackFoundByTheFirstPollsAfterARestart's, on a fake clock;
-// here, when the kill lands while the server holds the claim of the
-// action's first check, the check the poll schedules waits for that
-// claim's lease, gozie.engine.lease, 30 s by default.)
+// workflow's next action must run and the workflow succeed. The kill often
+// lands while the server holds the claim of the action's first check (or
+// of the poll): with leases of an hour, the restarted server must take
+// those claims back because their holder's process has exited (engine's
+// reap.go), not wait for them to expire. (That the poll finds the end
+// within two poll intervals is
+// TestLostCallbackFoundByTheFirstPollsAfterARestart's, on a fake clock.)
 func TestKilledServerRestartedOnAnotherPortFindsTheLostCallback(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	start(t, "local cluster started", "minicluster", "-data-dir", dir)
 	args := []string{"-data-dir", dir, "-db", "sqlite:" + filepath.Join(dir, "gozie.db"), "-config-dir", t.TempDir(),
-		"-action.fallback-check.interval", "1h"}
+		"-action.fallback-check.interval", "1h", "-engine.lease", "1h"}
 	first, addr := startServer(t, args...)
 	e := &env{dir: dir, url: "http://" + addr + "/oozie", cluster: readCluster(t, dir), user: currentUser(t)}
 

@@ -63,13 +63,10 @@ package engine
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	mrand "math/rand/v2"
-	"os"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -188,13 +185,6 @@ func DefaultBackoff(attempt int) time.Duration {
 	return d + time.Duration(mrand.Int64N(int64(d/5)+1))
 }
 
-func defaultOwner() string {
-	host, _ := os.Hostname()
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b[:]))
-}
-
 // Owner returns the engine's lease owner id.
 func (e *Engine) Owner() string { return e.cfg.Owner }
 
@@ -303,6 +293,12 @@ func (e *Engine) loop(ctx context.Context) {
 		<-ctx.Done() // nothing to claim: an empty kind list would claim every kind
 		return
 	}
+	reaped := make(chan struct{})
+	go func() {
+		defer close(reaped)
+		e.reapLoop(ctx)
+	}()
+	defer func() { <-reaped }()
 	for {
 		if ctx.Err() != nil {
 			return

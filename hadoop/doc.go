@@ -31,7 +31,10 @@
 // yarn.Client sends doAs likewise. colinmarc/hdfs names one user only, so the
 // Resolver's clients rewrite the context in flight (nnConn) and keep the
 // NameNode's refusal messages (RemoteException) that colinmarc drops.
-// ResolverConfig.RequireUser makes a call that names no user an error
+// A Kerberized NameNode's refusal of a client without Kerberos (SIMPLE
+// authentication) becomes a *SimpleRefusedError naming the setting to
+// change (ResolverConfig.SimpleRefusedHint), where colinmarc would say
+// "unexpected sequence number". ResolverConfig.RequireUser makes a call that names no user an error
 // (ErrNoUser) instead of acting as the server.
 //
 // HA nameservices: hdfs://<ns> resolves through ResolverConfig.Conf

@@ -314,8 +314,9 @@ func (r *Resolver) nameNodeCall(ctx context.Context, authority, user, method str
 			return nil
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", addr, err))
-		if errors.As(err, &re) && re.Class != ipc.StandbyException {
-			return err // the active NameNode's answer
+		var refused *SimpleRefusedError
+		if (errors.As(err, &re) && re.Class != ipc.StandbyException) || errors.As(err, &refused) {
+			return err // the active NameNode's answer, or a refusal of SIMPLE
 		}
 		if ctx.Err() != nil {
 			break
@@ -326,12 +327,13 @@ func (r *Resolver) nameNodeCall(ctx context.Context, authority, user, method str
 
 // callNameNode makes one call on one NameNode.
 func (r *Resolver) callNameNode(ctx context.Context, addr, user, method string, req, resp proto.Message) error {
-	c, err := ipc.Dial(ctx, r.nameNodeOptions(addr, user))
+	opts := r.nameNodeOptions(addr, user)
+	c, err := ipc.Dial(ctx, opts)
 	if err != nil {
-		return err
+		return r.simpleRefused(addr, opts, err)
 	}
 	defer c.Close()
-	return c.Call(ctx, method, req, resp)
+	return r.simpleRefused(addr, opts, c.Call(ctx, method, req, resp))
 }
 
 // nameNodeOptions are the options of a ClientProtocol connection to addr

@@ -63,7 +63,10 @@ func (h *HDFS) Client() *hdfs.Client { return h.client }
 // (*NoActiveNameNodeError) or ctx ends. A refusal (fs.ErrPermission) gets
 // back the NameNode's exception and message, which colinmarc drops: "mkdir
 // /user/alice/x: org.apache.hadoop.security.AccessControlException:
-// Permission denied: user=bob, access=WRITE, …".
+// Permission denied: user=bob, access=WRITE, …". A connection the
+// NameNode refused (SIMPLE on a Kerberized cluster: *SimpleRefusedError; a
+// proxy user it does not allow) fails every operation with that refusal
+// until a connection works again.
 func (h *HDFS) do(ctx context.Context, op func() error) error {
 	err := h.once(op)
 	if h.failover == nil || !noNameNodeServed(err) {
@@ -91,20 +94,40 @@ func (h *HDFS) once(op func() error) error {
 	defer h.opMu.Unlock()
 	h.rec.take()
 	err := op()
-	if err == nil || !errors.Is(err, fs.ErrPermission) {
+	if err == nil {
+		return nil
+	}
+	if refused := h.rec.connRefusal(); refused != nil {
+		// The NameNode refused the connection: its answer is the cause,
+		// whatever colinmarc made of it.
+		if e := becauseOf(err, refused); e != nil {
+			return e
+		}
+		return refused
+	}
+	if !errors.Is(err, fs.ErrPermission) {
 		return err
 	}
 	re := h.rec.take()
 	if re == nil {
 		return err
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		out := *pe
-		out.Err = re
-		return &out
+	if e := becauseOf(err, re); e != nil {
+		return e
 	}
 	return fmt.Errorf("%w: %w", err, re)
+}
+
+// becauseOf returns colinmarc's *fs.PathError err with cause in place of
+// its own account of the failure, or nil when err is no *fs.PathError.
+func becauseOf(err, cause error) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return nil
+	}
+	out := *pe
+	out.Err = cause
+	return &out
 }
 
 func hdfsInfo(fi fs.FileInfo) FileInfo {

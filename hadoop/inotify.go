@@ -194,9 +194,12 @@ func (s *EditStream) call(ctx context.Context, method string, req, resp proto.Me
 	}
 	var errs []error
 	for _, addr := range addrs {
-		c, err := ipc.Dial(ctx, s.r.nameNodeOptions(addr, ""))
+		opts := s.r.nameNodeOptions(addr, "")
+		c, err := ipc.Dial(ctx, opts)
 		if err == nil {
-			err = c.Call(ctx, method, req, resp)
+			// A refusal of SIMPLE is no active NameNode's answer: the
+			// connection is closed, the error says what to configure.
+			err = s.r.simpleRefused(addr, opts, c.Call(ctx, method, req, resp))
 			if activeAnswer(err) {
 				s.c = c
 				return err

@@ -24,6 +24,9 @@ import (
 const (
 	preambleLen         = 7
 	contextCallID int32 = -3
+	// authFailedCallID answers a connection refused before any request
+	// (RpcConstants.AUTHORIZATION_FAILED_CALL_ID).
+	authFailedCallID int32 = -1
 	// maxNNPacket bounds a packet nnConn holds whole (Hadoop's
 	// ipc.maximum.data.length default, 128 MiB).
 	maxNNPacket = 128 << 20
@@ -48,11 +51,16 @@ const (
 //     so nnConn drops colinmarc's SIMPLE preamble and, under integrity or
 //     privacy, wraps every request and unwraps every response, which
 //     colinmarc v2.4.0 cannot do (it sends requests in the clear).
-//   - A NameNode that refuses the context (a proxy user without a
-//     hadoop.proxyuser rule) answers with call id -3 and closes; colinmarc
-//     would report "unexpected sequence number". nnConn reports the
-//     refusal itself ("User: gozie is not allowed to impersonate bob"), on
-//     this and every later read and write.
+//   - A NameNode that refuses the connection answers at a reserved call
+//     id and closes: -3 when it refuses the context (a proxy user without
+//     a hadoop.proxyuser rule), -1 when it refuses SIMPLE authentication
+//     (a Kerberized NameNode; the client's configuration lacks
+//     hadoop.security.authentication=kerberos). colinmarc would report
+//     "unexpected sequence number". nnConn reports the refusal itself
+//     ("User: gozie is not allowed to impersonate bob", a
+//     *SimpleRefusedError naming the setting), on this and every later
+//     read and write, and hands it to refusals for HDFS to put back on
+//     errors colinmarc flattens into text.
 type nnConn struct {
 	net.Conn
 	user     string // the context's effective user; "" keeps colinmarc's
@@ -60,6 +68,8 @@ type nnConn struct {
 	rec      *refusals
 	sess     *ipc.Session // KERBEROS (or TOKEN) session; nil for SIMPLE
 	noUser   bool         // TOKEN: the context names no user at all
+	addr     string       // the NameNode's host:port, for SimpleRefusedError
+	hint     string       // SimpleRefusedError's Hint
 
 	wmu      sync.Mutex
 	wbuf     []byte // outgoing bytes held until the context is rewritten
@@ -68,6 +78,7 @@ type nnConn struct {
 	rmu      sync.Mutex
 	in       io.Reader // plain response packets: br, or unwrapped from it
 	rpending []byte    // the inspected packet not yet read by colinmarc
+	answered bool      // a call succeeded on the connection
 
 	errMu sync.Mutex
 	err   error // the NameNode's refusal of the connection
@@ -94,10 +105,17 @@ func newSecureNNConn(c net.Conn, sess *ipc.Session, user string, rec *refusals) 
 	return &nnConn{Conn: c, user: user, rec: rec, sess: sess, in: sess.Reader(bufio.NewReader(c))}
 }
 
+// refused returns the NameNode's refusal of the connection, if any, and
+// hands it to refusals once more: colinmarc turns a failed write into
+// "no available namenodes: …" text, from which HDFS takes it back.
 func (c *nnConn) refused() error {
 	c.errMu.Lock()
-	defer c.errMu.Unlock()
-	return c.err
+	err := c.err
+	c.errMu.Unlock()
+	if err != nil && c.rec != nil {
+		c.rec.refuse(err)
+	}
+	return err
 }
 
 // Write forwards p, holding the preamble and the packets before the
@@ -266,20 +284,42 @@ func (c *nnConn) inspect(body []byte) error {
 		return nil // not ours to judge: colinmarc reports the framing
 	}
 	hdr := &commonpb.RpcResponseHeaderProto{}
-	if proto.Unmarshal(b, hdr) != nil || hdr.GetStatus() == commonpb.RpcResponseHeaderProto_SUCCESS {
+	if proto.Unmarshal(b, hdr) != nil {
+		return nil
+	}
+	if hdr.GetStatus() == commonpb.RpcResponseHeaderProto_SUCCESS {
+		if !c.answered && c.rec != nil {
+			c.rec.accepted() // a connection of the client works again
+		}
+		c.answered = true
 		return nil
 	}
 	re := &RemoteException{Class: hdr.GetExceptionClassName(), Message: firstLine(hdr.GetErrorMsg())}
-	if int32(hdr.GetCallId()) == contextCallID {
+	if id := int32(hdr.GetCallId()); id < 0 {
+		// An answer to no call of colinmarc's: the connection is refused.
+		err := c.connectionRefusal(id, hdr.GetErrorDetail(), re)
 		c.errMu.Lock()
-		c.err = re
+		c.err = err
 		c.errMu.Unlock()
-		return re
+		if c.rec != nil {
+			c.rec.refuse(err)
+		}
+		return err
 	}
 	if re.refusal() && c.rec != nil {
 		c.rec.record(re)
 	}
 	return nil
+}
+
+// connectionRefusal is the error of a connection the NameNode refused with
+// re (of error code code) at call id: on a SIMPLE connection, the refusal
+// at -1 of SIMPLE itself gets its *SimpleRefusedError.
+func (c *nnConn) connectionRefusal(id int32, code ipc.ErrorCode, re *RemoteException) error {
+	if c.sess == nil && id == authFailedCallID && refusesSimple(re.Class, code) {
+		return &SimpleRefusedError{NameNode: c.addr, Refusal: re, Hint: c.hint}
+	}
+	return re
 }
 
 // firstLine drops the Java stack trace a NameNode appends to an exception's
@@ -306,6 +346,29 @@ func nextDelimited(b []byte) (msg, rest []byte, err error) {
 type refusals struct {
 	mu   sync.Mutex
 	last *RemoteException
+	// conn is the refusal of the client's last connection, kept until a
+	// later connection answers a call: colinmarc, which backs off from a
+	// NameNode that failed, then reports "no available namenodes" without
+	// dialling it.
+	conn error
+}
+
+// refuse records the refusal of a connection.
+func (r *refusals) refuse(err error) {
+	r.mu.Lock()
+	r.conn = err
+	r.mu.Unlock()
+}
+
+// accepted forgets the refusal of an earlier connection.
+func (r *refusals) accepted() { r.refuse(nil) }
+
+// connRefusal returns the refusal of the client's last connection, if no
+// connection has answered a call since.
+func (r *refusals) connRefusal() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.conn
 }
 
 func (r *refusals) record(e *RemoteException) {

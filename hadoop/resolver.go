@@ -79,6 +79,11 @@ type ResolverConfig struct {
 	// service matches (TokenForFilesystem) are reached with it, before
 	// Kerberos, and calls act as the token's owner.
 	Tokens []Token
+	// SimpleRefusedHint is the advice a *SimpleRefusedError gives when a
+	// NameNode refuses SIMPLE authentication (neither Kerberos nor Tokens
+	// is set and the cluster is Kerberized): what to configure, e.g. the
+	// server's settings. Default DefaultSimpleRefusedHint.
+	SimpleRefusedHint string
 	// Now stamps Touchz; default time.Now.
 	Now func() time.Time
 }
@@ -395,7 +400,9 @@ func (r *Resolver) connect(authority string, addrs []string, user string, self b
 			return newTokenNNConn(c, sess, rec), nil
 		}
 		if r.cfg.Kerberos == nil {
-			return newNNConn(c, effective, realUser, rec), nil
+			nc := newNNConn(c, effective, realUser, rec)
+			nc.addr, nc.hint = addr, r.cfg.SimpleRefusedHint
+			return nc, nil
 		}
 		sess, err := ipc.Authenticate(ctx, c, ipc.ClientOptions{
 			Addr: addr, Kerberos: r.cfg.Kerberos, ServicePrincipal: r.cfg.NameNodePrincipal, Protection: r.protection,

@@ -38,6 +38,7 @@ const (
 	E0707 = "E0707" // Loop detected at parsing, node [{0}]
 	E0708 = "E0708" // Invalid transition, node [{0}] transition [{1}]
 	E0709 = "E0709" // Loop detected at runtime, node [{0}]
+	E0710 = "E0710" // Could not read the workflow definition, {0}; gozie: the filesystem refused it (permission, authentication), which retrying cannot mend
 	E0717 = "E0717" // Workflow not suspended
 	E0719 = "E0719" // Job already started
 	E0720 = "E0720" // Fork/join mismatch, node [{0}]
@@ -109,7 +110,7 @@ var All = []Code{
 	E0401, E0402, E0404, E0405, E0420, E0421,
 	E0500, E0501, E0503, E0504, E0505, E0508, E0509,
 	E0604, E0605,
-	E0700, E0701, E0702, E0705, E0706, E0707, E0708, E0709, E0717, E0719, E0720, E0723, E0724,
+	E0700, E0701, E0702, E0705, E0706, E0707, E0708, E0709, E0710, E0717, E0719, E0720, E0723, E0724,
 	E0725, E0727, E0729, E0730, E0731, E0733, E0736, E0737, E0738, E0739, E0742, E0743, E0744,
 	E0756, E0757, E0758,
 	E0800, E0803, E0804, E0805, E0806, E0807, E0808, E0813, E0820,

@@ -21,7 +21,7 @@ func TestStatusOfEveryCode(t *testing.T) {
 		oozieerr.E0501, oozieerr.E0503, oozieerr.E0504, oozieerr.E0505, oozieerr.E0508,
 		oozieerr.E0509, oozieerr.E0604, oozieerr.E0605, oozieerr.E0700, oozieerr.E0701,
 		oozieerr.E0702, oozieerr.E0705, oozieerr.E0706, oozieerr.E0707, oozieerr.E0708,
-		oozieerr.E0709, oozieerr.E0717, oozieerr.E0719, oozieerr.E0720, oozieerr.E0723,
+		oozieerr.E0709, oozieerr.E0710, oozieerr.E0717, oozieerr.E0719, oozieerr.E0720, oozieerr.E0723,
 		oozieerr.E0724, oozieerr.E0725, oozieerr.E0727, oozieerr.E0729, oozieerr.E0730,
 		oozieerr.E0731, oozieerr.E0733, oozieerr.E0736, oozieerr.E0737, oozieerr.E0738,
 		oozieerr.E0739, oozieerr.E0742, oozieerr.E0743, oozieerr.E0744, oozieerr.E0756,

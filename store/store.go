@@ -127,6 +127,14 @@ type Triggers interface {
 	// FailedTriggers returns up to limit triggers whose last attempt
 	// failed (LastError set), by due time.
 	FailedTriggers(ctx context.Context, limit int) ([]Trigger, error)
+	// LeaseOwners returns the distinct owners of the leases held now,
+	// expired or not.
+	LeaseOwners(ctx context.Context) ([]string, error)
+	// EndLeases ends every lease of owner before now, so that a claim at
+	// now takes its triggers over (counting the attempt, as after a lease
+	// expiry); for an engine known to have exited. It returns how many
+	// leases it ended.
+	EndLeases(ctx context.Context, owner string, now time.Time) (int, error)
 }
 
 // JobFilter selects jobs for listings. Within one field values are ORed,

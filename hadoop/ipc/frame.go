@@ -19,7 +19,10 @@ const (
 	// authProtocolSASL starts a connection with a SASL exchange (-33).
 	authProtocolSASL byte = 0xDF
 
-	// Reserved call ids.
+	// Reserved call ids. A server answers a connection it refuses before
+	// any request (SIMPLE not enabled, a wrong IPC version) at
+	// callIDAuthFailed (RpcConstants.AUTHORIZATION_FAILED_CALL_ID).
+	callIDAuthFailed        int32 = -1
 	callIDConnectionContext int32 = -3
 	callIDPing              int32 = -4
 	callIDSASL              int32 = -33

@@ -106,14 +106,16 @@ func (c *serverConn) readPreamble() error {
 		return fmt.Errorf("ipc: bad preamble %q", pre[:4])
 	}
 	if pre[4] != ipcVersion {
-		return c.fatal(callIDSASL, &RemoteError{Class: "org.apache.hadoop.ipc.RPC$VersionMismatch", Code: CodeVersionMismatch,
+		return c.fatal(callIDAuthFailed, &RemoteError{Class: "org.apache.hadoop.ipc.RPC$VersionMismatch", Code: CodeVersionMismatch,
 			Message: fmt.Sprintf("server IPC version %d cannot communicate with client version %d", ipcVersion, pre[4])})
 	}
 	switch pre[6] {
 	case authProtocolNone:
 		if !c.srv.opts.Simple {
-			return c.fatal(callIDSASL, &RemoteError{Class: AccessControlException, Code: CodeUnauthorized,
-				Message: fmt.Sprintf("SIMPLE authentication is not enabled.  Available:%v", c.srv.enabledMethods())})
+			// Server.initializeAuthContext and doSaslReply: a FATAL answer
+			// at call id -1, the methods listed as Java prints a List.
+			return c.fatal(callIDAuthFailed, &RemoteError{Class: AccessControlException, Code: CodeUnauthorized,
+				Message: "SIMPLE authentication is not enabled.  Available:" + javaList(c.srv.enabledMethods())})
 		}
 		c.auth, c.authed = AuthSimple, true
 	case authProtocolSASL:

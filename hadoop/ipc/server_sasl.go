@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/gozie/gozie/hadoop/digestmd5"
 	"github.com/gozie/gozie/hadoop/hadooppb/commonpb"
@@ -35,6 +36,16 @@ func (s *Server) enabledMethods() []AuthMethod {
 		m = append(m, AuthSimple)
 	}
 	return m
+}
+
+// javaList formats methods as Java's List.toString does ("[TOKEN,
+// KERBEROS]"), the form Hadoop's messages carry.
+func javaList(methods []AuthMethod) string {
+	s := make([]string, len(methods))
+	for i, m := range methods {
+		s[i] = string(m)
+	}
+	return "[" + strings.Join(s, ", ") + "]"
 }
 
 func (c *serverConn) offers(m AuthMethod) bool { return slices.Contains(c.offered, m) }

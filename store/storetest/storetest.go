@@ -57,6 +57,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"TriggerNextDue", testTriggerNextDue},
 		{"ListTriggers", testListTriggers},
 		{"CountBusyTriggers", testCountBusyTriggers},
+		{"EndLeases", testEndLeases},
 		{"FailedTriggers", testFailedTriggers},
 		{"Wakeups", testWakeups},
 		{"ConcurrentClaimsNeverOverlap", testConcurrentClaims},

@@ -183,12 +183,18 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, def [
 
 // appIOError is the error of a filesystem failure reading an app: E0902 for
 // a scheme gozie has no filesystem for, as Oozie's HadoopAccessorService
-// reports it (not retried by a parent's sub-workflow action), E0803
-// otherwise.
+// reports it (not retried by a parent's sub-workflow action), E0710 for a
+// refusal, which is not retried either, and E0803, retried, otherwise.
 func appIOError(err error) *Error {
 	var nf *hadoop.NoFileSystemError
 	if errors.As(err, &nf) {
 		return &Error{Code: oozieerr.Code(nf.ErrorCode()), Msg: nf.Message(), Err: err}
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		// Refused (the user may not read it; the NameNode refuses the
+		// server's authentication): retrying cannot help, as Oozie's
+		// WorkflowAppService.readDefinition gives up.
+		return &Error{Code: oozieerr.E0710, Msg: "Could not read the workflow definition, " + err.Error(), Err: err}
 	}
 	return &Error{Code: oozieerr.E0803, Msg: "IO error, " + err.Error(), Err: err}
 }

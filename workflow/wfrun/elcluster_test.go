@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gozie/gozie/conf"
+	"github.com/gozie/gozie/oozieerr"
 
 	"github.com/gozie/gozie/el"
 	"github.com/gozie/gozie/hadoop"
@@ -170,5 +171,24 @@ func TestFSFunctionsRefusals(t *testing.T) {
 	_, err = wc.Env(reg, time.Now, nil).Eval("${fs:exists('/user/alice/many/*')}")
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%s: too many globbed files/dirs to do FS operation", workflow.CodeFSTooMany)) {
 		t.Errorf("2 matches over a maximum of 1: %v", err)
+	}
+}
+
+// TestAppTheUserMayNotReadIsE0710: a workflow definition the job's user
+// may not read is E0710, which no caller retries (a coordinator action or
+// a parent's sub-workflow action ends at once), not E0803's IO error.
+func TestAppTheUserMayNotReadIsE0710(t *testing.T) {
+	t.Parallel()
+	c := newELCluster(t)
+	c.put(t, "/user/bob/apps/private/workflow.xml", "<workflow-app/>", 0o600)
+	if err := os.Chmod(filepath.Join(c.dfs.Root(), "user", "bob", "apps", "private"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(hadoop.AsUser(context.Background(), "alice"), 30*time.Second)
+	defer cancel()
+	_, _, _, err := c.r.readApp(ctx, c.dfs.URI()+"/user/bob/apps/private")
+	if code := oozieerr.CodeOf(err); code != oozieerr.E0710 || !strings.Contains(err.Error(), "Could not read the workflow definition") ||
+		!strings.Contains(err.Error(), "Permission denied: user=alice") {
+		t.Fatalf("reading bob's private app as alice: %v (%s), want E0710 with the NameNode's refusal", err, code)
 	}
 }

@@ -205,11 +205,16 @@ func (w *Watcher) run(ctx context.Context) {
 func (w *Watcher) failed(err error, backoff *time.Duration) time.Duration {
 	refused := errors.Is(err, fs.ErrPermission)
 	if !w.failing {
-		msg := "the edit stream failed; dataset waits are found by polling until it is back"
-		if refused {
-			msg = "the NameNode refuses its edit stream (the server is not an HDFS superuser); dataset waits are found by polling"
+		var simple *hadoop.SimpleRefusedError
+		switch {
+		case errors.As(err, &simple):
+			// Nothing on this HDFS works for the server: said loudly.
+			w.cfg.Logger.Error("the NameNode refuses the server's SIMPLE authentication; dataset waits are found by polling, which fails too", "err", err)
+		case refused:
+			w.cfg.Logger.Warn("the NameNode refuses its edit stream (the server is not an HDFS superuser); dataset waits are found by polling", "err", err)
+		default:
+			w.cfg.Logger.Warn("the edit stream failed; dataset waits are found by polling until it is back", "err", err)
 		}
-		w.cfg.Logger.Warn(msg, "err", err)
 		w.failing = true
 	} else {
 		w.cfg.Logger.Debug("the edit stream still fails", "err", err)
