@@ -72,7 +72,10 @@
 //	rule                                                   stand-in            Hadoop source
 //	────────────────────────────────────────────────────── ─────────────────── ──────────────────────────────────────────────────────
 //	SIMPLE refused by a Kerberized NameNode ("SIMPLE       minidfs (ipc)       ipc/Server.java initializeAuthContext
-//	authentication is not enabled")
+//	authentication is not enabled.  Available:[TOKEN,                          (doSaslReply: authFailedCall), setupBadVersionResponse,
+//	KERBEROS]"), a FATAL_UNAUTHORIZED answer at call id                        RpcConstants.AUTHORIZATION_FAILED_CALL_ID
+//	-1 before any request, then closed; a wrong IPC
+//	version likewise at -1
 //	hadoop.rpc.protection (authentication, integrity,      minidfs, miniyarn   security/SaslPropertiesResolver.java, SaslRpcServer
 //	privacy) is the qop offered; a client that picks         (AMRM)            QualityOfProtection, ipc/Server.java wrapWithSasl,
 //	another is refused; past auth, every RPC travels in                        ipc/SaslRpcClient.java (WRAP, call id -33)
@@ -223,6 +226,15 @@
 //	data"; the tokens, under their aliases, with the AMRM                      security/Credentials.java writeTokenStorageToStream
 //	token, are the container's token file, named by
 //	HADOOP_TOKEN_FILE_LOCATION
+//	a Kerberized RM cancels an ended application's         miniyarn            resourcemanager/security/DelegationTokenRenewer.java
+//	HDFS and RM delegation tokens (as its own principal,                       handleAppSubmitEvent (skipTokenRenewal: empty
+//	so only those it owns or renews) unless the                                renewer), DelegationTokenToRenew (shouldCancelAtEnd,
+//	submission said cancel-tokens-when-complete=false;                         referringAppIds), applicationFinished,
+//	a token shared by running applications takes the                           removeApplicationFromRenewal, cancelToken,
+//	flag of its first submission and is cancelled only                         DelegationTokenCancelThread; RMAppManager
+//	when the last of them ends; tokens of other kinds and                      (security only); AbstractDelegationTokenSecretManager
+//	with an empty renewer are left; with log aggregation                       cancelToken (owner or renewer)
+//	the RM lets go 10 min after the end (keep-alive)
 //	a node's tools in a container authenticate with its    clustertools        security/UserGroupInformation.java getLoginUser
 //	token file (HADOOP_TOKEN_FILE_LOCATION), never a                           (HADOOP_TOKEN_FILE_LOCATION), hive jdbc
 //	ticket: HDFS with the HDFS_DELEGATION_TOKEN of the                         HiveConnection.java createBinaryTransport,

@@ -39,10 +39,10 @@ import (
 // options are the command's flags.
 type options struct {
 	url, dataDir, clusterDir, out, user string
-	pid, inFlight           int
-	shellEvery              int
-	rate                    float64
-	duration, interval      time.Duration
+	pid, inFlight                       int
+	shellEvery                          int
+	rate                                float64
+	duration, interval                  time.Duration
 }
 
 func main() {

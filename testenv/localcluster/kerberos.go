@@ -1,12 +1,16 @@
 package localcluster
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/hadoop/krblogin"
 	"github.com/gozie/gozie/testenv/kdc"
+	"github.com/gozie/gozie/testenv/miniyarn"
 	krbclient "github.com/jcmturner/gokrb5/v8/client"
 	"github.com/jcmturner/gokrb5/v8/keytab"
 )
@@ -152,4 +156,26 @@ func (r *realm) close() {
 	if r != nil {
 		r.kdc.Close()
 	}
+}
+
+// rmKerberos is MiniYARN's security: SPNEGO as HTTPPrincipal, and the
+// RM's own login (ResourceManagerPrincipal) on an HDFS client of fsCfg's
+// filesystem, with which it cancels the HDFS tokens of ended
+// applications as a real RM does.
+func (c *Cluster) rmKerberos(fsCfg hadoop.ResolverConfig, renewInterval time.Duration) (*miniyarn.KerberosOptions, error) {
+	krb, err := c.realm.login(ResourceManagerPrincipal, c.realm.servicesPath)
+	if err != nil {
+		return nil, fmt.Errorf("logging the ResourceManager in: %w", err)
+	}
+	fsCfg.Kerberos = krb
+	if c.rmFS, err = hadoop.NewResolver(fsCfg); err != nil {
+		krb.Destroy()
+		return nil, err
+	}
+	c.rmKrb = krb
+	fs, uri := c.rmFS, fsCfg.DefaultFS
+	return &miniyarn.KerberosOptions{Keytab: c.realm.services, Principal: kdc.Principal(HTTPPrincipal),
+		RMPrincipal: kdc.Principal(ResourceManagerPrincipal), TokenRenewInterval: renewInterval,
+		CancelHDFSToken: func(ctx context.Context, t hadoop.Token) error { return fs.CancelDelegationToken(ctx, uri, t) },
+	}, nil
 }

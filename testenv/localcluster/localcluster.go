@@ -53,6 +53,7 @@ import (
 	"github.com/gozie/gozie/testenv/minijhs"
 	"github.com/gozie/gozie/testenv/minissh"
 	"github.com/gozie/gozie/testenv/miniyarn"
+	krbclient "github.com/jcmturner/gokrb5/v8/client"
 )
 
 // PropertiesFile is the name of the file that describes a running local
@@ -147,6 +148,8 @@ type Cluster struct {
 	ha       bool
 	core     map[string]string // core-site.xml properties beyond fs.defaultFS
 	storage  *miniyarn.HDFSStorage
+	rmFS     *hadoop.Resolver // the RM's own HDFS client (Kerberos), which cancels tokens
+	rmKrb    *krbclient.Client
 	admin    *adminServer
 	realm    *realm // nil unless Kerberized
 }
@@ -282,8 +285,9 @@ func start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	c.storage = &miniyarn.HDFSStorage{DefaultFS: c.DFS.URI(), Conf: client}
 	var yarnKerberos *miniyarn.KerberosOptions
 	if c.realm != nil {
-		yarnKerberos = &miniyarn.KerberosOptions{Keytab: c.realm.services, Principal: kdc.Principal(HTTPPrincipal),
-			TokenRenewInterval: opts.TokenRenewInterval}
+		if yarnKerberos, err = c.rmKerberos(fsCfg, opts.TokenRenewInterval); err != nil {
+			return nil, err
+		}
 	}
 	c.YARN, err = miniyarn.Start(ctx, miniyarn.Options{WorkDir: yarnDir, Storage: c.storage, Env: env,
 		AnonymousAllowed: c.realm == nil, Kerberos: yarnKerberos, LogAggregation: c.realm == nil, // served by JobHistory
@@ -506,6 +510,10 @@ func (c *Cluster) Close() error {
 	}
 	if c.storage != nil {
 		c.storage.Close()
+	}
+	if c.rmFS != nil {
+		c.rmFS.Close()
+		c.rmKrb.Destroy()
 	}
 	if c.FS != nil {
 		c.FS.Close()

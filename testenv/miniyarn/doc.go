@@ -85,7 +85,14 @@
 //     RM_DELEGATION_TOKENs to Kerberos callers only (renewal and cancellation
 //     are not implemented: 501). The NodeManager localizes non-local
 //     resources only with an HDFS_DELEGATION_TOKEN of the submission, which
-//     [HDFSStorage] then authenticates with (TOKEN).
+//     [HDFSStorage] then authenticates with (TOKEN). When an application
+//     ends, the RM cancels its HDFS and RM delegation tokens as its own
+//     principal ([KerberosOptions.RMPrincipal], HDFS tokens through
+//     [KerberosOptions.CancelHDFSToken]) unless the submission said
+//     cancel-tokens-when-complete=false, with DelegationTokenRenewer's
+//     sharing rule: a token also submitted by other running applications
+//     keeps the flag of its first submission and is cancelled only when
+//     the last of them ends (dtrenewer.go).
 //   - Forgetting finished applications ([RM.Forget]) so that reports answer 404.
 //   - Container logs as Hadoop 3 serves them (nmws.go): the NodeManager's
 //     web services /ws/v1/node/containers/{id}/logs[/{file}] (size, the

@@ -1,6 +1,7 @@
 package miniyarn
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha1"
@@ -52,6 +53,20 @@ type KerberosOptions struct {
 	// zero means the defaults.
 	TokenRenewInterval time.Duration
 	TokenMaxLifetime   time.Duration
+	// RMPrincipal is the RM's own principal (yarn.resourcemanager.principal
+	// with _HOST resolved), whose login cancels the tokens of ended
+	// applications: only tokens it owns or whose renewer is its short
+	// name. Empty means rm/<host of Principal>@<realm of Principal>.
+	RMPrincipal string
+	// CancelHDFSToken cancels an HDFS delegation token at its NameNode as
+	// RMPrincipal (Token.cancel under the RM's login user), for the
+	// tokens of ended applications that asked for it. Nil leaves HDFS
+	// tokens alive (the cancellation fails and is logged).
+	CancelHDFSToken func(ctx context.Context, t hadoop.Token) error
+	// TokenRemovalDelay is how long, with log aggregation on, the RM waits
+	// after an application ends before it lets go of its tokens; zero
+	// means DefaultTokenRemovalDelay.
+	TokenRemovalDelay time.Duration
 }
 
 func (k *KerberosOptions) check() error {
@@ -66,6 +81,16 @@ func (k *KerberosOptions) check() error {
 	}
 	if k.TokenMaxLifetime <= 0 {
 		k.TokenMaxLifetime = DefaultTokenMaxLifetime
+	}
+	if k.TokenRemovalDelay <= 0 {
+		k.TokenRemovalDelay = DefaultTokenRemovalDelay
+	}
+	if k.RMPrincipal == "" {
+		host, realm, _ := strings.Cut(k.Principal, "@")
+		if _, h, ok := strings.Cut(host, "/"); ok {
+			host = h
+		}
+		k.RMPrincipal = "rm/" + host + "@" + realm
 	}
 	return nil
 }
@@ -140,48 +165,43 @@ func (t *rmTokens) issue(owner, renewer string, now time.Time, k *KerberosOption
 // password or an unknown sequence number is "can't be found in cache", a
 // token past its renew date "is expired".
 func (t *rmTokens) verify(tok hadoop.Token, now time.Time) (string, error) {
-	var owner string
-	var seq, keyID int32
-	b := tok.Identifier
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return "", errors.New("malformed RM delegation token identifier")
-		}
-		b = b[n:]
-		switch {
-		case num == 1 && typ == protowire.BytesType:
-			v, n := protowire.ConsumeString(b)
-			owner, b = v, b[max(n, 0):]
-		case typ == protowire.VarintType:
-			v, n := protowire.ConsumeVarint(b)
-			if num == 6 {
-				seq = int32(v)
-			} else if num == 7 {
-				keyID = int32(v)
-			}
-			b = b[max(n, 0):]
-		default:
-			n := protowire.ConsumeFieldValue(num, typ, b)
-			if n < 0 {
-				return "", errors.New("malformed RM delegation token identifier")
-			}
-			b = b[n:]
-		}
+	id, err := parseRMIdentifier(tok.Identifier)
+	if err != nil {
+		return "", err
 	}
 	m := hmac.New(sha1.New, t.key)
 	m.Write(tok.Identifier)
 	t.mu.Lock()
-	renewBy, ok := t.renewBy[seq]
+	renewBy, ok := t.renewBy[id.seq]
 	t.mu.Unlock()
-	if tok.Kind != hadoop.KindRMDelegationToken || keyID != t.keyID || !hmac.Equal(m.Sum(nil), tok.Password) || !ok {
-		return "", fmt.Errorf("token (%s, owner=%s, sequenceNumber=%d) can't be found in cache", tok.Kind, owner, seq)
+	if tok.Kind != hadoop.KindRMDelegationToken || id.keyID != t.keyID || !hmac.Equal(m.Sum(nil), tok.Password) || !ok {
+		return "", fmt.Errorf("token (%s, owner=%s, sequenceNumber=%d) can't be found in cache", tok.Kind, id.owner, id.seq)
 	}
 	if now.After(renewBy) {
 		return "", fmt.Errorf("token (%s, owner=%s, sequenceNumber=%d) is expired, current time: %s expected renewal time: %s",
-			tok.Kind, owner, seq, now.UTC().Format(time.RFC3339), renewBy.UTC().Format(time.RFC3339))
+			tok.Kind, id.owner, id.seq, now.UTC().Format(time.RFC3339), renewBy.UTC().Format(time.RFC3339))
 	}
-	return owner, nil
+	return id.owner, nil
+}
+
+// cancel forgets a token for canceller, a full principal that must be its
+// owner or whose short name is its renewer
+// (AbstractDelegationTokenSecretManager.cancelToken).
+func (t *rmTokens) cancel(tok hadoop.Token, canceller string) error {
+	id, err := parseRMIdentifier(tok.Identifier)
+	if err != nil {
+		return err
+	}
+	if canceller != id.owner && (id.renewer == "" || ugi.ShortName(canceller) != id.renewer) {
+		return fmt.Errorf("%s is not authorized to cancel the token (%s, owner=%s, sequenceNumber=%d)", canceller, tok.Kind, id.owner, id.seq)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.renewBy[id.seq]; !ok {
+		return fmt.Errorf("token not found (%s, owner=%s, sequenceNumber=%d)", tok.Kind, id.owner, id.seq)
+	}
+	delete(t.renewBy, id.seq)
+	return nil
 }
 
 func minTime(a, b time.Time) time.Time {

@@ -44,6 +44,7 @@ func (rm *RM) submit(sub validSubmission, user string) bool {
 	}
 	rm.apps[a.id] = a
 	rm.order = append(rm.order, a.id)
+	rm.registerTokens(a)
 	if rm.opts.OnTransition != nil {
 		rm.pending = append(rm.pending, transition{a.id, yarn.StateNew})
 	}

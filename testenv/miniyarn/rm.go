@@ -49,6 +49,7 @@ type RM struct {
 	nmAddr   string
 	secret   []byte // signs hadoop.auth cookies
 	dtokens  *rmTokens
+	renewer  *dtRenewer // the delegation tokens of submissions (Kerberos)
 	proxies  *ugi.ProxyUsers
 	localDir string
 	cache    resourceCache // localized PUBLIC and PRIVATE resources
@@ -100,6 +101,14 @@ func Start(ctx context.Context, opts Options) (*RM, error) {
 	}
 	if rm.dtokens, err = newRMTokens(); err != nil {
 		return nil, err
+	}
+	rm.renewer = newDTRenewer()
+	if o.Kerberos != nil {
+		rm.wg.Add(1)
+		go func() {
+			defer rm.wg.Done()
+			rm.runCanceller(rm.ctx)
+		}()
 	}
 	for _, d := range []string{rm.localDir, rm.logRoot} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -475,6 +484,9 @@ func (rm *RM) Close() error {
 		rm.signalGroupLocked(at)
 	}
 	rm.replayExitsLocked() // what ended while the RM was down
+	for _, t := range rm.renewer.delayed {
+		t.Stop()
+	}
 	rm.mu.Unlock()
 	rm.cancel()
 	rm.wg.Wait()

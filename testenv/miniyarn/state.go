@@ -170,6 +170,9 @@ func (rm *RM) finish(a *app, s yarn.AppState, final yarn.FinalStatus, diag strin
 	}
 	rm.setState(a, s)
 	rm.log.Info("miniyarn: application ended", "yarn_app_id", a.id.String(), "state", string(s), "final_status", string(final))
+	if s.Final() {
+		rm.applicationEnded(a)
+	}
 }
 
 // finishing records an AM's unregistration (RMAppImpl RUNNING → FINAL_SAVING
@@ -204,6 +207,7 @@ func (rm *RM) finished(a *app) {
 	}
 	rm.notify(a, yarn.StateFinished)
 	rm.log.Info("miniyarn: application ended", "yarn_app_id", a.id.String(), "state", string(yarn.StateFinished), "final_status", string(a.final))
+	rm.applicationEnded(a)
 }
 
 // report builds the application report. Callers hold RM.mu.
