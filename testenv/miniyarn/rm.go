@@ -68,7 +68,8 @@ type endpoint struct {
 	index  int
 	addr   string
 	server *http.Server
-	hold   *portHold // the address, held while down (best effort)
+	ln     net.Listener // server's listener, closed with it
+	hold   *portHold    // the address, held while down (best effort)
 }
 
 // rmID is the HA id of RM index i (yarn.resourcemanager.ha.rm-ids).
@@ -235,7 +236,7 @@ func (rm *RM) startNM(ctx context.Context) error {
 // serveEndpoint serves ep's web endpoint on l.
 func (rm *RM) serveEndpoint(ep *endpoint, l net.Listener) {
 	srv := &http.Server{Handler: rm.webHandler(ep), ReadHeaderTimeout: 10 * time.Second}
-	ep.server = srv
+	ep.server, ep.ln = srv, l
 	go srv.Serve(l) //nolint:errcheck // Serve always returns ErrServerClosed after Close.
 }
 
@@ -518,7 +519,11 @@ func (rm *RM) stopRMServers(keep bool) []error {
 			if err := ep.server.Close(); err != nil {
 				errs = append(errs, fmt.Errorf("stopping web endpoint %s: %w", ep.addr, err))
 			}
-			ep.server = nil
+			// Close closes only the listeners Serve has taken: one whose
+			// goroutine has not run yet would accept connections until it
+			// does, while the RM is down.
+			ep.ln.Close() //nolint:errcheck // closed already when Serve took it
+			ep.server, ep.ln = nil, nil
 		}
 		if !keep {
 			ep.hold.release()
