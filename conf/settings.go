@@ -185,7 +185,8 @@ var settings = []Setting{
 		func(s *Server) *int { return &s.Engine.Workers }),
 	dur("gozie.engine.lease", in(DefaultEngineLease, time.Second),
 		"How long a claimed trigger stays leased; a crashed server's work is resumed by another "+
-			"server once its leases expire.",
+			"server once its leases expire, or at once by a server of the same host and PID namespace "+
+			"that finds the crashed process gone.",
 		func(s *Server) *time.Duration { return &s.Engine.Lease }),
 	dur("gozie.engine.max-sleep", in(DefaultEngineMaxSleep, time.Second),
 		"Longest the trigger loop sleeps without a wake-up, a fallback for missed notifications.",
