@@ -116,12 +116,7 @@ func TestPathsOnSchemeWithoutFileSystemFail(t *testing.T) {
 		t.Errorf("coordinator app path on foo: %d %s %s, want 400 E0902 with %q", status, code, out, noFileSystemMsg)
 	}
 
-	s.write(t, "fs/workflow.xml", `<workflow-app xmlns="uri:oozie:workflow:1.0" name="fs-foreign">
-  <start to="fs"/>
-  <action name="fs"><fs><mkdir path="foo://x/made"/></fs><ok to="end"/><error to="failed"/></action>
-  <kill name="failed"><message>fs failed: ${wf:errorCode('fs')}</message></kill>
-  <end name="end"/>
-</workflow-app>`)
+	s.write(t, "fs/workflow.xml", mkdirWorkflow("fs-foreign", "foo://x/made"))
 	id := s.submit(t, "alice", "oozie.wf.application.path", "file://"+s.apps+"/fs")
 	info := s.runWorkflow(t, id, "alice", 30*time.Second)
 	a := info.action("fs")
@@ -162,4 +157,15 @@ func confXML(t *testing.T, pairs ...string) string {
 		t.Fatal(err)
 	}
 	return body.String()
+}
+
+// mkdirWorkflow is a workflow named name of one fs action making the
+// directory at path, whose error transition kills the job.
+func mkdirWorkflow(name, path string) string {
+	return `<workflow-app xmlns="uri:oozie:workflow:1.0" name="` + name + `">
+  <start to="fs"/>
+  <action name="fs"><fs><mkdir path="` + path + `"/></fs><ok to="end"/><error to="failed"/></action>
+  <kill name="failed"><message>fs failed: ${wf:errorCode('fs')}</message></kill>
+  <end name="end"/>
+</workflow-app>`
 }

@@ -81,12 +81,7 @@ func TestSimpleServerOnKerberizedNameNode(t *testing.T) {
 	}
 	check("submission from HDFS ("+code+")", e.ErrorMessage)
 
-	s.write(t, "fs/workflow.xml", `<workflow-app xmlns="uri:oozie:workflow:1.0" name="fs-kerberized">
-  <start to="fs"/>
-  <action name="fs"><fs><mkdir path="`+m.URI()+`/user/alice/made"/></fs><ok to="end"/><error to="failed"/></action>
-  <kill name="failed"><message>fs failed: ${wf:errorCode('fs')}</message></kill>
-  <end name="end"/>
-</workflow-app>`)
+	s.write(t, "fs/workflow.xml", mkdirWorkflow("fs-kerberized", m.URI()+"/user/alice/made"))
 	id := s.submit(t, "alice", "oozie.wf.application.path", "file://"+s.apps+"/fs")
 	info := s.runWorkflow(t, id, "alice", 30*time.Second)
 	a := info.action("fs")

@@ -23,13 +23,7 @@ func TestKerberosFromTheActionsCredential(t *testing.T) {
 	for _, transport := range []minihs2.Transport{minihs2.Binary, minihs2.HTTP} {
 		t.Run(string(transport), func(t *testing.T) {
 			t.Parallel()
-			k := setupKerberos(t)
-			opts := k.opts
-			opts.Transport = transport
-			e := setup(t, opts)
-			cfg := testConfig(e.fs)
-			cfg.Kerberos = k.gozie
-			ex := newExecutor(t, cfg)
+			e, ex := kerberized(t, transport)
 			url, _ := hive2.CutPrincipal(kerberosURL(e.hs2))
 			cred := actions.Credential{Name: "hs2-creds", Type: hive2.CredentialType, Properties: conf.NewProperties(
 				hive2.CredentialJDBCURL, url, hive2.CredentialPrincipal, "hive/_HOST@"+kdc.Realm)}

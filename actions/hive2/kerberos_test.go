@@ -52,6 +52,19 @@ func setupKerberos(t *testing.T) *krbEnv {
 
 // kerberosURL is the server's JDBC URL as a user writes it: _HOST for
 // the host connected to.
+// kerberized starts a Kerberized MiniHS2 on transport and an executor
+// logged in as gozie's principal.
+func kerberized(t *testing.T, transport minihs2.Transport) (*env, *hive2.Executor) {
+	t.Helper()
+	k := setupKerberos(t)
+	opts := k.opts
+	opts.Transport = transport
+	e := setup(t, opts)
+	cfg := testConfig(e.fs)
+	cfg.Kerberos = k.gozie
+	return e, newExecutor(t, cfg)
+}
+
 func kerberosURL(s *minihs2.Server) string {
 	u := strings.Replace(s.JDBCURL("default"), "hive/localhost@", "hive/_HOST@", 1)
 	return strings.Replace(u, "127.0.0.1:", "localhost:", 1)
@@ -65,13 +78,7 @@ func TestKerberosActsForTheUser(t *testing.T) {
 	for _, transport := range []minihs2.Transport{minihs2.Binary, minihs2.HTTP} {
 		t.Run(string(transport), func(t *testing.T) {
 			t.Parallel()
-			k := setupKerberos(t)
-			opts := k.opts
-			opts.Transport = transport
-			e := setup(t, opts)
-			cfg := testConfig(e.fs)
-			cfg.Kerberos = k.gozie
-			ex := newExecutor(t, cfg)
+			e, ex := kerberized(t, transport)
 			run := e.newRun("q", body(kerberosURL(e.hs2), query("CREATE TABLE IF NOT EXISTS t (a INT);\nINSERT INTO t VALUES (1);")))
 			if _, err := ex.Start(ctxT(t), run); err != nil {
 				t.Fatal(err)

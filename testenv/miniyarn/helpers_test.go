@@ -85,8 +85,14 @@ func ctxT(t *testing.T) context.Context {
 // adjustments.
 func (c *cluster) submit(t *testing.T, command string, adjust func(*yarn.ApplicationSubmissionContext)) yarn.ApplicationID {
 	t.Helper()
+	return c.submitBy(t, c.client, command, adjust)
+}
+
+// submitBy is submit through client (another user's).
+func (c *cluster) submitBy(t *testing.T, client *yarn.Client, command string, adjust func(*yarn.ApplicationSubmissionContext)) yarn.ApplicationID {
+	t.Helper()
 	ctx := ctxT(t)
-	na, err := c.client.NewApplication(ctx)
+	na, err := client.NewApplication(ctx)
 	if err != nil {
 		t.Fatalf("NewApplication: %v", err)
 	}
@@ -101,7 +107,7 @@ func (c *cluster) submit(t *testing.T, command string, adjust func(*yarn.Applica
 	if adjust != nil {
 		adjust(&sc)
 	}
-	if err := c.client.Submit(ctx, sc); err != nil {
+	if err := client.Submit(ctx, sc); err != nil {
 		t.Fatalf("Submit: %v", err)
 	}
 	return na.ApplicationID

@@ -55,19 +55,8 @@ func TestPrivateResourcesAreCachedPerUser(t *testing.T) {
 		}
 	}
 
-	other := c.clientAs(t, "otheruser")
-	na, err := other.NewApplication(ctxT(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := yarn.ApplicationSubmissionContext{ApplicationID: na.ApplicationID, ApplicationName: "other",
-		AMContainerSpec: yarn.ContainerLaunchContext{Commands: yarn.Commands{command}}, MaxAppAttempts: 1,
-		Resource: &yarn.Resource{MemoryMB: 256, VCores: 1}, ApplicationType: "GOZIE"}
-	resource(yarn.VisibilityPrivate, mtime)(&sc)
-	if err := other.Submit(ctxT(t), sc); err != nil {
-		t.Fatal(err)
-	}
-	if r := c.waitDone(t, na.ApplicationID); r.State != yarn.StateFailed || !strings.Contains(r.Diagnostics, "FileNotFoundException") {
+	other := c.submitBy(t, c.clientAs(t, "otheruser"), command, resource(yarn.VisibilityPrivate, mtime))
+	if r := c.waitDone(t, other); r.State != yarn.StateFailed || !strings.Contains(r.Diagnostics, "FileNotFoundException") {
 		t.Errorf("another user's PRIVATE request used the first user's copy: %s %q", r.State, r.Diagnostics)
 	}
 }
