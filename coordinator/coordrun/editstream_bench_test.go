@@ -2,7 +2,6 @@ package coordrun
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 	"time"
 
@@ -103,10 +102,7 @@ func benchDoneFlagEditStream(b *testing.B, backend string) {
 	if len(delays) != jobs {
 		b.Fatalf("%d workflows launched, want %d", len(delays), jobs)
 	}
-	slices.Sort(delays)
-	b.ReportMetric(float64(delays[len(delays)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(delays[len(delays)*99/100].Microseconds())/1000, "p99-ms")
-	b.ReportMetric(float64(delays[len(delays)-1].Microseconds())/1000, "max-ms")
+	reportDelays(b, delays)
 }
 
 // launchDelays returns, for each launched workflow, the time from its

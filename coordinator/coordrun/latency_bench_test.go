@@ -119,6 +119,11 @@ func benchDoneFlagToLaunch(b *testing.B, backend string, waited time.Duration, n
 	if len(delays) != jobs {
 		b.Fatalf("%d workflows launched, want %d", len(delays), jobs)
 	}
+	reportDelays(b, delays)
+}
+
+// reportDelays reports the p50, p99 and maximum of delays in milliseconds.
+func reportDelays(b *testing.B, delays []time.Duration) {
 	slices.Sort(delays)
 	b.ReportMetric(float64(delays[len(delays)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(delays[len(delays)*99/100].Microseconds())/1000, "p99-ms")
