@@ -92,9 +92,7 @@ func benchDoneFlagEditStream(b *testing.B, backend string) {
 		appeared[i] = w.clock.Now()
 	}
 	tick.Stop()
-	w.waitFor("every workflow to be launched", func() bool {
-		return w.fsActionsStarted() == jobs
-	})
+	w.waitForLaunches(jobs)
 	b.StopTimer()
 	watch.Stop()
 	stop()

@@ -79,6 +79,13 @@ func (e *Scripted) Started() []actions.Attempt {
 	return append([]actions.Attempt(nil), e.runs...)
 }
 
+// StartCount returns how many attempts have started, without copying them.
+func (e *Scripted) StartCount() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.runs)
+}
+
 // RunOf returns the latest attempt of an action of workflow job jobID.
 func (e *Scripted) RunOf(jobID string) (actions.Attempt, bool) {
 	e.mu.Lock()

@@ -1,17 +1,29 @@
 // Package postgres is the store backend for many servers sharing one
 // PostgreSQL database through github.com/lib/pq. Triggers are claimed with
 // FOR UPDATE SKIP LOCKED so that servers never contend on the same row, and
-// every transaction that makes work due sends NOTIFY on the channel
-// gozie_triggers, which each server LISTENs on to wake at once.
+// after every transaction that makes work due the server sends NOTIFY on the
+// channel gozie_triggers, which each server LISTENs on to wake at once.
+//
+// The NOTIFY is sent after the commit, by one connection of its own, and
+// coalesced: however many transactions commit while one NOTIFY is on its
+// way, one more follows it. A NOTIFY inside each transaction would make
+// PostgreSQL serialize those commits, WAL flush included, on its one
+// notification-queue lock, and add a statement to each; the other servers
+// need to know only that something changed since they last looked. A
+// server ignores its own notifications (it woke at its commit), and one
+// lost with a crash between commit and NOTIFY is covered by the engine's
+// fallback timer, as is one lost on the network.
 package postgres
 
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/lib/pq"
@@ -30,6 +42,7 @@ const Channel = "gozie_triggers"
 type Store struct {
 	*sqlstore.DB
 	listener *pq.Listener
+	notifier *notifier
 }
 
 var _ store.Store = (*Store)(nil)
@@ -49,10 +62,6 @@ func dialect() *sqlstore.Dialect {
 		IsRetryable: func(err error) bool {
 			var e *pq.Error
 			return errors.As(err, &e) && (e.Code == "40P01" || e.Code == "40001")
-		},
-		Notify: func(ctx context.Context, tx *sql.Tx) error {
-			_, err := tx.ExecContext(ctx, `SELECT pg_notify($1, '')`, Channel)
-			return err
 		},
 		// A fixed advisory-lock key serializes migrations of servers that
 		// start together.
@@ -97,7 +106,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	s := &Store{DB: sqlstore.New(db, d)}
+	s := &Store{DB: sqlstore.New(db, d), notifier: newNotifier(db)}
 	// The listener reconnects by itself; after a reconnect it delivers a nil
 	// notification, which also wakes the engine so nothing missed is lost.
 	s.listener = pq.NewListener(dsn, 100*time.Millisecond, 10*time.Second, nil)
@@ -110,21 +119,108 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	go func() {
 		for {
 			select {
-			case _, ok := <-s.listener.Notify:
+			case n, ok := <-s.listener.Notify:
 				if !ok {
 					return
 				}
-				s.Wake()
+				if n == nil || !s.notifier.sentBy(n.BePid) {
+					s.Wake()
+				}
 			case <-done:
 				return
 			}
 		}
 	}()
+	go s.notifier.run(done)
+	s.OnScheduled(s.notifier.kick)
 	s.OnClose(func() {
 		close(done)
 		s.listener.Close()
+		<-s.notifier.stopped
 	})
 	return s, nil
+}
+
+// notifier sends the NOTIFY that tells other servers of new due work, from a
+// connection of its own, one at a time and coalesced (see the package doc).
+type notifier struct {
+	db      *sql.DB
+	pending chan struct{} // one buffered kick: a NOTIFY is owed
+	stopped chan struct{}
+	pid     atomic.Int64 // the backend of the connection that notifies; 0 when none
+}
+
+func newNotifier(db *sql.DB) *notifier {
+	return &notifier{db: db, pending: make(chan struct{}, 1), stopped: make(chan struct{})}
+}
+
+// kick records that a NOTIFY is owed; it never blocks.
+func (n *notifier) kick() {
+	select {
+	case n.pending <- struct{}{}:
+	default:
+	}
+}
+
+// sentBy reports whether a notification came from this server's own
+// connection.
+func (n *notifier) sentBy(pid int) bool {
+	own := n.pid.Load()
+	return own != 0 && int64(pid) == own
+}
+
+// run sends one NOTIFY per kick taken until done is closed. A failed NOTIFY
+// drops its connection (the next one opens another) and is not retried: the
+// other servers' fallback timers cover it.
+func (n *notifier) run(done <-chan struct{}) {
+	defer close(n.stopped)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-done
+		cancel()
+	}()
+	var conn *sql.Conn
+	defer func() {
+		if conn != nil {
+			conn.Close()
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			return
+		case <-n.pending:
+		}
+		if conn == nil {
+			var err error
+			if conn, err = n.open(ctx); err != nil {
+				continue
+			}
+		}
+		if _, err := conn.ExecContext(ctx, `SELECT pg_notify($1, '')`, Channel); err != nil {
+			n.pid.Store(0)
+			conn.Raw(func(any) error { return driver.ErrBadConn }) // never back to the pool
+			conn.Close()
+			conn = nil
+		}
+	}
+}
+
+// open takes a connection for notifying and learns its backend's pid.
+func (n *notifier) open(ctx context.Context) (*sql.Conn, error) {
+	conn, err := n.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var pid int64
+	if err := conn.QueryRowContext(ctx, `SELECT pg_backend_pid()`).Scan(&pid); err != nil {
+		conn.Raw(func(any) error { return driver.ErrBadConn })
+		conn.Close()
+		return nil, err
+	}
+	n.pid.Store(pid)
+	return conn, nil
 }
 
 // Migrations returns the embedded migrations, for tests.

@@ -24,7 +24,7 @@ func (s *DB) AppendAudit(ctx context.Context, r *store.AuditRecord) error {
 	if r.At.IsZero() {
 		return fmt.Errorf("appending audit record of %q: no time", r.Target)
 	}
-	err := s.db.QueryRowContext(ctx, `INSERT INTO job_audit (`+auditCols+`)
+	err := s.stmts.QueryRowContext(ctx, `INSERT INTO job_audit (`+auditCols+`)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING seq`,
 		r.JobID, r.Target, s.d.tv(r.At), r.IP, r.User, r.Group, r.App, r.Operation, r.Parameter, string(r.Status),
 		r.HTTPCode, r.ErrorCode, r.ErrorMessage).Scan(&r.Seq)
@@ -45,7 +45,7 @@ func (s *DB) ListAudit(ctx context.Context, f store.AuditFilter) ([]store.AuditR
 		w.add("at <= %s", s.d.tv(f.To))
 	}
 	q := `SELECT seq, ` + auditCols + ` FROM job_audit ` + w.String() + ` ORDER BY at, seq` + page(0, f.Limit)
-	rows, err := s.db.QueryContext(ctx, q, w.args...)
+	rows, err := s.stmts.QueryContext(ctx, q, w.args...)
 	if err != nil {
 		return nil, fmt.Errorf("listing audit records of %q: %w", f.JobID, err)
 	}

@@ -124,7 +124,8 @@ WHERE id IN (`+inList(&args, part)+`)`, args...)
 		}
 	}
 	if len(due) > 0 {
-		return x.markScheduled(ctx)
+		x.markScheduled()
+		return nil
 	}
 	return nil
 }
@@ -187,7 +188,8 @@ func (x *txn) ScheduleTriggers(ctx context.Context, rs []store.ScheduleRequest) 
 	if err != nil {
 		return err
 	}
-	return x.markScheduled(ctx)
+	x.markScheduled()
+	return nil
 }
 
 // GetCoordJobs reads jobs by id in chunks.

@@ -13,22 +13,30 @@ import (
 // DB is the shared store.Store implementation.
 type DB struct {
 	db    *sql.DB
+	stmts *stmts
 	d     *Dialect
 	wake  chan struct{}
 	close sync.Once
 	// onClose runs before the database is closed (listeners).
 	onClose func()
+	// announce, if set, runs after a transaction that made work due has
+	// committed (see OnScheduled).
+	announce func()
 }
 
 var _ store.Store = (*DB)(nil)
 
 // New wraps an open database. The caller has applied migrations.
 func New(db *sql.DB, d *Dialect) *DB {
-	return &DB{db: db, d: d, wake: make(chan struct{}, 1)}
+	return &DB{db: db, stmts: newStmts(db), d: d, wake: make(chan struct{}, 1)}
 }
 
 // OnClose registers fn to run when the store closes.
 func (s *DB) OnClose(fn func()) { s.onClose = fn }
+
+// OnScheduled registers fn to run, after its commit, for every transaction
+// that made work due, so that other servers can be told; fn must not block.
+func (s *DB) OnScheduled(fn func()) { s.announce = fn }
 
 // SQL returns the underlying database, for backend-specific tooling.
 func (s *DB) SQL() *sql.DB { return s.db }
@@ -55,6 +63,7 @@ func (s *DB) Close() error {
 		if s.onClose != nil {
 			s.onClose()
 		}
+		s.stmts.close()
 		err = s.db.Close()
 	})
 	return err
@@ -62,7 +71,7 @@ func (s *DB) Close() error {
 
 // txn is one transaction; it implements store.Tx.
 type txn struct {
-	tx        *sql.Tx
+	tx        stmtTx
 	d         *Dialect
 	scheduled bool
 }
@@ -75,7 +84,7 @@ func (s *DB) Tx(ctx context.Context, fn func(store.Tx) error) (err error) {
 	if err != nil {
 		return fmt.Errorf("beginning transaction: %w", err)
 	}
-	x := &txn{tx: tx, d: s.d}
+	x := &txn{tx: stmtTx{tx: tx, c: s.stmts}, d: s.d}
 	defer func() {
 		if p := recover(); p != nil {
 			_ = tx.Rollback()
@@ -91,23 +100,17 @@ func (s *DB) Tx(ctx context.Context, fn func(store.Tx) error) (err error) {
 	}
 	if x.scheduled {
 		s.Wake()
+		if s.announce != nil {
+			s.announce()
+		}
 	}
 	return nil
 }
 
-// markScheduled records that this transaction made work due, notifying other
-// servers once per transaction where the dialect can.
-func (x *txn) markScheduled(ctx context.Context) error {
-	if x.scheduled {
-		return nil
-	}
+// markScheduled records that this transaction made work due: when it
+// commits, this server's engine wakes and other servers are told (OnScheduled).
+func (x *txn) markScheduled() {
 	x.scheduled = true
-	if x.d.Notify != nil {
-		if err := x.d.Notify(ctx, x.tx); err != nil {
-			return fmt.Errorf("notifying: %w", err)
-		}
-	}
-	return nil
 }
 
 // mapErr maps driver errors to the store's sentinels once.

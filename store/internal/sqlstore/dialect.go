@@ -38,9 +38,6 @@ type Dialect struct {
 	// transaction may simply run again (a deadlock the database broke, a
 	// serialization failure); they are reported as store.ErrConflict.
 	IsRetryable func(error) bool
-	// Notify, if set, runs inside a transaction that scheduled work, so that
-	// other servers wake when it commits (PostgreSQL NOTIFY).
-	Notify func(ctx context.Context, tx *sql.Tx) error
 	// MigrationLock, if set, runs first in the migration transaction so that
 	// servers starting together migrate one at a time.
 	MigrationLock string

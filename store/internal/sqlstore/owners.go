@@ -37,7 +37,8 @@ func (x *txn) EndLeases(ctx context.Context, owner string, now time.Time) (int, 
 		return 0, x.mapErr(err, "ending the leases of %s", owner)
 	}
 	if n > 0 {
-		return int(n), x.markScheduled(ctx)
+		x.markScheduled()
+		return int(n), nil
 	}
 	return 0, nil
 }

@@ -43,7 +43,8 @@ func (x *txn) Schedule(ctx context.Context, kind store.TriggerKind, entityID str
 	if _, err := x.tx.ExecContext(ctx, scheduleTrigger, string(kind), entityID, payload, x.d.tv(due), x.d.tv(now)); err != nil {
 		return x.mapErr(err, "scheduling trigger %s/%s", kind, entityID)
 	}
-	return x.markScheduled(ctx)
+	x.markScheduled()
+	return nil
 }
 
 func (x *txn) Unschedule(ctx context.Context, kind store.TriggerKind, entityID string) error {
@@ -105,7 +106,8 @@ WHERE id = $1 AND lease_seq = $2 AND lease_owner = $3`, t.ID, t.LeaseSeq, t.Leas
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("trigger %s/%s: %w", t.Kind, t.EntityID, store.ErrLeaseLost)
 	}
-	return x.markScheduled(ctx)
+	x.markScheduled()
+	return nil
 }
 
 func (x *txn) Fail(ctx context.Context, t store.Trigger, retryAt time.Time, reason string) error {
@@ -126,7 +128,8 @@ lease_owner = '', lease_expires = NULL, requeue_at = NULL, cancelled = FALSE WHE
 	if err != nil {
 		return x.mapErr(err, "failing trigger %s/%s", t.Kind, t.EntityID)
 	}
-	return x.markScheduled(ctx)
+	x.markScheduled()
+	return nil
 }
 
 func (x *txn) RenewLease(ctx context.Context, t store.Trigger, until time.Time) error {
@@ -234,7 +237,7 @@ UPDATE triggers SET lease_owner = %[1]s, lease_expires = %[2]s, lease_seq = leas
 WHERE id IN (SELECT id FROM (SELECT id FROM expired UNION ALL SELECT id FROM due) AS c LIMIT %[5]d)
 RETURNING %[7]s`, owner, until, now, kinds, req.Limit, s.d.SkipLocked, triggerCols)
 	// One statement, committed on its own: no BEGIN/COMMIT round trips.
-	rows, err := s.db.QueryContext(ctx, q, w.args...)
+	rows, err := s.stmts.QueryContext(ctx, q, w.args...)
 	if err != nil {
 		return nil, fmt.Errorf("claiming triggers: %w", err)
 	}

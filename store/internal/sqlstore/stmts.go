@@ -1,0 +1,139 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+)
+
+// maxPrepared bounds how many distinct statement texts are kept prepared.
+// The store's texts are fixed but for the lengths of IN lists and VALUES
+// rows, so the common ones fit; a text past the bound runs unprepared.
+const maxPrepared = 512
+
+// stmts prepares each statement text once per connection and reuses it, so
+// that the database parses and analyses it once instead of at every
+// execution (on PostgreSQL, about as much work as running a key lookup; on
+// SQLite, a compile of the statement). database/sql keeps a prepared
+// statement per connection and prepares it on a connection that has not
+// seen it, on that connection.
+//
+// A text is prepared in the background the first time it runs, and runs
+// unprepared until then: preparing takes a connection of the pool, which a
+// caller holding one for its transaction must not wait for (SQLite's pool
+// has a single connection). A text that fails to prepare keeps running
+// unprepared, and its error, if it is the statement's, comes from that run.
+type stmts struct {
+	db      *sql.DB
+	ctx     context.Context // cancelled by close
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	m       map[string]*sql.Stmt // nil: being prepared, or failed to
+	closing bool
+}
+
+func newStmts(db *sql.DB) *stmts {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &stmts{db: db, ctx: ctx, cancel: cancel, m: map[string]*sql.Stmt{}}
+}
+
+// get returns the prepared statement of q, or nil while it is not prepared.
+func (c *stmts) get(q string) *sql.Stmt {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st, ok := c.m[q]
+	if ok || c.closing || len(c.m) >= maxPrepared {
+		return st
+	}
+	c.m[q] = nil
+	c.wg.Add(1)
+	go c.prepare(q)
+	return nil
+}
+
+// prepare prepares q and keeps it.
+func (c *stmts) prepare(q string) {
+	defer c.wg.Done()
+	st, err := c.db.PrepareContext(c.ctx, q)
+	if err != nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closing {
+		st.Close()
+		return
+	}
+	c.m[q] = st
+}
+
+// close stops preparing and closes every prepared statement.
+func (c *stmts) close() {
+	c.mu.Lock()
+	c.closing = true
+	c.mu.Unlock()
+	c.cancel()
+	c.wg.Wait()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for q, st := range c.m {
+		if st != nil {
+			st.Close()
+		}
+		delete(c.m, q)
+	}
+}
+
+// QueryContext runs a query outside a transaction, prepared.
+func (c *stmts) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if st := c.get(q); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return c.db.QueryContext(ctx, q, args...)
+}
+
+// QueryRowContext runs a one-row query outside a transaction, prepared.
+func (c *stmts) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	if st := c.get(q); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return c.db.QueryRowContext(ctx, q, args...)
+}
+
+// stmtTx is a transaction whose statements run prepared (see stmts). It has
+// the methods of *sql.Tx that the store uses.
+type stmtTx struct {
+	tx *sql.Tx
+	c  *stmts
+}
+
+// QueryContext runs a query in the transaction.
+func (t stmtTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if st := t.c.get(q); st != nil {
+		return t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	}
+	return t.tx.QueryContext(ctx, q, args...)
+}
+
+// QueryRowContext runs a one-row query in the transaction.
+func (t stmtTx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	if st := t.c.get(q); st != nil {
+		return t.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	}
+	return t.tx.QueryRowContext(ctx, q, args...)
+}
+
+// ExecContext runs a statement in the transaction.
+func (t stmtTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if st := t.c.get(q); st != nil {
+		return t.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	}
+	return t.tx.ExecContext(ctx, q, args...)
+}
+
+// Commit commits the transaction.
+func (t stmtTx) Commit() error { return t.tx.Commit() }
+
+// Rollback aborts the transaction.
+func (t stmtTx) Rollback() error { return t.tx.Rollback() }
