@@ -53,8 +53,9 @@ type Config struct {
 	Settings coordinator.Settings
 	// InputCheckMinInterval and InputCheckMaxInterval bound the delay
 	// between two input checks of a waiting action: it grows with how long
-	// the action has waited (an eighth of it), from the minimum to the
-	// maximum. Defaults conf.DefaultCoordInputCheckMinInterval and
+	// the action has waited (a sixteenth of it), from the minimum to the
+	// maximum, and with how late the server claims the check (see
+	// checkInterval). Defaults conf.DefaultCoordInputCheckMinInterval and
 	// conf.DefaultCoordInputCheckMaxInterval (gozie.coord.input-check.*).
 	InputCheckMinInterval time.Duration
 	InputCheckMaxInterval time.Duration

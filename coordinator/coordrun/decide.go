@@ -148,13 +148,23 @@ func timeoutDeadline(a store.CoordAction) (time.Time, bool) {
 }
 
 // checkInterval is the delay before the next input check of a waiting
-// action: an eighth of how long it has waited, between lo and hi. A fresh
+// action: a sixteenth of how long it has waited, between lo and hi. A fresh
 // action is checked often (its data is most likely to arrive soon after
-// its nominal time); one that has waited for hours, once a minute. A
-// notification checks it at once whatever the delay.
-func checkInterval(a store.CoordAction, now time.Time, lo, hi time.Duration) time.Duration {
-	d := now.Sub(since(a)) / 8
-	return min(max(d, lo), hi)
+// its nominal time): every lo for its first 16 lo, then ever less often, to
+// once every hi after 16 hi. A notification checks it at once whatever
+// the delay.
+//
+// late is how long after it was due this check was claimed. It is added
+// (up to the delay itself) so that the checks never ask for more than the
+// server serves: when the server falls behind, each action waits longer
+// by as much as the server is behind, and the backlog drains instead of
+// delaying the launches queued behind it; a server that keeps up (late
+// near zero) checks on the backoff alone. The bound keeps a late claim for
+// any other reason (a restart after downtime) from pushing a check past
+// twice its backoff.
+func checkInterval(a store.CoordAction, now time.Time, late, lo, hi time.Duration) time.Duration {
+	d := min(max(now.Sub(since(a))/16, lo), hi)
+	return d + min(max(late, 0), d)
 }
 
 // pruneAvailable drops from a missing-dependency string the URIs known to

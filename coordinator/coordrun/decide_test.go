@@ -123,11 +123,15 @@ func TestTimeoutDeadlineAndInterval(t *testing.T) {
 	}
 	a := store.CoordAction{NominalTime: nt, CreatedTime: nt}
 	for _, tc := range []struct {
-		waited, want time.Duration
-	}{{0, time.Second}, {4 * time.Second, time.Second}, {80 * time.Second, 10 * time.Second},
-		{8 * time.Minute, time.Minute}, {5 * time.Hour, time.Minute}} {
-		if got := checkInterval(a, nt.Add(tc.waited), time.Second, time.Minute); got != tc.want {
-			t.Errorf("after %v of waiting: next check in %v, want %v", tc.waited, got, tc.want)
+		waited, late, want time.Duration
+	}{{0, 0, time.Second}, {16 * time.Second, 0, time.Second}, {20 * time.Second, 0, 1250 * time.Millisecond},
+		{160 * time.Second, 0, 10 * time.Second}, {16 * time.Minute, 0, time.Minute}, {5 * time.Hour, 0, time.Minute},
+		// a late check waits longer by its lateness, at most twice its backoff
+		{20 * time.Second, 300 * time.Millisecond, 1550 * time.Millisecond},
+		{160 * time.Second, -time.Second, 10 * time.Second},
+		{0, time.Hour, 2 * time.Second}, {5 * time.Hour, 5 * time.Hour, 2 * time.Minute}} {
+		if got := checkInterval(a, nt.Add(tc.waited), tc.late, time.Second, time.Minute); got != tc.want {
+			t.Errorf("after %v of waiting, claimed %v late: next check in %v, want %v", tc.waited, tc.late, got, tc.want)
 		}
 	}
 	waiting := []store.CoordAction{

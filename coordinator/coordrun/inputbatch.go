@@ -129,7 +129,8 @@ func (r *Runner) lookUpChecks(ctx context.Context, cs []*pendingCheck) {
 func (r *Runner) decideCheck(c *pendingCheck, now time.Time) {
 	act := c.act
 	set := r.set
-	set.InputCheckInterval = checkInterval(act, now, r.cfg.InputCheckMinInterval, r.cfg.InputCheckMaxInterval)
+	set.InputCheckInterval = checkInterval(act, now, c.run.Now.Sub(c.run.Trigger.DueAt),
+		r.cfg.InputCheckMinInterval, r.cfg.InputCheckMaxInterval)
 	res := coordinator.CheckInputs(coordinator.InputCheckRequest{Job: c.def, JobID: c.job.ID, Row: c.job, Action: act,
 		RunConf: c.runConf, Doc: c.doc, Timeout: act.Timeout, Exists: c.ex.Exists, Now: now, Settings: set})
 	if res.Status == store.CoordActionWaiting && refusedScheme(res.Err) {

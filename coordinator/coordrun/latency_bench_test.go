@@ -17,16 +17,16 @@ import (
 // on its own flag; then the flags appear one at a time at a steady pace.
 // The clock follows real time (a fake clock moved every millisecond), so
 // every delay, the input checks' backoff included, is real. The default
-// backoff checks an action again after an eighth of the time it has
-// waited, 1 s to 60 s:
+// backoff checks an action again after a sixteenth of the time it has
+// waited, 1 s to 60 s (longer when the server falls behind):
 //
 //   - fresh: the flags appear over the 20 s after the actions' nominal
-//     time, so each action is checked every 1 to 2.5 s: 1,000 actions cost
-//     400 to 1,000 checks a second;
-//   - waited: the actions have waited 10 minutes, so each is checked once
-//     a minute (17 checks a second for the 1,000), all in the same second
-//     since they were made together; the flags appear over 60 s, so that
-//     they fall at every point of that minute;
+//     time, so each action is checked every 1 to 1.25 s: 1,000 actions
+//     cost 800 to 1,000 checks a second;
+//   - waited: the actions have waited 10 minutes, so each is checked about
+//     every 38 s (26 checks a second for the 1,000), all in the same
+//     second since they were made together; the flags appear over 60 s,
+//     so that they fall at every point of that interval;
 //
 // and either
 //
