@@ -2,6 +2,7 @@ package coordrun
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -87,6 +88,14 @@ func benchDoneFlagToLaunch(b *testing.B, backend string, waited time.Duration, n
 	}
 	if n := w.countActionsIn(store.CoordActionWaiting); n != jobs {
 		b.Fatalf("%d actions waiting, want %d", n, jobs)
+	}
+
+	// The data of each instance lands before its done-flag, as it does on
+	// a cluster: only the flags are written while launches are timed.
+	for i := 0; i < jobs; i++ {
+		if err := os.MkdirAll(w.stack.Local(feedURI(w, fmt.Sprintf("feed%04d", i), t0)), 0o755); err != nil {
+			b.Fatal(err)
+		}
 	}
 
 	// From here the clock follows real time.

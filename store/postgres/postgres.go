@@ -58,10 +58,17 @@ func dialect() *sqlstore.Dialect {
 			return errors.As(err, &e) && e.Code == "23505"
 		},
 		// deadlock_detected and serialization_failure: the transaction was
-		// rolled back and can run again.
+		// rolled back and can run again; so can one that met a lost prepared
+		// statement (PreparedLost), which the next run does not use.
 		IsRetryable: func(err error) bool {
 			var e *pq.Error
-			return errors.As(err, &e) && (e.Code == "40P01" || e.Code == "40001")
+			return errors.As(err, &e) && (e.Code == "40P01" || e.Code == "40001" || e.Code == "26000")
+		},
+		// invalid_sql_statement_name: a prepared statement the session does
+		// not have (a transaction-mode pooler moved the session).
+		PreparedLost: func(err error) bool {
+			var e *pq.Error
+			return errors.As(err, &e) && e.Code == "26000"
 		},
 		// A fixed advisory-lock key serializes migrations of servers that
 		// start together.

@@ -3,9 +3,11 @@ package postgres_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/store/internal/sqlstore"
 	"github.com/gozie/gozie/store/postgres"
@@ -99,4 +101,103 @@ func BenchmarkStore(b *testing.B) {
 		b.Cleanup(func() { s.Close() })
 		return s
 	})
+}
+
+// TestOtherServersWakeAfterCommit: a transaction that makes work due wakes
+// another server on the same database once it has committed (the NOTIFY
+// sent after it), and one that rolls back wakes nobody.
+func TestOtherServersWakeAfterCommit(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.NewDatabase(t)
+	open := func() *postgres.Store {
+		s, err := postgres.Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	a, b := open(), open()
+	drain := func() {
+		for {
+			select {
+			case <-b.Wakeups():
+			default:
+				return
+			}
+		}
+	}
+	drain()
+	due := time.Now()
+	rolledBack := errors.New("rolled back")
+	err := a.Tx(ctx, func(x store.Tx) error {
+		if err := x.Schedule(ctx, "test-kind", "e1", due, ""); err != nil {
+			return err
+		}
+		return rolledBack
+	})
+	if !errors.Is(err, rolledBack) {
+		t.Fatal(err)
+	}
+	if err := a.Tx(ctx, func(x store.Tx) error { return x.Schedule(ctx, "test-kind", "e2", due, "") }); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-b.Wakeups():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the other server was not woken by a committed schedule")
+	}
+	// Only the committed trigger is there to be found.
+	var ts []store.Trigger
+	if err := b.Tx(ctx, func(x store.Tx) (err error) { ts, err = x.ListTriggers(ctx, false, 10); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 1 || ts[0].EntityID != "e2" {
+		t.Fatalf("triggers %+v, want only e2", ts)
+	}
+}
+
+// TestLostPreparedStatements: when the session loses its prepared
+// statements (a pooler in transaction mode hands the transaction another
+// server connection), the statement fails once as a conflict, to be run
+// again, and the store runs its statements unprepared from then on.
+func TestLostPreparedStatements(t *testing.T) {
+	ctx := context.Background()
+	s, err := postgres.Open(ctx, pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	db := s.SQL()
+	db.SetMaxOpenConns(1) // one session, which the test can look into
+	get := func() error {
+		return s.Tx(ctx, func(x store.Tx) error { _, err := x.GetWorkflowJob(ctx, "0000000-000000000000000-gozie-W"); return err })
+	}
+	prepared := func() int {
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pg_prepared_statements`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	testwait.WaitFor(t, 10*time.Second, "the lookup to be prepared", func() bool {
+		if err := get(); !errors.Is(err, store.ErrNotFound) {
+			t.Fatal(err)
+		}
+		return prepared() > 0
+	})
+	if _, err := db.ExecContext(ctx, `DEALLOCATE ALL`); err != nil {
+		t.Fatal(err)
+	}
+	if err := get(); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("lookup after the session lost its statements: %v, want a conflict", err)
+	}
+	for range 5 {
+		if err := get(); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("lookup run again: %v, want not found", err)
+		}
+	}
+	if n := prepared(); n != 0 {
+		t.Fatalf("%d statements prepared again, want none", n)
+	}
 }

@@ -38,6 +38,10 @@ type Dialect struct {
 	// transaction may simply run again (a deadlock the database broke, a
 	// serialization failure); they are reported as store.ErrConflict.
 	IsRetryable func(error) bool
+	// PreparedLost, if set, recognises the error of a prepared statement
+	// that the database session no longer has (see stmts); it is also
+	// retryable.
+	PreparedLost func(error) bool
 	// MigrationLock, if set, runs first in the migration transaction so that
 	// servers starting together migrate one at a time.
 	MigrationLock string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"sync"
+	"sync/atomic"
 )
 
 // maxPrepared bounds how many distinct statement texts are kept prepared.
@@ -23,9 +24,18 @@ const maxPrepared = 512
 // caller holding one for its transaction must not wait for (SQLite's pool
 // has a single connection). A text that fails to prepare keeps running
 // unprepared, and its error, if it is the statement's, comes from that run.
+//
+// A database that loses the prepared statements of a session (a pooler
+// between gozie and PostgreSQL that hands each transaction another server
+// connection, as PgBouncer's transaction mode before 1.21 does) makes the
+// dialect's PreparedLost recognise the error: the statement fails once,
+// as a conflict its caller runs again, and statements run unprepared from
+// then on.
 type stmts struct {
 	db      *sql.DB
-	ctx     context.Context // cancelled by close
+	lost    func(error) bool // the dialect's PreparedLost; nil: never
+	off     atomic.Bool      // prepared statements were lost: run everything unprepared
+	ctx     context.Context  // cancelled by close
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 	mu      sync.Mutex
@@ -33,13 +43,32 @@ type stmts struct {
 	closing bool
 }
 
-func newStmts(db *sql.DB) *stmts {
+func newStmts(db *sql.DB, lost func(error) bool) *stmts {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &stmts{db: db, ctx: ctx, cancel: cancel, m: map[string]*sql.Stmt{}}
+	return &stmts{db: db, lost: lost, ctx: ctx, cancel: cancel, m: map[string]*sql.Stmt{}}
+}
+
+// failed notes the error of a prepared statement's run: one that says the
+// session's prepared statements are gone turns them off for good.
+func (c *stmts) failed(err error) error {
+	if err != nil && c.lost != nil && c.lost(err) && !c.off.Swap(true) {
+		c.mu.Lock()
+		for q, st := range c.m {
+			if st != nil {
+				st.Close()
+			}
+			c.m[q] = nil // never prepared again
+		}
+		c.mu.Unlock()
+	}
+	return err
 }
 
 // get returns the prepared statement of q, or nil while it is not prepared.
 func (c *stmts) get(q string) *sql.Stmt {
+	if c.off.Load() {
+		return nil
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st, ok := c.m[q]
@@ -61,7 +90,7 @@ func (c *stmts) prepare(q string) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closing {
+	if c.closing || c.off.Load() {
 		st.Close()
 		return
 	}
@@ -88,17 +117,34 @@ func (c *stmts) close() {
 // QueryContext runs a query outside a transaction, prepared.
 func (c *stmts) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	if st := c.get(q); st != nil {
-		return st.QueryContext(ctx, args...)
+		rows, err := st.QueryContext(ctx, args...)
+		return rows, c.failed(err)
 	}
 	return c.db.QueryContext(ctx, q, args...)
 }
 
 // QueryRowContext runs a one-row query outside a transaction, prepared.
-func (c *stmts) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+func (c *stmts) QueryRowContext(ctx context.Context, q string, args ...any) row {
 	if st := c.get(q); st != nil {
-		return st.QueryRowContext(ctx, args...)
+		return row{st.QueryRowContext(ctx, args...), c}
 	}
-	return c.db.QueryRowContext(ctx, q, args...)
+	return row{c.db.QueryRowContext(ctx, q, args...), nil}
+}
+
+// row is a *sql.Row whose error, if from a prepared statement, is noted
+// (stmts.failed).
+type row struct {
+	r *sql.Row
+	c *stmts // nil: run unprepared
+}
+
+// Scan copies the row's columns into dest, as sql.Row.Scan.
+func (r row) Scan(dest ...any) error {
+	err := r.r.Scan(dest...)
+	if r.c != nil {
+		return r.c.failed(err)
+	}
+	return err
 }
 
 // stmtTx is a transaction whose statements run prepared (see stmts). It has
@@ -111,23 +157,25 @@ type stmtTx struct {
 // QueryContext runs a query in the transaction.
 func (t stmtTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	if st := t.c.get(q); st != nil {
-		return t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+		rows, err := t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+		return rows, t.c.failed(err)
 	}
 	return t.tx.QueryContext(ctx, q, args...)
 }
 
 // QueryRowContext runs a one-row query in the transaction.
-func (t stmtTx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+func (t stmtTx) QueryRowContext(ctx context.Context, q string, args ...any) row {
 	if st := t.c.get(q); st != nil {
-		return t.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+		return row{t.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...), t.c}
 	}
-	return t.tx.QueryRowContext(ctx, q, args...)
+	return row{t.tx.QueryRowContext(ctx, q, args...), nil}
 }
 
 // ExecContext runs a statement in the transaction.
 func (t stmtTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	if st := t.c.get(q); st != nil {
-		return t.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+		res, err := t.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+		return res, t.c.failed(err)
 	}
 	return t.tx.ExecContext(ctx, q, args...)
 }
