@@ -64,6 +64,7 @@ func dialect() *sqlstore.Dialect {
 			var e *pq.Error
 			return errors.As(err, &e) && (e.Code == "40P01" || e.Code == "40001" || e.Code == "26000")
 		},
+		Prepare: true,
 		// invalid_sql_statement_name: a prepared statement the session does
 		// not have (a transaction-mode pooler moved the session).
 		PreparedLost: func(err error) bool {

@@ -37,6 +37,10 @@ func dialect() *sqlstore.Dialect {
 		Name:            "sqlite",
 		NativeTime:      false,
 		ClaimKindColumn: "+kind",
+		// Statements run unprepared: with the driver's statements kept
+		// prepared across transactions, the workflow runner's tests once
+		// lost engine work under load (BENCHMARKS.md, "Coordinators").
+		Prepare: false,
 		IsUniqueViolation: func(err error) bool {
 			var e *sqlite.Error
 			if errors.As(err, &e) {

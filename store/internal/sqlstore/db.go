@@ -28,7 +28,7 @@ var _ store.Store = (*DB)(nil)
 
 // New wraps an open database. The caller has applied migrations.
 func New(db *sql.DB, d *Dialect) *DB {
-	return &DB{db: db, stmts: newStmts(db, d.PreparedLost), d: d, wake: make(chan struct{}, 1)}
+	return &DB{db: db, stmts: newStmts(db, d.Prepare, d.PreparedLost), d: d, wake: make(chan struct{}, 1)}
 }
 
 // OnClose registers fn to run when the store closes.

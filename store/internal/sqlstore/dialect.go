@@ -38,6 +38,8 @@ type Dialect struct {
 	// transaction may simply run again (a deadlock the database broke, a
 	// serialization failure); they are reported as store.ErrConflict.
 	IsRetryable func(error) bool
+	// Prepare runs statements prepared once per connection (see stmts).
+	Prepare bool
 	// PreparedLost, if set, recognises the error of a prepared statement
 	// that the database session no longer has (see stmts); it is also
 	// retryable.

@@ -43,9 +43,12 @@ type stmts struct {
 	closing bool
 }
 
-func newStmts(db *sql.DB, lost func(error) bool) *stmts {
+// newStmts returns the statements of db, prepared only when prepare is set.
+func newStmts(db *sql.DB, prepare bool, lost func(error) bool) *stmts {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &stmts{db: db, lost: lost, ctx: ctx, cancel: cancel, m: map[string]*sql.Stmt{}}
+	c := &stmts{db: db, lost: lost, ctx: ctx, cancel: cancel, m: map[string]*sql.Stmt{}}
+	c.off.Store(!prepare)
+	return c
 }
 
 // failed notes the error of a prepared statement's run: one that says the
