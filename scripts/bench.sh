@@ -135,9 +135,9 @@ run_pass() {
     echo "### $pkg -bench '$pattern' -benchtime $bt (load average $load)"
     go test -run '^$' -bench "$pattern" -benchtime "$bt" -benchmem -timeout 30m "$pkg" 2>&1 \
       | tee -a "$raw" | grep -E '^(Benchmark|ok|FAIL|---)' | tee "$out/last.txt"
-    awk -v load="$load" -v pkg="${pkg#./}" '/^Benchmark/ {
+    awk -v la="$load" -v pkg="${pkg#./}" '/^Benchmark/ {
         for (i = 3; i + 1 <= NF; i += 2)
-          if ($(i+1) != "B/op" && $(i+1) != "allocs/op") printf "%s%s\t%s\t%s\t%s\n", pkg, $1, $(i+1), $i, load
+          if ($(i+1) != "B/op" && $(i+1) != "allocs/op") printf "%s%s\t%s\t%s\t%s\n", pkg, $1, $(i+1), $i, la
       }' "$out/last.txt" >>"$out/figures-$label.tsv"
   done
   rm -f "$out/last.txt"
