@@ -24,10 +24,11 @@ import (
 //   - fresh: the flags appear over the 20 s after the actions' nominal
 //     time, so each action is checked every 1 to 1.25 s: 1,000 actions
 //     cost 800 to 1,000 checks a second;
-//   - waited: the actions have waited 10 minutes, so each is checked about
-//     every 38 s (26 checks a second for the 1,000), all in the same
-//     second since they were made together; the flags appear over 60 s,
-//     so that they fall at every point of that interval;
+//   - waited: the actions have waited 10 minutes (the clock jumps there,
+//     so their one check on the way is claimed late and the next waits
+//     twice the 37.5 s backoff: 75 s), all in the same second since they
+//     were made together; the flags appear over 60 s, so that they fall
+//     at every point of that wait;
 //
 // and either
 //
