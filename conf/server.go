@@ -204,7 +204,9 @@ type Action struct {
 type HadoopSettings struct {
 	// ConfDir is the Hadoop client configuration directory; empty means the environment's.
 	ConfDir string
-	// DefaultNameNode is used by actions that name none; empty means fs.defaultFS.
+	// DefaultNameNode is used by actions that name none, and for paths
+	// without a scheme; when empty, such actions are E0701 errors and such
+	// paths are on fs.defaultFS.
 	DefaultNameNode string
 	// DefaultResourceManager is used by actions that name none; empty means the configured RMs.
 	DefaultResourceManager string

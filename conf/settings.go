@@ -290,8 +290,9 @@ var settings = []Setting{
 		"Hadoop client configuration directory; empty means $HADOOP_CONF_DIR, else $HADOOP_HOME/etc/hadoop.",
 		func(s *Server) *string { return &s.Hadoop.ConfDir }, nil),
 	str("gozie.actions.default.name-node", "",
-		"Name node for actions that name none (Oozie: oozie.actions.default.name-node); "+
-			"empty means fs.defaultFS.",
+		"Name node for actions that name none (Oozie: oozie.actions.default.name-node), and the "+
+			"filesystem of paths without a scheme; when empty, such actions are refused (E0701) and "+
+			"paths without a scheme are on fs.defaultFS.",
 		func(s *Server) *string { return &s.Hadoop.DefaultNameNode }, nil),
 	names("gozie.filesystems.supported", "hdfs",
 		"Filesystem schemes that the paths users name may use (application paths, datasets, fs actions, "+
