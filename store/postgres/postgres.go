@@ -58,11 +58,10 @@ func dialect() *sqlstore.Dialect {
 			return errors.As(err, &e) && e.Code == "23505"
 		},
 		// deadlock_detected and serialization_failure: the transaction was
-		// rolled back and can run again; so can one that met a lost prepared
-		// statement (PreparedLost), which the next run does not use.
+		// rolled back and can run again.
 		IsRetryable: func(err error) bool {
 			var e *pq.Error
-			return errors.As(err, &e) && (e.Code == "40P01" || e.Code == "40001" || e.Code == "26000")
+			return errors.As(err, &e) && (e.Code == "40P01" || e.Code == "40001")
 		},
 		Prepare: true,
 		// invalid_sql_statement_name: a prepared statement the session does
@@ -208,8 +207,7 @@ func (n *notifier) run(done <-chan struct{}) {
 		}
 		if _, err := conn.ExecContext(ctx, `SELECT pg_notify($1, '')`, Channel); err != nil {
 			n.pid.Store(0)
-			conn.Raw(func(any) error { return driver.ErrBadConn }) // never back to the pool
-			conn.Close()
+			discard(conn)
 			conn = nil
 		}
 	}
@@ -223,12 +221,18 @@ func (n *notifier) open(ctx context.Context) (*sql.Conn, error) {
 	}
 	var pid int64
 	if err := conn.QueryRowContext(ctx, `SELECT pg_backend_pid()`).Scan(&pid); err != nil {
-		conn.Raw(func(any) error { return driver.ErrBadConn })
-		conn.Close()
+		discard(conn)
 		return nil, err
 	}
 	n.pid.Store(pid)
 	return conn, nil
+}
+
+// discard closes a connection that failed, so that it never goes back to
+// the pool.
+func discard(conn *sql.Conn) {
+	conn.Raw(func(any) error { return driver.ErrBadConn })
+	conn.Close()
 }
 
 // Migrations returns the embedded migrations, for tests.

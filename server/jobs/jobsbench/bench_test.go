@@ -46,7 +46,8 @@ func benchSpec() Spec {
 // sub-benchmark reports the process's CPU per request (the server and the clients, not
 // PostgreSQL) and the machine's (PostgreSQL too), p50 and p99 latency in milliseconds
 // and requests per second. The job info without len, one action and the listings are
-// then sent in an open loop at half that rate (benchOpenLoop; GOZIE_REST_BENCH_OPEN=0 leaves it out).
+// then sent in an open loop at half that rate (benchOpenLoop; GOZIE_REST_BENCH_OPEN=0
+// leaves it out).
 // Run it with a fixed count (-benchtime 3000x): every b.N runs the whole load again.
 func BenchmarkREST(b *testing.B) {
 	spec := benchSpec()

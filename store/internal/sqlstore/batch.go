@@ -125,7 +125,6 @@ WHERE id IN (`+inList(&args, part)+`)`, args...)
 	}
 	if len(due) > 0 {
 		x.markScheduled()
-		return nil
 	}
 	return nil
 }

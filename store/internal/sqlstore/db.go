@@ -121,7 +121,7 @@ func (x *txn) mapErr(err error, format string, args ...any) error {
 		return fmt.Errorf("%s: %w", msg, store.ErrNotFound)
 	case x.d.IsUniqueViolation(err):
 		return fmt.Errorf("%s: %w (%v)", msg, store.ErrConflict, err)
-	case x.d.IsRetryable != nil && x.d.IsRetryable(err):
+	case x.d.IsRetryable != nil && x.d.IsRetryable(err), x.d.PreparedLost != nil && x.d.PreparedLost(err):
 		return fmt.Errorf("%s: %w (%v)", msg, store.ErrConflict, err)
 	}
 	return fmt.Errorf("%s: %w", msg, err)

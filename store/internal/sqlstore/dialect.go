@@ -41,8 +41,8 @@ type Dialect struct {
 	// Prepare runs statements prepared once per connection (see stmts).
 	Prepare bool
 	// PreparedLost, if set, recognises the error of a prepared statement
-	// that the database session no longer has (see stmts); it is also
-	// retryable.
+	// that the database session no longer has (see stmts); the store
+	// reports it as store.ErrConflict, since the next run does not use it.
 	PreparedLost func(error) bool
 	// MigrationLock, if set, runs first in the migration transaction so that
 	// servers starting together migrate one at a time.
