@@ -118,12 +118,13 @@ type Triggers interface {
 	// with leased, those being handled now by lease expiry; otherwise the
 	// waiting ones by due time.
 	ListTriggers(ctx context.Context, leased bool, limit int) ([]Trigger, error)
-	// CountBusyTriggers counts the work an engine has at now, in one look:
-	// the leased triggers plus the unleased ones due at or before now,
-	// leaving out the due triggers of the kinds in except (kinds nobody
-	// here handles). Zero means the engines are idle at now; tests wait
-	// for it to settle an engine after moving a fake clock.
-	CountBusyTriggers(ctx context.Context, now time.Time, except []TriggerKind) (int, error)
+	// BusyTriggers reports whether an engine has work at now, in one look:
+	// a leased trigger, or an unleased one due at or before now that is not
+	// of the kinds in except (kinds nobody here handles). False means the
+	// engines are idle at now; tests wait for it to settle an engine after
+	// moving a fake clock. It stops at the first such trigger, so a look
+	// costs little however much work is queued.
+	BusyTriggers(ctx context.Context, now time.Time, except []TriggerKind) (bool, error)
 	// FailedTriggers returns up to limit triggers whose last attempt
 	// failed (LastError set), by due time.
 	FailedTriggers(ctx context.Context, limit int) ([]Trigger, error)
@@ -483,4 +484,11 @@ type Batches interface {
 	// job does not match (or is gone), it returns ErrConflict and the
 	// caller must roll back.
 	UpdateCoordJobsProgress(ctx context.Context, jobs []*CoordJob) error
+	// UpdateCheckedCoordActions writes, for several distinct actions, the
+	// columns an input check moves (status, missing dependencies, action
+	// XML, error code and message, last modified), each by compare-and-set
+	// on its Version and on its stored status being from; the versions are
+	// advanced. If any action does not match (or is gone), it returns
+	// ErrConflict and the caller must roll back.
+	UpdateCheckedCoordActions(ctx context.Context, actions []*CoordAction, from CoordActionStatus) error
 }

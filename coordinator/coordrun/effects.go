@@ -3,6 +3,8 @@ package coordrun
 import (
 	"context"
 	"errors"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/gozie/gozie/coordinator"
@@ -11,9 +13,14 @@ import (
 
 // updateAction writes an action whose status moved from `from`, guarded by
 // its version and that status, and schedules in the same transaction the
-// work the move makes due.
+// work the move makes due (see moves.add). The caller holds the job's lock.
 func (r *Runner) updateAction(ctx context.Context, x store.Tx, job *store.CoordJob, from store.CoordActionStatus, a *store.CoordAction) error {
-	return r.updateActionFrom(ctx, x, job, from, a, move{hadWaits: true})
+	if err := x.UpdateCoordAction(ctx, a, from); err != nil {
+		return err
+	}
+	ms := r.newMoves()
+	ms.add(job, from, a.Status, a.ID, move{hadWaits: true})
+	return ms.flush(ctx, x)
 }
 
 // move says what an action leaving WAITING leaves behind.
@@ -25,85 +32,135 @@ type move struct {
 	byCheck bool
 }
 
-// updateActionFrom is updateAction for a move out of WAITING whose leftovers
-// are known.
-func (r *Runner) updateActionFrom(ctx context.Context, x store.Tx, job *store.CoordJob, from store.CoordActionStatus, a *store.CoordAction, m move) error {
-	if err := x.UpdateCoordAction(ctx, a, from); err != nil {
-		return err
-	}
-	return r.actionMoved(ctx, x, job, from, a.Status, a.ID, m)
+// moves gathers the follow-ups of several actions' moves and writes them
+// together (flush): a statement or two for a whole batch of input checks
+// instead of a few for each action. The caller holds the locks of the
+// jobs of every move until the flush.
+type moves struct {
+	r         *Runner
+	waits     map[string][]string        // actions whose waits go
+	checks    []string                   // actions whose input checks go
+	leftQueue map[string]*store.CoordJob // jobs whose throttle may have held materialization
+	maybe     map[string]*store.CoordJob // jobs whose ready/start step is due if mayStartMany says so
+	start     map[string]bool            // jobs whose ready/start step is due
+	status    map[string]bool            // jobs whose roll-up is due
 }
 
-// actionMoved schedules what an action's move from one status to another
-// makes due:
+func (r *Runner) newMoves() *moves {
+	return &moves{r: r, waits: map[string][]string{}, leftQueue: map[string]*store.CoordJob{},
+		maybe: map[string]*store.CoordJob{}, start: map[string]bool{}, status: map[string]bool{}}
+}
+
+// add records what an action's move from one status to another makes due:
 //   - leaving WAITING: its waits and input check go;
 //   - leaving the queue (WAITING or READY, see coordinator.Queued) for a
 //     status out of it: materialization may continue if the throttle held it;
 //   - leaving WAITING (an action about to be READY holds its place in the
 //     execution order, see withImminent) or becoming READY while a slot may
-//     be free (mayStart), or freeing a concurrency slot: the ready/start
+//     be free (mayStartMany), or freeing a concurrency slot: the ready/start
 //     step, unless the job is KILLED or FAILED (it starts nothing);
 //   - any move that the job's status depends on: the roll-up.
-//
-// The caller holds the job's lock.
-func (r *Runner) actionMoved(ctx context.Context, x store.Tx, job *store.CoordJob, from, to store.CoordActionStatus, actionID string, m move) error {
+func (ms *moves) add(job *store.CoordJob, from, to store.CoordActionStatus, actionID string, m move) {
 	if from == to {
-		return nil
+		return
 	}
-	now := r.now()
 	if from == store.CoordActionWaiting {
 		if m.hadWaits {
-			if err := x.SetCoordWaits(ctx, actionID, nil); err != nil {
-				return err
-			}
+			ms.waits[actionID] = nil
 		}
 		if !m.byCheck {
-			if err := x.Unschedule(ctx, KindInputCheck, actionID); err != nil {
-				return err
-			}
+			ms.checks = append(ms.checks, actionID)
 		}
 	}
 	if coordinator.Queued(from) && !coordinator.Queued(to) {
-		if err := r.wakeThrottled(ctx, x, job); err != nil {
-			return err
-		}
+		ms.leftQueue[job.ID] = job
 	}
 	freed := occupiesSlot(from) && !occupiesSlot(to)
 	stopped := job.Status == store.JobKilled || job.Status == store.JobFailed // starts nothing (StartReady)
-	if !stopped && (freed || from == store.CoordActionWaiting || to == store.CoordActionReady) {
-		start := freed
-		if !start {
-			var err error
-			if start, err = mayStart(ctx, x, job); err != nil {
-				return err
-			}
-		}
-		if start {
-			if err := x.Schedule(ctx, KindStart, job.ID, now, ""); err != nil {
-				return err
-			}
-		}
+	switch {
+	case stopped:
+	case freed:
+		ms.start[job.ID] = true
+	case from == store.CoordActionWaiting || to == store.CoordActionReady:
+		ms.maybe[job.ID] = job
 	}
 	if to != store.CoordActionReady && to != store.CoordActionSubmitted {
-		return r.scheduleStatus(ctx, x, job.ID)
+		ms.status[job.ID] = true
 	}
-	return nil
 }
 
-// mayStart reports whether the ready/start step could start or skip
-// something now: not when every concurrency slot of a FIFO or LIFO job is
-// taken, since the step then does nothing and the slot's release schedules
-// it again (as do a concurrency change, a resume and an unpause). A job that
-// queues many READY actions behind a running one so costs no step per
-// action. The caller holds the job's lock.
-func mayStart(ctx context.Context, x store.Tx, job *store.CoordJob) (bool, error) {
-	exec := coordinator.Execution(job.ExecutionOrder)
-	if job.Concurrency < 0 || (exec != coordinator.FIFO && exec != coordinator.LIFO && exec != "") {
-		return true, nil
+// flush writes the follow-ups gathered, after the moves themselves.
+func (ms *moves) flush(ctx context.Context, x store.Tx) error {
+	if err := x.SetCoordWaitsMany(ctx, ms.waits); err != nil {
+		return err
 	}
-	active, err := x.CountCoordActionsWhere(ctx, store.CoordActionFilter{JobID: job.ID,
-		Statuses: []store.CoordActionStatus{store.CoordActionSubmitted, store.CoordActionRunning}})
-	return active < job.Concurrency, err
+	for _, id := range ms.checks {
+		if err := x.Unschedule(ctx, KindInputCheck, id); err != nil {
+			return err
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(ms.leftQueue)) {
+		if err := ms.r.wakeThrottled(ctx, x, ms.leftQueue[id]); err != nil {
+			return err
+		}
+	}
+	var maybe []store.CoordJob
+	for _, id := range slices.Sorted(maps.Keys(ms.maybe)) {
+		if !ms.start[id] {
+			maybe = append(maybe, *ms.maybe[id])
+		}
+	}
+	start, err := mayStartMany(ctx, x, maybe)
+	if err != nil {
+		return err
+	}
+	for _, id := range start {
+		ms.start[id] = true
+	}
+	now := ms.r.now()
+	var rs []store.ScheduleRequest
+	for _, id := range slices.Sorted(maps.Keys(ms.start)) {
+		rs = append(rs, store.ScheduleRequest{Kind: KindStart, EntityID: id, Due: now})
+	}
+	for _, id := range slices.Sorted(maps.Keys(ms.status)) {
+		rs = append(rs, store.ScheduleRequest{Kind: KindStatus, EntityID: id, Due: now})
+	}
+	return x.ScheduleTriggers(ctx, rs)
+}
+
+// mayStartMany reports which of the jobs' ready/start steps could start or
+// skip something now: not that of a FIFO or LIFO job whose concurrency
+// slots are all taken, since the step then does nothing and the slot's
+// release schedules it again (as do a concurrency change, a resume and an
+// unpause). A job that queues many READY actions behind a running one so
+// costs no step per action. The jobs' active actions are counted with one
+// statement. The caller holds the jobs' locks.
+func mayStartMany(ctx context.Context, x store.Tx, jobs []store.CoordJob) ([]string, error) {
+	var start, count []string
+	counted := map[string]bool{}
+	for _, job := range jobs {
+		exec := coordinator.Execution(job.ExecutionOrder)
+		if job.Concurrency < 0 || (exec != coordinator.FIFO && exec != coordinator.LIFO && exec != "") {
+			start = append(start, job.ID)
+		} else {
+			count = append(count, job.ID)
+			counted[job.ID] = true
+		}
+	}
+	if len(count) == 0 {
+		return start, nil
+	}
+	active, err := x.CountCoordActionsByJob(ctx, count, []store.CoordActionStatus{store.CoordActionSubmitted,
+		store.CoordActionRunning})
+	if err != nil {
+		return nil, err
+	}
+	for _, job := range jobs {
+		if counted[job.ID] && active[job.ID] < job.Concurrency {
+			start = append(start, job.ID)
+		}
+	}
+	return start, nil
 }
 
 // wakeThrottled schedules the materialization of a job that its throttle

@@ -238,6 +238,8 @@ func (r *Runner) applyChecks(ctx context.Context, x store.Tx, runs []*engine.Cla
 	for _, a := range acts {
 		current[a.ID] = a
 	}
+	var rows []*store.CoordAction
+	var apply []*pendingCheck
 	for k, c := range writers {
 		job, cur := locked[c.job.ID], current[c.act.ID]
 		switch {
@@ -248,24 +250,32 @@ func (r *Runner) applyChecks(ctx context.Context, x store.Tx, runs []*engine.Cla
 			next[at[k]] = now
 			continue
 		}
-		if err := r.applyCheck(ctx, x, job, c); err != nil {
-			return nil, err
-		}
+		row := c.row // a copy: the write advances its version, and a retry writes it again
+		rows, apply = append(rows, &row), append(apply, c)
 	}
-	return next, nil
+	if err := x.UpdateCheckedCoordActions(ctx, rows, store.CoordActionWaiting); err != nil {
+		return nil, err
+	}
+	return next, r.checksApplied(ctx, x, locked, apply)
 }
 
-// applyCheck writes the outcome of one input check; the caller holds the
-// job's lock.
-func (r *Runner) applyCheck(ctx context.Context, x store.Tx, job *store.CoordJob, c *pendingCheck) error {
-	a, act := c.row, c.act
-	if a.Status == store.CoordActionWaiting {
-		// Still WAITING: no move (store.CoordActionMachine), only what it waits for.
-		if err := x.UpdateCoordAction(ctx, &a, store.CoordActionWaiting); err != nil {
-			return err
+// checksApplied writes what the checks written make due, for them all
+// together: an action still WAITING on other data has its waits replaced; an
+// action that moved has the follow-ups of its move (moves). The caller
+// holds the jobs' locks.
+func (r *Runner) checksApplied(ctx context.Context, x store.Tx, locked map[string]*store.CoordJob, cs []*pendingCheck) error {
+	waits := map[string][]string{}
+	ms := r.newMoves()
+	for _, c := range cs {
+		a, act := c.row, c.act
+		if a.Status != store.CoordActionWaiting {
+			ms.add(locked[c.job.ID], store.CoordActionWaiting, a.Status, a.ID,
+				move{hadWaits: len(resolvedDependencies(act.MissingDependencies)) > 0, byCheck: true})
+			continue
 		}
+		// Still WAITING: no move (store.CoordActionMachine), only what it waits for.
 		if a.MissingDependencies == act.MissingDependencies {
-			return nil
+			continue
 		}
 		doc := c.doc
 		if a.ActionXML != act.ActionXML || doc == nil {
@@ -274,10 +284,12 @@ func (r *Runner) applyCheck(ctx context.Context, x store.Tx, job *store.CoordJob
 				doc = nil // the URIs themselves are still indexed
 			}
 		}
-		return x.SetCoordWaits(ctx, a.ID, waitURIs(doc, a.MissingDependencies))
+		waits[a.ID] = waitURIs(doc, a.MissingDependencies)
 	}
-	return r.updateActionFrom(ctx, x, job, store.CoordActionWaiting, &a,
-		move{hadWaits: len(resolvedDependencies(act.MissingDependencies)) > 0, byCheck: true})
+	if err := x.SetCoordWaitsMany(ctx, waits); err != nil {
+		return err
+	}
+	return ms.flush(ctx, x)
 }
 
 // checksOf returns the runs to finish and the errors of those that cannot

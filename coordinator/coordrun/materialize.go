@@ -42,7 +42,7 @@ func (r *Runner) handleMaterialize(ctx context.Context, run *engine.Claim) error
 // A trigger stays due at its job's next materialization time minus the
 // look-ahead. A job held back by its throttle (throttle actions queued,
 // WAITING or READY, see coordinator.Queued) has no due time: an action
-// leaving the queue schedules it again (see actionMoved), so a backfill
+// leaving the queue schedules it again (see moves.add), so a backfill
 // advances as its actions start, never further than throttle actions ahead
 // of them.
 //
@@ -160,7 +160,7 @@ func (r *Runner) materializeJob(ctx context.Context, x store.Tx, job store.Coord
 	}
 	switch {
 	case res.Throttled && queued+stillQueued >= updated.Throttle:
-		// woken when an action leaves the queue (actionMoved)
+		// woken when an action leaves the queue (moves.add)
 	case res.NextAt.After(now) || (progressed && !res.NextAt.IsZero()):
 		w.schedule(KindMaterialize, job.ID, res.NextAt) // kept for the trigger's release
 	}
@@ -337,38 +337,6 @@ func (r *Runner) writeNewWork(ctx context.Context, x store.Tx, w *newWork, now t
 		w.schedule(KindStart, id, now)
 	}
 	return x.ScheduleTriggers(ctx, w.schedules)
-}
-
-// mayStartMany applies mayStart's rule to many jobs with one count: it
-// returns the jobs whose ready/start step could start or skip something
-// now (not a FIFO or LIFO job whose concurrency slots are all taken). The
-// caller holds the jobs' locks.
-func mayStartMany(ctx context.Context, x store.Tx, jobs []store.CoordJob) ([]string, error) {
-	var start, count []string
-	counted := map[string]bool{}
-	for _, job := range jobs {
-		exec := coordinator.Execution(job.ExecutionOrder)
-		if job.Concurrency < 0 || (exec != coordinator.FIFO && exec != coordinator.LIFO && exec != "") {
-			start = append(start, job.ID)
-		} else {
-			count = append(count, job.ID)
-			counted[job.ID] = true
-		}
-	}
-	if len(count) == 0 {
-		return start, nil
-	}
-	active, err := x.CountCoordActionsByJob(ctx, count, []store.CoordActionStatus{store.CoordActionSubmitted,
-		store.CoordActionRunning})
-	if err != nil {
-		return nil, err
-	}
-	for _, job := range jobs {
-		if counted[job.ID] && active[job.ID] < job.Concurrency {
-			start = append(start, job.ID)
-		}
-	}
-	return start, nil
 }
 
 // checkAtOnce runs the first input check of a new action whose nominal

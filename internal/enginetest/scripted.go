@@ -2,7 +2,7 @@
 // coordinator and bundle engines) share: a scripted action executor that
 // stands for an external system, and Settle, which waits until the engine
 // has nothing left to do at a fake clock's time, through the store seam
-// (store.Triggers.CountBusyTriggers) rather than around it.
+// (store.Triggers.BusyTriggers) rather than around it.
 package enginetest
 
 import (

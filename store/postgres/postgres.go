@@ -53,6 +53,7 @@ func dialect() *sqlstore.Dialect {
 		NativeTime: true,
 		SkipLocked: " FOR UPDATE SKIP LOCKED",
 		LockRow:    " FOR UPDATE",
+		IDAmong:    "id = ANY(ARRAY(%s))",
 		IsUniqueViolation: func(err error) bool {
 			var e *pq.Error
 			return errors.As(err, &e) && e.Code == "23505"

@@ -362,3 +362,95 @@ func testBatchUpdateCoordJobsProgress(t *testing.T, open Opener) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// testBatchUpdateCheckedCoordActions checks that UpdateCheckedCoordActions
+// writes the columns an input check moves by compare-and-set on version and
+// status, leaves the other columns alone, and changes nothing when one
+// action does not match.
+func testBatchUpdateCheckedCoordActions(t *testing.T, open Opener) {
+	s := open(t)
+	const n = 300 // more than one statement's worth
+	acts := make([]*store.CoordAction, n)
+	tx(t, s, func(x store.Tx) error {
+		j := store.CoordJob{ID: "C1", Status: store.JobRunning, ExecutionOrder: "FIFO", CreatedTime: t0}
+		if err := x.InsertCoordJob(ctx, &j); err != nil {
+			return err
+		}
+		for i := range acts {
+			a := store.CoordAction{ID: fmt.Sprintf("C1@%03d", i+1), JobID: "C1", ActionNumber: i + 1,
+				Status: store.CoordActionWaiting, NominalTime: t0, CreatedTime: t0, LastModified: t0,
+				RunConf: "<configuration/>", ActionXML: "<coordinator-app/>", MissingDependencies: "hdfs://nn/a#hdfs://nn/b"}
+			if i == n-1 {
+				a.Status = store.CoordActionReady
+			}
+			if err := x.InsertCoordAction(ctx, &a); err != nil {
+				return err
+			}
+			acts[i] = &a
+		}
+		return nil
+	})
+	waiting := acts[:n-1]
+	for i, a := range waiting {
+		switch i % 3 {
+		case 0:
+			a.Status, a.MissingDependencies, a.ActionXML = store.CoordActionReady, "", fmt.Sprintf("<resolved n='%d'/>", i)
+		case 1:
+			a.MissingDependencies = "hdfs://nn/b"
+		case 2:
+			a.Status, a.ErrorCode, a.ErrorMessage = store.CoordActionFailed, "E1021", fmt.Sprintf("input check %d", i)
+		}
+		a.LastModified = t0.Add(time.Minute)
+		a.RunConf = "not a checked column: left alone"
+	}
+	tx(t, s, func(x store.Tx) error { return x.UpdateCheckedCoordActions(ctx, waiting, store.CoordActionWaiting) })
+	check := func(want []*store.CoordAction) {
+		t.Helper()
+		ids := make([]string, len(want))
+		for i, a := range want {
+			ids[i] = a.ID
+		}
+		var got []store.CoordAction
+		tx(t, s, func(x store.Tx) (err error) { got, err = x.GetCoordActions(ctx, ids); return })
+		if len(got) != len(want) {
+			t.Fatalf("%d actions, want %d", len(got), len(want))
+		}
+		for i, g := range got {
+			w := want[i]
+			if g.Status != w.Status || g.MissingDependencies != w.MissingDependencies || g.ActionXML != w.ActionXML ||
+				g.ErrorCode != w.ErrorCode || g.ErrorMessage != w.ErrorMessage || !g.LastModified.Equal(w.LastModified) ||
+				g.Version != w.Version {
+				t.Fatalf("action %s: %+v, want the checked columns of %+v", g.ID, g, *w)
+			}
+			if g.RunConf != "<configuration/>" || !g.CreatedTime.Equal(t0) || g.ActionNumber != i+1 {
+				t.Fatalf("action %s: other columns changed: %+v", g.ID, g)
+			}
+		}
+	}
+	if acts[0].Version != 2 || acts[n-1].Version != 1 {
+		t.Fatalf("versions after the update: %d and %d, want 2 and 1", acts[0].Version, acts[n-1].Version)
+	}
+	check(waiting)
+
+	// A stale version, a status other than from, or a missing action:
+	// nothing is written.
+	stale := *acts[1]
+	stale.Version = 1
+	for _, tc := range []struct {
+		name string
+		acts []*store.CoordAction
+	}{
+		{"stale version", []*store.CoordAction{ptrTo(*acts[4]), &stale}},
+		{"other status", []*store.CoordAction{ptrTo(*acts[4]), ptrTo(*acts[n-1])}},
+		{"missing action", []*store.CoordAction{ptrTo(*acts[4]), {ID: "C1@999", Version: 1}}},
+	} {
+		for _, a := range tc.acts {
+			a.ErrorMessage = "must not be written"
+		}
+		err := s.Tx(ctx, func(x store.Tx) error { return x.UpdateCheckedCoordActions(ctx, tc.acts, store.CoordActionWaiting) })
+		if !errors.Is(err, store.ErrConflict) {
+			t.Fatalf("%s: %v, want a conflict", tc.name, err)
+		}
+	}
+	check(waiting)
+}

@@ -56,7 +56,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"TriggerKinds", testTriggerKinds},
 		{"TriggerNextDue", testTriggerNextDue},
 		{"ListTriggers", testListTriggers},
-		{"CountBusyTriggers", testCountBusyTriggers},
+		{"BusyTriggers", testBusyTriggers},
 		{"EndLeases", testEndLeases},
 		{"FailedTriggers", testFailedTriggers},
 		{"Wakeups", testWakeups},
@@ -65,6 +65,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"BatchScheduleTriggers", testBatchScheduleTriggers},
 		{"BatchCoordJobs", testBatchCoordJobs},
 		{"BatchUpdateCoordJobsProgress", testBatchUpdateCoordJobsProgress},
+		{"BatchUpdateCheckedCoordActions", testBatchUpdateCheckedCoordActions},
 		{"StreamPositions", testStreamPositions},
 		{"ListWaitedURIs", testListWaitedURIs},
 	}

@@ -304,15 +304,20 @@ func (x *txn) SetCoordWaitsMany(ctx context.Context, waits map[string][]string) 
 	})
 }
 
+// timeType is the SQL type of a time column, for the casts of a VALUES list.
+func (x *txn) timeType() string {
+	if x.d.NativeTime {
+		return "TIMESTAMPTZ"
+	}
+	return "INTEGER"
+}
+
 // UpdateCoordJobsProgress joins the jobs to a VALUES list of their new
 // progress columns and expected versions: one statement per chunk, which
 // finds each job by its primary key. Every value is cast, since PostgreSQL
 // types the columns of a VALUES list of parameters as text otherwise.
 func (x *txn) UpdateCoordJobsProgress(ctx context.Context, jobs []*store.CoordJob) error {
-	timeType := "INTEGER"
-	if x.d.NativeTime {
-		timeType = "TIMESTAMPTZ"
-	}
+	timeType := x.timeType()
 	row := "(CAST($%d AS TEXT), CAST($%d AS BIGINT), CAST($%d AS TEXT), CAST($%d AS INTEGER), CAST($%d AS " + timeType +
 		"), CAST($%d AS " + timeType + "), CAST($%d AS BOOLEAN), CAST($%d AS " + timeType + "))"
 	return chunks(jobs, batchRows/4, func(part []*store.CoordJob) error {
@@ -346,6 +351,48 @@ FROM v WHERE coord_jobs.id = v.id AND coord_jobs.version = v.version`)
 		}
 		for _, j := range part {
 			j.Version++
+		}
+		return nil
+	})
+}
+
+// UpdateCheckedCoordActions joins the actions to a VALUES list of their new
+// columns and expected versions, as UpdateCoordJobsProgress does the jobs.
+func (x *txn) UpdateCheckedCoordActions(ctx context.Context, actions []*store.CoordAction, from store.CoordActionStatus) error {
+	row := "(CAST($%d AS TEXT), CAST($%d AS BIGINT), CAST($%d AS TEXT), CAST($%d AS TEXT), CAST($%d AS TEXT), " +
+		"CAST($%d AS TEXT), CAST($%d AS TEXT), CAST($%d AS " + x.timeType() + "))"
+	return chunks(actions, batchRows/4, func(part []*store.CoordAction) error {
+		var b strings.Builder
+		b.WriteString(`WITH v (id, version, status, missing_dependencies, action_xml, error_code, error_message,
+  last_modified) AS (VALUES `)
+		args := make([]any, 0, 8*len(part)+1)
+		for i, a := range part {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			n := len(args)
+			fmt.Fprintf(&b, row, n+1, n+2, n+3, n+4, n+5, n+6, n+7, n+8)
+			args = append(args, a.ID, int64(a.Version), string(a.Status), a.MissingDependencies, a.ActionXML,
+				a.ErrorCode, a.ErrorMessage, x.d.tv(a.LastModified))
+		}
+		args = append(args, string(from))
+		fmt.Fprintf(&b, `)
+UPDATE coord_actions SET status = v.status, missing_dependencies = v.missing_dependencies, action_xml = v.action_xml,
+  error_code = v.error_code, error_message = v.error_message, last_modified = v.last_modified,
+  version = coord_actions.version + 1
+FROM v WHERE coord_actions.id = v.id AND coord_actions.version = v.version AND coord_actions.status = $%d`, len(args))
+		res, err := x.tx.ExecContext(ctx, b.String(), args...)
+		if err != nil {
+			return x.mapErr(err, "updating %d coordinator actions", len(part))
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("updating %d coordinator actions: %w", len(part), err)
+		} else if int(n) != len(part) {
+			return fmt.Errorf("updating %d coordinator actions: %d of them gone or changed: %w", len(part),
+				len(part)-int(n), store.ErrConflict)
+		}
+		for _, a := range part {
+			a.Version++
 		}
 		return nil
 	})

@@ -8,20 +8,20 @@ import (
 	"github.com/gozie/gozie/store"
 )
 
-// CountBusyTriggers implements store.Triggers in one statement, so that no
+// BusyTriggers implements store.Triggers in one statement, so that no
 // claim can slip between two looks; each part uses its partial index on
 // the triggers table (leased, and unleased by due time).
-func (x *txn) CountBusyTriggers(ctx context.Context, now time.Time, except []store.TriggerKind) (int, error) {
+func (x *txn) BusyTriggers(ctx context.Context, now time.Time, except []store.TriggerKind) (bool, error) {
 	w := &where{}
 	w.add("lease_owner = ''")
 	w.add("due_at <= %s", x.d.tv(now))
 	w.in("kind", strs(except), true)
-	q := `SELECT (SELECT COUNT(*) FROM triggers WHERE lease_owner <> '') + (SELECT COUNT(*) FROM triggers ` + w.String() + `)`
-	var n int
-	if err := x.tx.QueryRowContext(ctx, q, w.args...).Scan(&n); err != nil {
-		return 0, x.mapErr(err, "counting busy triggers")
+	q := `SELECT EXISTS (SELECT 1 FROM triggers WHERE lease_owner <> '') OR EXISTS (SELECT 1 FROM triggers ` + w.String() + `)`
+	var busy bool
+	if err := x.tx.QueryRowContext(ctx, q, w.args...).Scan(&busy); err != nil {
+		return false, x.mapErr(err, "looking for busy triggers")
 	}
-	return n, nil
+	return busy, nil
 }
 
 // FailedTriggers implements store.Triggers.

@@ -29,6 +29,12 @@ type Dialect struct {
 	// entity_id) index and sort every trigger of those kinds; "+kind"
 	// keeps it on the due-time partial indexes.
 	ClaimKindColumn string
+	// IDAmong, if set, is the format (one %s: a subquery of ids) of the
+	// claim's condition that a row's id is one the subquery chose; the
+	// default is "id IN (%s)". PostgreSQL plans that as a hash join over a
+	// scan of the whole table; "id = ANY(ARRAY(%s))" finds each row by its
+	// key.
+	IDAmong string
 	// LockRow is appended to a single-row select that precedes an update of
 	// the same row in one transaction (" FOR UPDATE" on PostgreSQL).
 	LockRow string

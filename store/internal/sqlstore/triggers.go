@@ -234,8 +234,10 @@ due AS (
   SELECT id FROM triggers WHERE lease_owner = '' AND due_at <= %[3]s%[4]s
   ORDER BY due_at, id LIMIT %[5]d%[6]s)
 UPDATE triggers SET lease_owner = %[1]s, lease_expires = %[2]s, lease_seq = lease_seq + 1, attempts = attempts + 1
-WHERE id IN (SELECT id FROM (SELECT id FROM expired UNION ALL SELECT id FROM due) AS c LIMIT %[5]d)
-RETURNING %[7]s`, owner, until, now, kinds, req.Limit, s.d.SkipLocked, triggerCols)
+WHERE %[8]s
+RETURNING %[7]s`, owner, until, now, kinds, req.Limit, s.d.SkipLocked, triggerCols,
+		fmt.Sprintf(cmp.Or(s.d.IDAmong, "id IN (%s)"), fmt.Sprintf(
+			"SELECT id FROM (SELECT id FROM expired UNION ALL SELECT id FROM due) AS c LIMIT %d", req.Limit)))
 	// One statement, committed on its own: no BEGIN/COMMIT round trips.
 	rows, err := s.stmts.QueryContext(ctx, q, w.args...)
 	if err != nil {
