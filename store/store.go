@@ -35,6 +35,13 @@ type Store interface {
 	// rolling back otherwise. Wake-ups for triggers that fn made due are
 	// delivered after the commit.
 	Tx(ctx context.Context, fn func(Tx) error) error
+	// View runs fn's reads without a transaction, which saves a read two
+	// round trips (BEGIN and COMMIT): each statement sees what was committed
+	// when it started, as each statement of a PostgreSQL transaction at
+	// READ COMMITTED does (so two reads may see different commits). Writes
+	// fail. fn must finish reading one result before it starts another
+	// query, since SQLite has one connection.
+	View(ctx context.Context, fn func(Tx) error) error
 	// ClaimTriggers leases up to req.Limit due, unleased (or lease-expired)
 	// triggers to req.Owner in one statement, oldest due first, and counts
 	// the attempt: each claimed trigger's Attempts is one more than before,

@@ -56,7 +56,7 @@ const overviewLimit = 200
 func (u *ui) overview(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	out := Overview{Bundles: []Bundle{}, Coordinators: []Coordinator{}, Workflows: []Workflow{}}
-	err := u.Store.Tx(ctx, func(x store.Tx) error {
+	err := u.Store.View(ctx, func(x store.Tx) error {
 		bundles, _, err := x.ListBundleJobs(ctx, store.JobFilter{Limit: overviewLimit})
 		if err != nil {
 			return err
@@ -166,7 +166,7 @@ func (u *ui) coordinator(w http.ResponseWriter, r *http.Request) error {
 	}
 	now := u.Clock.Now()
 	out := CoordinatorDetail{Now: now.UnixMilli()}
-	err := u.Store.Tx(ctx, func(x store.Tx) error {
+	err := u.Store.View(ctx, func(x store.Tx) error {
 		c, err := x.GetCoordJob(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			return server.NewError(http.StatusNotFound, oozieerr.E0604, "Job does not exist [%s]", id)
@@ -286,7 +286,7 @@ func (u *ui) sla(w http.ResponseWriter, r *http.Request) error {
 	}
 	now := u.Clock.Now()
 	out := SLAList{SLASummaryList: []SLARow{}}
-	err = u.Store.Tx(ctx, func(x store.Tx) error {
+	err = u.Store.View(ctx, func(x store.Tx) error {
 		regs, err := x.ListSLAs(ctx, q.Filter)
 		if err != nil {
 			return err

@@ -51,7 +51,7 @@ func (a *api) getActionLog(w http.ResponseWriter, r *http.Request, id string) er
 		act store.WorkflowAction
 		job store.WorkflowJob
 	)
-	err := a.Store.Tx(r.Context(), func(x store.Tx) error {
+	err := a.Store.View(r.Context(), func(x store.Tx) error {
 		var err error
 		if act, err = x.GetWorkflowAction(r.Context(), id); err != nil {
 			return err

@@ -312,7 +312,7 @@ type auditJob struct {
 // stays a record of no job. With submitted, the parameter starts with the
 // new job's app path.
 func (a *api) attachJobs(ctx context.Context, recs []store.AuditRecord, submitted bool) error {
-	return a.Store.Tx(ctx, func(x store.Tx) error {
+	return a.Store.View(ctx, func(x store.Tx) error {
 		for i := range recs {
 			r := &recs[i]
 			if r.Target == "" {

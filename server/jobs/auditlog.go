@@ -90,7 +90,7 @@ func (a *api) getAuditLog(w http.ResponseWriter, r *http.Request, id string, loc
 // bundle's creation (their start time is a nominal time).
 func (a *api) jobStarted(ctx context.Context, id string) (time.Time, error) {
 	var t time.Time
-	err := a.Store.Tx(ctx, func(x store.Tx) error {
+	err := a.Store.View(ctx, func(x store.Tx) error {
 		switch kindOfID(id) {
 		case idWorkflow:
 			j, err := x.GetWorkflowJob(ctx, id)

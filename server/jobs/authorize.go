@@ -21,7 +21,7 @@ const maxParentDepth = 50
 func (a *api) jobACL(ctx context.Context, target string) (auth.Job, error) {
 	var job auth.Job
 	var acls []string
-	err := a.Store.Tx(ctx, func(x store.Tx) error {
+	err := a.Store.View(ctx, func(x store.Tx) error {
 		job, acls = auth.Job{ID: target}, nil
 		id, _, _ := strings.Cut(target, "@")
 		for depth := 0; id != "" && depth < maxParentDepth; depth++ {

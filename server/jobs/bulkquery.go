@@ -144,7 +144,7 @@ func (a *api) bulkQuery(w http.ResponseWriter, r *http.Request, q url.Values) er
 		return err
 	}
 	var all []oozieapi.BulkResponse
-	err = a.Store.Tx(r.Context(), func(x store.Tx) error {
+	err = a.Store.View(r.Context(), func(x store.Tx) error {
 		all = all[:0]
 		bundles, err := findBundles(r, x, f.bundles)
 		if err != nil {
@@ -235,7 +235,7 @@ func (a *api) externalID(w http.ResponseWriter, r *http.Request, t JobType, ext 
 	if t != TypeWorkflow || ext == "" {
 		return server.WriteJSON(w, http.StatusOK, out)
 	}
-	err := a.Store.Tx(r.Context(), func(x store.Tx) error {
+	err := a.Store.View(r.Context(), func(x store.Tx) error {
 		rows, _, err := x.ListWorkflowJobs(r.Context(), store.JobFilter{ExternalID: ext, SortBy: SortCreatedTime, Limit: 1})
 		if err != nil {
 			return fmt.Errorf("finding the workflow with external id %s: %w", ext, err)

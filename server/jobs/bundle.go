@@ -50,7 +50,7 @@ func (a *api) getBundle(w http.ResponseWriter, r *http.Request, id, show string,
 		job    store.BundleJob
 		coords []store.CoordJob
 	)
-	err := a.Store.Tx(r.Context(), func(x store.Tx) error {
+	err := a.Store.View(r.Context(), func(x store.Tx) error {
 		var err error
 		if job, err = x.GetBundleJob(r.Context(), id); err != nil || show != showInfo {
 			return err
@@ -130,7 +130,7 @@ func (a *api) listBundles(w http.ResponseWriter, r *http.Request, f store.JobFil
 		rows  []store.BundleJob
 		total int
 	)
-	err := a.Store.Tx(r.Context(), func(x store.Tx) error {
+	err := a.Store.View(r.Context(), func(x store.Tx) error {
 		var err error
 		rows, total, err = x.ListBundleJobs(r.Context(), f)
 		return err

@@ -110,7 +110,7 @@ func (a *api) getCoordinator(w http.ResponseWriter, r *http.Request, id, show st
 		acts  []store.CoordAction
 		total int
 	)
-	err = a.Store.Tx(r.Context(), func(x store.Tx) error {
+	err = a.Store.View(r.Context(), func(x store.Tx) error {
 		var err error
 		if job, err = x.GetCoordJob(r.Context(), id); err != nil || show != showInfo {
 			return err
@@ -143,7 +143,7 @@ func (a *api) getCoordAction(w http.ResponseWriter, r *http.Request, id, show st
 		return server.ErrInvalidParamValue(paramShow, show)
 	}
 	var act store.CoordAction
-	err := a.Store.Tx(r.Context(), func(x store.Tx) error {
+	err := a.Store.View(r.Context(), func(x store.Tx) error {
 		var err error
 		act, err = x.GetCoordAction(r.Context(), id)
 		return err

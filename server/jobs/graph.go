@@ -73,7 +73,7 @@ func (a *api) getGraph(w http.ResponseWriter, r *http.Request, id string) error 
 		job  store.WorkflowJob
 		acts []store.WorkflowAction
 	)
-	err := a.Store.Tx(r.Context(), func(x store.Tx) error {
+	err := a.Store.View(r.Context(), func(x store.Tx) error {
 		var err error
 		if job, err = x.GetWorkflowJob(r.Context(), id); err != nil {
 			return err

@@ -99,7 +99,7 @@ func (a *api) getWorkflow(w http.ResponseWriter, r *http.Request, id, show strin
 		job  store.WorkflowJob
 		acts []store.WorkflowAction
 	)
-	err = a.Store.Tx(r.Context(), func(x store.Tx) error {
+	err = a.Store.View(r.Context(), func(x store.Tx) error {
 		var err error
 		if job, err = x.GetWorkflowJob(r.Context(), id); err != nil {
 			return err
@@ -142,7 +142,7 @@ func (a *api) getAction(w http.ResponseWriter, r *http.Request, id, show string,
 		return server.ErrInvalidParamValue(paramShow, show)
 	}
 	var act store.WorkflowAction
-	err := a.Store.Tx(r.Context(), func(x store.Tx) error {
+	err := a.Store.View(r.Context(), func(x store.Tx) error {
 		var err error
 		act, err = x.GetWorkflowAction(r.Context(), id)
 		return err

@@ -66,7 +66,7 @@ func (a *api) readJobLog(ctx context.Context, id string, q url.Values, loc *time
 		return a.readCoordActionsLog(ctx, id, q, loc)
 	}
 	var l jobLog
-	err := a.Store.Tx(ctx, func(x store.Tx) error {
+	err := a.Store.View(ctx, func(x store.Tx) error {
 		switch kind {
 		case idWorkflow:
 			job, err := x.GetWorkflowJob(ctx, id)
@@ -121,7 +121,7 @@ func (a *api) readCoordActionsLog(ctx context.Context, id string, q url.Values, 
 		return jobLog{}, fmt.Errorf("selecting the actions of %s: %w", id, err)
 	}
 	var job store.CoordJob
-	err = a.Store.Tx(ctx, func(x store.Tx) error {
+	err = a.Store.View(ctx, func(x store.Tx) error {
 		var err error
 		job, err = x.GetCoordJob(ctx, id)
 		return err

@@ -58,7 +58,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 		rows  []store.WorkflowJob
 		total int
 	)
-	err = a.Store.Tx(r.Context(), func(x store.Tx) error {
+	err = a.Store.View(r.Context(), func(x store.Tx) error {
 		var err error
 		rows, total, err = x.ListWorkflowJobs(r.Context(), f.JobFilter)
 		return err
@@ -83,7 +83,7 @@ func (a *api) listCoordinators(w http.ResponseWriter, r *http.Request, f store.J
 		rows  []store.CoordJob
 		total int
 	)
-	err := a.Store.Tx(r.Context(), func(x store.Tx) error {
+	err := a.Store.View(r.Context(), func(x store.Tx) error {
 		var err error
 		rows, total, err = x.ListCoordJobs(r.Context(), f)
 		return err

@@ -38,7 +38,7 @@ func (a *api) getRetries(w http.ResponseWriter, r *http.Request, id string, loc 
 		act      store.WorkflowAction
 		attempts []store.ActionAttempt
 	)
-	err := a.Store.Tx(r.Context(), func(x store.Tx) error {
+	err := a.Store.View(r.Context(), func(x store.Tx) error {
 		var err error
 		if act, err = x.GetWorkflowAction(r.Context(), id); err != nil {
 			return err

@@ -106,7 +106,7 @@ func (a *api) getAllRuns(w http.ResponseWriter, r *http.Request, id string, loc 
 			"Invalid parameter value, [show] = [%s]: all runs are a coordinator action's", showAllRuns)
 	}
 	var runs []store.WorkflowJob
-	err := a.Store.Tx(r.Context(), func(x store.Tx) error {
+	err := a.Store.View(r.Context(), func(x store.Tx) error {
 		if _, err := x.GetCoordAction(r.Context(), actionID); err != nil {
 			return err
 		}

@@ -113,7 +113,7 @@ func (a *api) slaTargets(ctx context.Context, id, actionList, date, coordinators
 // or those named (by bundle entry name or job id) in the comma-separated list.
 func (a *api) bundleCoordinators(ctx context.Context, id, list string) ([]string, error) {
 	var links []store.BundleAction
-	err := a.Store.Tx(ctx, func(x store.Tx) error {
+	err := a.Store.View(ctx, func(x store.Tx) error {
 		if _, err := x.GetBundleJob(ctx, id); err != nil {
 			return err
 		}

@@ -237,7 +237,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var rows []store.SLA
-	err = a.Store.Tx(r.Context(), func(x store.Tx) (err error) { rows, err = x.ListSLAs(r.Context(), q.Filter); return })
+	err = a.Store.View(r.Context(), func(x store.Tx) (err error) { rows, err = x.ListSLAs(r.Context(), q.Filter); return })
 	if err != nil {
 		return err
 	}
@@ -311,7 +311,7 @@ func (a *api) events(w http.ResponseWriter, r *http.Request) error {
 		loc = l
 	}
 	var evs []store.SLAEvent
-	err := a.Store.Tx(r.Context(), func(x store.Tx) (err error) { evs, err = x.QuerySLAEvents(r.Context(), f); return })
+	err := a.Store.View(r.Context(), func(x store.Tx) (err error) { evs, err = x.QuerySLAEvents(r.Context(), f); return })
 	if err != nil {
 		return err
 	}

@@ -47,6 +47,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"SLADeadlineDeleted", testSLADeadlineDeleted},
 		{"ServersAndLeases", testServersAndLeases},
 		{"RollbackOnError", testRollbackOnError},
+		{"View", testView},
 		{"TriggerSchedule", testTriggerSchedule},
 		{"TriggerClaimRelease", testTriggerClaimRelease},
 		{"TriggerScheduleDuringLease", testTriggerScheduleDuringLease},
@@ -601,4 +602,49 @@ func testRollbackOnError(t *testing.T, open Opener) {
 	if n != 0 {
 		t.Fatalf("half-persisted: %d triggers after a rolled-back transaction", n)
 	}
+}
+
+// testView checks that a view reads what transactions committed, sees
+// each statement's latest commit (a commit between two of its reads shows
+// in the second), and refuses writes without leaving any.
+func testView(t *testing.T, open Opener) {
+	s := open(t)
+	tx(t, s, func(x store.Tx) error {
+		j := wfJob("W1", store.WorkflowRunning, t0)
+		return x.InsertWorkflowJob(ctx, &j)
+	})
+	err := s.View(ctx, func(x store.Tx) error {
+		j, err := x.GetWorkflowJob(ctx, "W1")
+		if err != nil {
+			return err
+		}
+		if j.Status != store.WorkflowRunning {
+			t.Errorf("view read status %s, want RUNNING", j.Status)
+		}
+		tx(t, s, func(w store.Tx) error {
+			j.Status = store.WorkflowSucceeded
+			return w.UpdateWorkflowJob(ctx, &j)
+		})
+		if j, err = x.GetWorkflowJob(ctx, "W1"); err != nil {
+			return err
+		}
+		if j.Status != store.WorkflowSucceeded {
+			t.Errorf("view's second read: status %s, want the committed SUCCEEDED", j.Status)
+		}
+		_, err = x.GetWorkflowJob(ctx, "W2")
+		wantErr(t, err, store.ErrNotFound)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.View(ctx, func(x store.Tx) error {
+		j := wfJob("W2", store.WorkflowPrep, t0)
+		return x.InsertWorkflowJob(ctx, &j)
+	})
+	if err == nil {
+		t.Fatal("a write in a view succeeded")
+	}
+	err = s.Tx(ctx, func(x store.Tx) error { _, err := x.GetWorkflowJob(ctx, "W2"); return err })
+	wantErr(t, err, store.ErrNotFound)
 }

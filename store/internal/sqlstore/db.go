@@ -107,6 +107,12 @@ func (s *DB) Tx(ctx context.Context, fn func(store.Tx) error) (err error) {
 	return nil
 }
 
+// View implements store.Store: fn's statements run on the pool, each on
+// its own, without BEGIN and COMMIT.
+func (s *DB) View(ctx context.Context, fn func(store.Tx) error) error {
+	return fn(&txn{tx: stmtTx{c: s.stmts}, d: s.d})
+}
+
 // markScheduled records that this transaction made work due: when it
 // commits, this server's engine wakes and other servers are told (OnScheduled).
 func (x *txn) markScheduled() {

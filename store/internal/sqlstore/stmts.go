@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"sync"
 	"sync/atomic"
 )
@@ -151,14 +152,22 @@ func (r row) Scan(dest ...any) error {
 }
 
 // stmtTx is a transaction whose statements run prepared (see stmts). It has
-// the methods of *sql.Tx that the store uses.
+// the methods of *sql.Tx that the store uses. Without a transaction (tx
+// nil: a view, see DB.View) each query runs on its own, and writes are
+// refused.
 type stmtTx struct {
 	tx *sql.Tx
 	c  *stmts
 }
 
+// errViewWrite is the error of a write in a view.
+var errViewWrite = errors.New("writing in a read-only view of the store")
+
 // QueryContext runs a query in the transaction.
 func (t stmtTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if t.tx == nil {
+		return t.c.QueryContext(ctx, q, args...)
+	}
 	if st := t.c.get(q); st != nil {
 		rows, err := t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 		return rows, t.c.failed(err)
@@ -168,6 +177,9 @@ func (t stmtTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.R
 
 // QueryRowContext runs a one-row query in the transaction.
 func (t stmtTx) QueryRowContext(ctx context.Context, q string, args ...any) row {
+	if t.tx == nil {
+		return t.c.QueryRowContext(ctx, q, args...)
+	}
 	if st := t.c.get(q); st != nil {
 		return row{t.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...), t.c}
 	}
@@ -176,6 +188,9 @@ func (t stmtTx) QueryRowContext(ctx context.Context, q string, args ...any) row 
 
 // ExecContext runs a statement in the transaction.
 func (t stmtTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if t.tx == nil {
+		return nil, errViewWrite
+	}
 	if st := t.c.get(q); st != nil {
 		res, err := t.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
 		return res, t.c.failed(err)
