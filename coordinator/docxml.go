@@ -117,15 +117,10 @@ type xField struct {
 	Value   string `xml:",chardata"`
 }
 
-// marshalDoc renders a document as indented XML.
+// marshalDoc renders a document as indented XML, as xml.MarshalIndent(doc, "", "  ") does
+// (see encodeDoc).
 func marshalDoc(doc *xApp) string {
-	out, err := xml.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		// The document is built from strings only; encoding/xml fails only on invalid names,
-		// which these types cannot produce.
-		return "<!-- " + err.Error() + " -->"
-	}
-	return string(out)
+	return encodeDoc(doc)
 }
 
 // unmarshalDoc reads a stored document.
