@@ -470,11 +470,13 @@ type Batches interface {
 	// GetCoordActions returns the coordinator actions with the given ids
 	// that exist, in id order, without locking their jobs.
 	GetCoordActions(ctx context.Context, ids []string) ([]CoordAction, error)
-	// LockCoordJobs is LockCoordJob for several jobs: their rows are locked
-	// in id order, so that two transactions locking overlapping sets never
-	// wait on each other in a cycle. Jobs that do not exist are left out;
-	// the others are returned in id order.
-	LockCoordJobs(ctx context.Context, ids []string) ([]CoordJob, error)
+	// LockCoordJobVersions is LockCoordJob for several jobs, returning only
+	// their versions: the rows are locked in id order, so that two
+	// transactions locking overlapping sets never wait on each other in a
+	// cycle, and jobs that do not exist are absent. A caller holding copies
+	// read before can tell which are still current (every write of a job
+	// advances its version) and read again only the others.
+	LockCoordJobVersions(ctx context.Context, ids []string) (map[string]Version, error)
 	// CountCoordActionsByJob counts, for each of the jobs, its actions in
 	// one of statuses (all statuses when none are given). Jobs without such
 	// actions are absent from the map.

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gozie/gozie/clock"
@@ -185,6 +188,36 @@ func (r *Runner) definition(row *store.CoordJob) (*coordinator.Job, *conf.Proper
 	}
 	r.jobs.put(row, job, props)
 	return job, props, nil
+}
+
+// lockJobs locks the rows of the jobs with the given ids and returns them
+// as they are now, in id order, leaving out the jobs that are gone. A row
+// in read (read before, without the lock) whose version is unchanged is
+// used as it is; only the others are read again.
+func lockJobs(ctx context.Context, x store.Tx, ids []string, read map[string]*store.CoordJob) ([]store.CoordJob, error) {
+	versions, err := x.LockCoordJobVersions(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]store.CoordJob, 0, len(versions))
+	var stale []string
+	for _, id := range slices.Sorted(maps.Keys(versions)) {
+		if j, ok := read[id]; ok && j.Version == versions[id] {
+			out = append(out, *j)
+		} else {
+			stale = append(stale, id)
+		}
+	}
+	if len(stale) == 0 {
+		return out, nil
+	}
+	fresh, err := x.GetCoordJobs(ctx, stale)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, fresh...)
+	slices.SortFunc(out, func(a, b store.CoordJob) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
 }
 
 // retryConflicts repeats fn while it fails with store.ErrConflict: a row

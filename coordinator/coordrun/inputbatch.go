@@ -222,7 +222,11 @@ func (r *Runner) applyChecks(ctx context.Context, x store.Tx, runs []*engine.Cla
 	if len(writers) == 0 {
 		return next, nil
 	}
-	jobs, err := x.LockCoordJobs(ctx, jobIDs)
+	read := make(map[string]*store.CoordJob, len(writers))
+	for _, c := range writers {
+		read[c.job.ID] = &c.job
+	}
+	jobs, err := lockJobs(ctx, x, jobIDs, read)
 	if err != nil {
 		return nil, err
 	}

@@ -79,7 +79,7 @@ func (r *Runner) materializeTx(ctx context.Context, x store.Tx, runs []*engine.C
 		ids[i] = run.Trigger.EntityID
 		created[ids[i]] = 0
 	}
-	jobs, err := x.LockCoordJobs(ctx, ids)
+	jobs, err := lockJobs(ctx, x, ids, la.jobs())
 	if err != nil {
 		return err
 	}
@@ -180,7 +180,7 @@ func (r *Runner) decide(def *coordinator.Job, jobConf *conf.Properties, job stor
 // actions checked at once where possible.
 func (r *Runner) planOf(def *coordinator.Job, jobConf *conf.Properties, job store.CoordJob, queued int, now time.Time,
 	exists map[string]bool, res coordinator.MaterializeResult, err error) plan {
-	p := plan{version: job.Version, queued: queued, res: res, err: err}
+	p := plan{job: job, queued: queued, res: res, err: err}
 	if err != nil || !res.Ran {
 		return p
 	}
@@ -410,7 +410,7 @@ type lookahead struct {
 
 // plan is one job's materialization decided by decide.
 type plan struct {
-	version store.Version
+	job     store.CoordJob // the row it was decided on
 	queued  int
 	res     coordinator.MaterializeResult
 	err     error
@@ -423,7 +423,19 @@ func (la *lookahead) plan(job store.CoordJob, queued int) (plan, bool) {
 		return plan{}, false
 	}
 	p, ok := la.plans[job.ID]
-	return p, ok && p.version == job.Version && p.queued == queued
+	return p, ok && p.job.Version == job.Version && p.queued == queued
+}
+
+// jobs returns the rows the plans were decided on, by job id.
+func (la *lookahead) jobs() map[string]*store.CoordJob {
+	if la == nil {
+		return nil
+	}
+	out := make(map[string]*store.CoordJob, len(la.plans))
+	for id, p := range la.plans {
+		out[id] = &p.job
+	}
+	return out
 }
 
 // existing returns the dependencies found to exist, as user sees them.

@@ -168,8 +168,8 @@ func testBatchScheduleTriggers(t *testing.T, open Opener) {
 	tx(t, s, func(x store.Tx) error { return x.ScheduleTriggers(ctx, nil) })
 }
 
-// testBatchCoordJobs checks GetCoordJobs, LockCoordJobs, GetCoordActions,
-// CountCoordActionsByJob and SetCoordWaitsMany.
+// testBatchCoordJobs checks GetCoordJobs, LockCoordJobVersions, GetCoordActions, CountCoordActionsByJob and
+// SetCoordWaitsMany.
 func testBatchCoordJobs(t *testing.T, open Opener) {
 	s := open(t)
 	const jobs = 600 // more than one statement's worth
@@ -200,25 +200,44 @@ func testBatchCoordJobs(t *testing.T, open Opener) {
 	ask := slices.Clone(ids)
 	slices.Reverse(ask)
 	ask = append(ask, "C0001", "missing")
-	for _, lock := range []bool{false, true} {
-		var got []store.CoordJob
-		tx(t, s, func(x store.Tx) (err error) {
-			if lock {
-				got, err = x.LockCoordJobs(ctx, ask)
-			} else {
-				got, err = x.GetCoordJobs(ctx, ask)
-			}
-			return
-		})
-		if len(got) != jobs {
-			t.Fatalf("lock=%v: %d jobs, want %d", lock, len(got), jobs)
-		}
-		for i, j := range got {
-			if j.ID != ids[i] || j.Throttle != i || j.Version != 1 {
-				t.Fatalf("lock=%v: job %d is %s (throttle %d, version %d)", lock, i, j.ID, j.Throttle, j.Version)
-			}
+	var got []store.CoordJob
+	tx(t, s, func(x store.Tx) (err error) { got, err = x.GetCoordJobs(ctx, ask); return })
+	if len(got) != jobs {
+		t.Fatalf("GetCoordJobs: %d jobs, want %d", len(got), jobs)
+	}
+	for i, j := range got {
+		if j.ID != ids[i] || j.Throttle != i || j.Version != 1 {
+			t.Fatalf("GetCoordJobs: job %d is %s (throttle %d, version %d)", i, j.ID, j.Throttle, j.Version)
 		}
 	}
+	// LockCoordJobVersions: the versions of the jobs that exist, one
+	// advanced by a write.
+	tx(t, s, func(x store.Tx) error {
+		j, err := x.GetCoordJob(ctx, "C0002")
+		if err != nil {
+			return err
+		}
+		j.Throttle = 1000
+		return x.UpdateCoordJob(ctx, &j)
+	})
+	var versions map[string]store.Version
+	tx(t, s, func(x store.Tx) (err error) { versions, err = x.LockCoordJobVersions(ctx, ask); return })
+	if len(versions) != jobs {
+		t.Fatalf("LockCoordJobVersions: %d versions, want %d", len(versions), jobs)
+	}
+	for _, id := range ids {
+		want := store.Version(1)
+		if id == "C0002" {
+			want = 2
+		}
+		if versions[id] != want {
+			t.Fatalf("LockCoordJobVersions: %s at version %d, want %d", id, versions[id], want)
+		}
+	}
+	if _, ok := versions["missing"]; ok {
+		t.Fatal("LockCoordJobVersions: a version for a job that does not exist")
+	}
+
 	// GetCoordActions: every action of the 600 jobs (more than one
 	// statement's worth), asked with a duplicate and a missing id.
 	var actIDs []string

@@ -191,9 +191,19 @@ func (x *txn) ScheduleTriggers(ctx context.Context, rs []store.ScheduleRequest) 
 	return nil
 }
 
-// GetCoordJobs reads jobs by id in chunks.
+// GetCoordJobs reads jobs by id in chunks, in id order.
 func (x *txn) GetCoordJobs(ctx context.Context, ids []string) ([]store.CoordJob, error) {
-	return x.coordJobsByID(ctx, ids, "")
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	var out []store.CoordJob
+	err := chunks(sorted, batchRows, func(part []string) error {
+		var args []any
+		jobs, err := coordJobs.query(ctx, x, `WHERE id IN (`+inList(&args, part)+`) ORDER BY id`, args...)
+		out = append(out, jobs...)
+		return err
+	})
+	return out, err
 }
 
 // GetCoordActions reads coordinator actions by id in chunks, in id order.
@@ -211,21 +221,30 @@ func (x *txn) GetCoordActions(ctx context.Context, ids []string) ([]store.CoordA
 	return out, err
 }
 
-// LockCoordJobs reads and locks jobs by id, in id order.
-func (x *txn) LockCoordJobs(ctx context.Context, ids []string) ([]store.CoordJob, error) {
-	return x.coordJobsByID(ctx, ids, x.d.LockRow)
-}
-
-func (x *txn) coordJobsByID(ctx context.Context, ids []string, lock string) ([]store.CoordJob, error) {
+// LockCoordJobVersions locks jobs by id, in id order, reading only their
+// versions.
+func (x *txn) LockCoordJobVersions(ctx context.Context, ids []string) (map[string]store.Version, error) {
 	sorted := slices.Clone(ids)
 	slices.Sort(sorted)
 	sorted = slices.Compact(sorted)
-	var out []store.CoordJob
+	out := make(map[string]store.Version, len(sorted))
 	err := chunks(sorted, batchRows, func(part []string) error {
 		var args []any
-		jobs, err := coordJobs.query(ctx, x, `WHERE id IN (`+inList(&args, part)+`) ORDER BY id`+lock, args...)
-		out = append(out, jobs...)
-		return err
+		rows, err := x.tx.QueryContext(ctx, `SELECT id, version FROM coord_jobs WHERE id IN (`+inList(&args, part)+
+			`) ORDER BY id`+x.d.LockRow, args...)
+		if err != nil {
+			return x.mapErr(err, "locking %d coordinator jobs", len(part))
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			var v int64
+			if err := rows.Scan(&id, &v); err != nil {
+				return fmt.Errorf("locking %d coordinator jobs: %w", len(part), err)
+			}
+			out[id] = store.Version(v)
+		}
+		return x.wrap(rows.Err(), "locking %d coordinator jobs", len(part))
 	})
 	return out, err
 }
