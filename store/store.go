@@ -453,6 +453,12 @@ type ScheduleRequest struct {
 	Payload  string
 }
 
+// CoordActionState is a coordinator action's status and version.
+type CoordActionState struct {
+	Status  CoordActionStatus
+	Version Version
+}
+
 // Batches holds the multi-row operations.
 type Batches interface {
 	// ReleaseTriggers is Release for several claims. It first checks that
@@ -470,6 +476,10 @@ type Batches interface {
 	// GetCoordActions returns the coordinator actions with the given ids
 	// that exist, in id order, without locking their jobs.
 	GetCoordActions(ctx context.Context, ids []string) ([]CoordAction, error)
+	// GetCoordActionStates returns the status and version of each of the
+	// coordinator actions with the given ids that exist, reading nothing
+	// else: enough to tell whether a copy read before is still current.
+	GetCoordActionStates(ctx context.Context, ids []string) (map[string]CoordActionState, error)
 	// LockCoordJobVersions is LockCoordJob for several jobs, returning only
 	// their versions: the rows are locked in id order, so that two
 	// transactions locking overlapping sets never wait on each other in a

@@ -234,20 +234,16 @@ func (r *Runner) applyChecks(ctx context.Context, x store.Tx, runs []*engine.Cla
 	for i := range jobs {
 		locked[jobs[i].ID] = &jobs[i]
 	}
-	acts, err := x.GetCoordActions(ctx, actIDs)
+	current, err := x.GetCoordActionStates(ctx, actIDs)
 	if err != nil {
 		return nil, err
-	}
-	current := make(map[string]store.CoordAction, len(acts))
-	for _, a := range acts {
-		current[a.ID] = a
 	}
 	var rows []*store.CoordAction
 	var apply []*pendingCheck
 	for k, c := range writers {
 		job, cur := locked[c.job.ID], current[c.act.ID]
 		switch {
-		case job == nil || cur.ID == "" || cur.Status != store.CoordActionWaiting || !inputCheckable(job.Status):
+		case job == nil || cur.Status != store.CoordActionWaiting || !inputCheckable(job.Status): // gone, or moved
 			next[at[k]] = time.Time{}
 			continue
 		case cur.Version != c.act.Version:

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/store"
+	"github.com/gozie/gozie/store/postgres/pgtest"
 )
 
 // TestInputChecksBatched: many due input checks of many jobs' actions are
@@ -198,6 +199,86 @@ func TestLookUpAllLists(t *testing.T) {
 			}
 			if stats, lists := c.calls(); stats != tc.stats || lists != tc.lists {
 				t.Errorf("%d lookups and %d listings (%v %v), want %d and %d", stats, lists, c.stats, c.lists, tc.stats, tc.lists)
+			}
+		})
+	}
+}
+
+// TestInputCheckOfAnActionChangedMeanwhile: an action that changed between
+// its check's read and its write is not overwritten. One killed meanwhile
+// stays KILLED; one written meanwhile but still WAITING is checked again at
+// once on its fresh row and made READY; the others of the batch are READY.
+func TestInputCheckOfAnActionChangedMeanwhile(t *testing.T) {
+	t.Parallel()
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			t0 := time.Date(2010, 1, 1, 0, 0, 0, 0, time.UTC)
+			var w *world
+			var ids []string
+			var once sync.Once
+			var armed atomic.Bool // set once every action waits and its data is there
+			var meddled atomic.Bool
+			meddle := func(point string) {
+				if point != hookInputCheckDecided || !armed.Load() {
+					return
+				}
+				once.Do(func() {
+					err := w.store.Tx(bg, func(x store.Tx) error {
+						killed, err := x.GetCoordAction(bg, ids[0])
+						if err != nil {
+							return err
+						}
+						killed.Status = store.CoordActionKilled
+						if err := x.UpdateCoordAction(bg, &killed, store.CoordActionWaiting); err != nil {
+							return err
+						}
+						touched, err := x.GetCoordAction(bg, ids[1])
+						if err != nil {
+							return err
+						}
+						touched.ErrorMessage = "written meanwhile"
+						return x.UpdateCoordAction(bg, &touched, store.CoordActionWaiting)
+					})
+					if err != nil {
+						t.Error(err)
+					}
+					meddled.Store(true)
+				})
+			}
+			o := options{now: t0.Add(time.Minute), testHook: meddle, postgres: backend == "postgres"}
+			if o.postgres {
+				o.dsn = pgtest.NewDatabase(t)
+			}
+			w = setup(t, o)
+			app := w.app("meddled", feedCoordXML("${coord:days(1)}", "2010-01-01T00:00Z", "2010-01-02T00:00Z",
+				"<concurrency>0</concurrency>"))
+			const jobs = 4
+			for i := 0; i < jobs; i++ {
+				id := w.submit(w.props(app, "feed", fmt.Sprintf("feed%04d", i)))
+				w.settle()
+				acts := w.actions(id)
+				if len(acts) != 1 || acts[0].Status != store.CoordActionWaiting {
+					t.Fatalf("job %s: actions %+v, want one WAITING", id, acts)
+				}
+				ids = append(ids, acts[0].ID)
+			}
+			for i := 0; i < jobs; i++ {
+				w.touch(feedURI(w, fmt.Sprintf("feed%04d", i), t0) + "/_SUCCESS")
+			}
+			armed.Store(true)
+			w.advance(time.Minute) // every action's next check is due: one batch
+			if !meddled.Load() {
+				t.Fatal("no batch of checks ran after its decisions")
+			}
+			for i, id := range ids {
+				want := store.CoordActionReady
+				if i == 0 {
+					want = store.CoordActionKilled
+				}
+				if a := w.action(id); a.Status != want {
+					t.Errorf("action %s: %s (%s), want %s", id, a.Status, a.ErrorMessage, want)
+				}
 			}
 		})
 	}

@@ -17,11 +17,13 @@ func (r *Runner) handleInputCheck(ctx context.Context, run *engine.Claim) error 
 }
 
 // The test hook's points of an input check batch: the handler called, its
-// read transaction, and its write transaction (each attempt).
+// read transaction, its decisions taken (outside any transaction), and its
+// write transaction (each attempt).
 const (
-	hookInputCheckBatch = "input-check:batch"
-	hookInputCheckRead  = "input-check:read"
-	hookInputCheckTx    = "input-check:tx"
+	hookInputCheckBatch   = "input-check:batch"
+	hookInputCheckRead    = "input-check:read"
+	hookInputCheckDecided = "input-check:decided"
+	hookInputCheckTx      = "input-check:tx"
 )
 
 // handleInputCheckBatch checks WAITING actions' dependencies
@@ -55,6 +57,7 @@ func (r *Runner) handleInputCheckBatch(ctx context.Context, runs []*engine.Claim
 			r.decideCheck(c, now)
 		}
 	}
+	r.hook(hookInputCheckDecided)
 	open, byRun, runErr := checksOf(cs)
 	err = engine.FinishBatch(ctx, open, func(x store.Tx, part []*engine.Claim) ([]time.Time, error) {
 		r.hook(hookInputCheckTx)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -168,7 +169,8 @@ func testBatchScheduleTriggers(t *testing.T, open Opener) {
 	tx(t, s, func(x store.Tx) error { return x.ScheduleTriggers(ctx, nil) })
 }
 
-// testBatchCoordJobs checks GetCoordJobs, LockCoordJobVersions, GetCoordActions, CountCoordActionsByJob and
+// testBatchCoordJobs checks GetCoordJobs, LockCoordJobVersions,
+// GetCoordActions, GetCoordActionStates, CountCoordActionsByJob and
 // SetCoordWaitsMany.
 func testBatchCoordJobs(t *testing.T, open Opener) {
 	s := open(t)
@@ -257,6 +259,22 @@ func testBatchCoordJobs(t *testing.T, open Opener) {
 	for i, a := range acts {
 		if a.ID != actIDs[i] || a.JobID == "" || a.Version != 1 {
 			t.Fatalf("GetCoordActions: action %d is %s of job %q (version %d), want %s", i, a.ID, a.JobID, a.Version, actIDs[i])
+		}
+	}
+
+	// GetCoordActionStates: status and version of the actions that exist.
+	var states map[string]store.CoordActionState
+	tx(t, s, func(x store.Tx) (err error) { states, err = x.GetCoordActionStates(ctx, askActs); return })
+	if len(states) != len(actIDs) {
+		t.Fatalf("GetCoordActionStates: %d states, want %d", len(states), len(actIDs))
+	}
+	for _, id := range actIDs {
+		want := store.CoordActionWaiting
+		if strings.HasSuffix(id, "@3") {
+			want = store.CoordActionReady
+		}
+		if st := states[id]; st.Status != want || st.Version != 1 {
+			t.Fatalf("GetCoordActionStates: %s is %+v, want %s at version 1", id, st, want)
 		}
 	}
 

@@ -221,6 +221,34 @@ func (x *txn) GetCoordActions(ctx context.Context, ids []string) ([]store.CoordA
 	return out, err
 }
 
+// GetCoordActionStates reads the status and version of actions by id in
+// chunks.
+func (x *txn) GetCoordActionStates(ctx context.Context, ids []string) (map[string]store.CoordActionState, error) {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	out := make(map[string]store.CoordActionState, len(sorted))
+	err := chunks(sorted, batchRows, func(part []string) error {
+		var args []any
+		rows, err := x.tx.QueryContext(ctx, `SELECT id, status, version FROM coord_actions WHERE id IN (`+
+			inList(&args, part)+`)`, args...)
+		if err != nil {
+			return x.mapErr(err, "reading %d coordinator actions", len(part))
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id, status string
+			var v int64
+			if err := rows.Scan(&id, &status, &v); err != nil {
+				return fmt.Errorf("reading %d coordinator actions: %w", len(part), err)
+			}
+			out[id] = store.CoordActionState{Status: store.CoordActionStatus(status), Version: store.Version(v)}
+		}
+		return x.wrap(rows.Err(), "reading %d coordinator actions", len(part))
+	})
+	return out, err
+}
+
 // LockCoordJobVersions locks jobs by id, in id order, reading only their
 // versions.
 func (x *txn) LockCoordJobVersions(ctx context.Context, ids []string) (map[string]store.Version, error) {
