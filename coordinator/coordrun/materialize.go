@@ -410,11 +410,11 @@ type lookahead struct {
 
 // plan is one job's materialization decided by decide.
 type plan struct {
-	job     store.CoordJob // the row it was decided on
-	queued  int
-	res     coordinator.MaterializeResult
-	err     error
-	rows    []store.CoordAction // res.Actions' rows, checked at once where possible
+	job    store.CoordJob // the row it was decided on
+	queued int
+	res    coordinator.MaterializeResult
+	err    error
+	rows   []store.CoordAction // res.Actions' rows, checked at once where possible
 }
 
 // plan returns the job's plan if it still holds.
