@@ -29,7 +29,10 @@ type ActionDoc struct {
 }
 
 // XML renders the action document.
-func (a *ActionDoc) XML() string {
+func (a *ActionDoc) XML() string { return marshalDoc(a.doc()) }
+
+// doc builds the action document's stored form.
+func (a *ActionDoc) doc() *xApp {
 	doc := a.Job.jobDoc()
 	doc.Start, doc.End = "", ""
 	doc.InstanceNumber = strconv.Itoa(a.Number)
@@ -49,7 +52,7 @@ func (a *ActionDoc) XML() string {
 	if a.SLA != nil {
 		doc.Action.SLA = slaDoc(a.SLA)
 	}
-	return marshalDoc(doc)
+	return doc
 }
 
 // setResolved replaces an event's instance expressions with its resolution.

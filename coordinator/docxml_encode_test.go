@@ -189,30 +189,6 @@ func TestEncodeDoc(t *testing.T) {
 	}
 }
 
-// actionXApp is the document (*ActionDoc).XML renders, built as it builds it.
-func actionXApp(a *ActionDoc) *xApp {
-	doc := a.Job.jobDoc()
-	doc.Start, doc.End = "", ""
-	doc.InstanceNumber = strconv.Itoa(a.Number)
-	doc.NominalTime = a.Job.Format.Format(a.NominalTime)
-	doc.ActualTime = a.Job.Format.Format(a.ActualTime)
-	if doc.InputEvents != nil {
-		for i := range doc.InputEvents.DataIns {
-			setResolved(&doc.InputEvents.DataIns[i], a.DataIns[i])
-		}
-	}
-	if doc.OutputEvents != nil {
-		for i := range doc.OutputEvents.DataOuts {
-			setResolved(&doc.OutputEvents.DataOuts[i], a.DataOuts[i])
-		}
-	}
-	doc.Action.SLA = nil
-	if a.SLA != nil {
-		doc.Action.SLA = slaDoc(a.SLA)
-	}
-	return doc
-}
-
 // checkJobDocuments compares the encoders on a job's definition and on the documents of the
 // actions it materializes now.
 func checkJobDocuments(t *testing.T, job *Job) []NewAction {
@@ -230,13 +206,13 @@ func checkJobDocuments(t *testing.T, job *Job) []NewAction {
 	return res.Actions
 }
 
-// checkActionDoc compares the encoders on an action's document, after checking that
-// actionXApp builds the document stored as text.
+// checkActionDoc compares the encoders on an action's document, after checking that its
+// doc is the document stored as text.
 func checkActionDoc(t *testing.T, what string, a *ActionDoc, text string) {
 	t.Helper()
-	doc := actionXApp(a)
+	doc := a.doc()
 	if marshalDoc(doc) != text {
-		t.Fatalf("%s: actionXApp does not build the stored document:\n%s\n---\n%s", what, marshalDoc(doc), text)
+		t.Fatalf("%s: doc is not the stored document:\n%s\n---\n%s", what, marshalDoc(doc), text)
 	}
 	checkEncoding(t, what, doc)
 }
@@ -443,7 +419,7 @@ func benchmarkDoc(tb testing.TB) *xApp {
 	if err != nil || len(actions) == 0 {
 		tb.Fatalf("%v %d", err, len(actions))
 	}
-	return actionXApp(actions[0].Doc)
+	return actions[0].Doc.doc()
 }
 
 // BenchmarkMarshalDoc compares the encoder with xml.MarshalIndent on an action document.

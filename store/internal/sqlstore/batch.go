@@ -359,88 +359,105 @@ func (x *txn) timeType() string {
 	return "INTEGER"
 }
 
-// UpdateCoordJobsProgress joins the jobs to a VALUES list of their new
-// progress columns and expected versions: one statement per chunk, which
-// finds each job by its primary key. Every value is cast, since PostgreSQL
+// valuesUpdate is a compare-and-set UPDATE of many rows of a table joined
+// to a VALUES list v of their new columns: one statement per chunk, which
+// finds each row by its primary key. Every value is cast, since PostgreSQL
 // types the columns of a VALUES list of parameters as text otherwise.
-func (x *txn) UpdateCoordJobsProgress(ctx context.Context, jobs []*store.CoordJob) error {
-	timeType := x.timeType()
-	row := "(CAST($%d AS TEXT), CAST($%d AS BIGINT), CAST($%d AS TEXT), CAST($%d AS INTEGER), CAST($%d AS " + timeType +
-		"), CAST($%d AS " + timeType + "), CAST($%d AS BOOLEAN), CAST($%d AS " + timeType + "))"
-	return chunks(jobs, batchRows/4, func(part []*store.CoordJob) error {
+type valuesUpdate[T any] struct {
+	noun  string   // for errors: "coordinator jobs"
+	cols  []string // v's columns, the first two id and version
+	types []string // the SQL type of each of cols
+	// values returns a row's values, one for each of cols.
+	values func(T) []any
+	// set and where are the UPDATE's SET list and the condition after
+	// "FROM v WHERE"; $X in where is the first of extra's parameters.
+	set, where string
+	extra      []any
+	// written is called for each row once its chunk is written.
+	written func(T)
+}
+
+// run writes rows; if one of a chunk's rows does not match (version,
+// where's condition, or gone), it returns store.ErrConflict and the caller
+// must roll back.
+func (u valuesUpdate[T]) run(ctx context.Context, x *txn, table string, rows []T) error {
+	casts := make([]string, len(u.cols))
+	for i, t := range u.types {
+		casts[i] = "CAST($%d AS " + t + ")"
+	}
+	tuple := "(" + strings.Join(casts, ", ") + ")"
+	return chunks(rows, batchRows/4, func(part []T) error {
 		var b strings.Builder
-		b.WriteString(`WITH v (id, version, status, last_action_number, last_action_time, next_materialized_time,
-  done_materialization, last_modified) AS (VALUES `)
-		args := make([]any, 0, 8*len(part))
-		for i, j := range part {
+		fmt.Fprintf(&b, "WITH v (%s) AS (VALUES ", strings.Join(u.cols, ", "))
+		args := make([]any, 0, len(u.cols)*len(part)+len(u.extra))
+		for i, r := range part {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			n := len(args)
-			fmt.Fprintf(&b, row, n+1, n+2, n+3, n+4, n+5, n+6, n+7, n+8)
-			args = append(args, j.ID, int64(j.Version), string(j.Status), j.LastActionNumber, x.d.tv(j.LastActionTime),
-				x.d.tv(j.NextMaterializedTime), j.DoneMaterialization, x.d.tv(j.LastModified))
+			nums := make([]any, len(u.cols))
+			for k := range nums {
+				nums[k] = len(args) + k + 1
+			}
+			fmt.Fprintf(&b, tuple, nums...)
+			args = append(args, u.values(r)...)
 		}
-		b.WriteString(`)
-UPDATE coord_jobs SET status = v.status, last_action_number = v.last_action_number,
-  last_action_time = v.last_action_time, next_materialized_time = v.next_materialized_time,
-  done_materialization = v.done_materialization, last_modified = v.last_modified, version = coord_jobs.version + 1
-FROM v WHERE coord_jobs.id = v.id AND coord_jobs.version = v.version`)
+		where := strings.ReplaceAll(u.where, "$X", fmt.Sprintf("$%d", len(args)+1))
+		args = append(args, u.extra...)
+		fmt.Fprintf(&b, ")\nUPDATE %[1]s SET %[2]s, version = %[1]s.version + 1\nFROM v WHERE %[1]s.id = v.id AND %[1]s.version = v.version%[3]s",
+			table, u.set, where)
 		res, err := x.tx.ExecContext(ctx, b.String(), args...)
 		if err != nil {
-			return x.mapErr(err, "updating %d coordinator jobs", len(part))
+			return x.mapErr(err, "updating %d %s", len(part), u.noun)
 		}
 		if n, err := res.RowsAffected(); err != nil {
-			return fmt.Errorf("updating %d coordinator jobs: %w", len(part), err)
+			return fmt.Errorf("updating %d %s: %w", len(part), u.noun, err)
 		} else if int(n) != len(part) {
-			return fmt.Errorf("updating %d coordinator jobs: %d of them gone or changed: %w", len(part),
+			return fmt.Errorf("updating %d %s: %d of them gone or changed: %w", len(part), u.noun,
 				len(part)-int(n), store.ErrConflict)
 		}
-		for _, j := range part {
-			j.Version++
+		for _, r := range part {
+			u.written(r)
 		}
 		return nil
 	})
 }
 
-// UpdateCheckedCoordActions joins the actions to a VALUES list of their new
-// columns and expected versions, as UpdateCoordJobsProgress does the jobs.
+// UpdateCoordJobsProgress writes the jobs' progress columns by
+// compare-and-set (valuesUpdate).
+func (x *txn) UpdateCoordJobsProgress(ctx context.Context, jobs []*store.CoordJob) error {
+	tt := x.timeType()
+	return valuesUpdate[*store.CoordJob]{
+		noun: "coordinator jobs",
+		cols: []string{"id", "version", "status", "last_action_number", "last_action_time", "next_materialized_time",
+			"done_materialization", "last_modified"},
+		types: []string{"TEXT", "BIGINT", "TEXT", "INTEGER", tt, tt, "BOOLEAN", tt},
+		values: func(j *store.CoordJob) []any {
+			return []any{j.ID, int64(j.Version), string(j.Status), j.LastActionNumber, x.d.tv(j.LastActionTime),
+				x.d.tv(j.NextMaterializedTime), j.DoneMaterialization, x.d.tv(j.LastModified)}
+		},
+		set: `status = v.status, last_action_number = v.last_action_number,
+  last_action_time = v.last_action_time, next_materialized_time = v.next_materialized_time,
+  done_materialization = v.done_materialization, last_modified = v.last_modified`,
+		written: func(j *store.CoordJob) { j.Version++ },
+	}.run(ctx, x, "coord_jobs", jobs)
+}
+
+// UpdateCheckedCoordActions writes the actions' checked columns by
+// compare-and-set (valuesUpdate), on their stored status being from too.
 func (x *txn) UpdateCheckedCoordActions(ctx context.Context, actions []*store.CoordAction, from store.CoordActionStatus) error {
-	row := "(CAST($%d AS TEXT), CAST($%d AS BIGINT), CAST($%d AS TEXT), CAST($%d AS TEXT), CAST($%d AS TEXT), " +
-		"CAST($%d AS TEXT), CAST($%d AS TEXT), CAST($%d AS " + x.timeType() + "))"
-	return chunks(actions, batchRows/4, func(part []*store.CoordAction) error {
-		var b strings.Builder
-		b.WriteString(`WITH v (id, version, status, missing_dependencies, action_xml, error_code, error_message,
-  last_modified) AS (VALUES `)
-		args := make([]any, 0, 8*len(part)+1)
-		for i, a := range part {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			n := len(args)
-			fmt.Fprintf(&b, row, n+1, n+2, n+3, n+4, n+5, n+6, n+7, n+8)
-			args = append(args, a.ID, int64(a.Version), string(a.Status), a.MissingDependencies, a.ActionXML,
-				a.ErrorCode, a.ErrorMessage, x.d.tv(a.LastModified))
-		}
-		args = append(args, string(from))
-		fmt.Fprintf(&b, `)
-UPDATE coord_actions SET status = v.status, missing_dependencies = v.missing_dependencies, action_xml = v.action_xml,
-  error_code = v.error_code, error_message = v.error_message, last_modified = v.last_modified,
-  version = coord_actions.version + 1
-FROM v WHERE coord_actions.id = v.id AND coord_actions.version = v.version AND coord_actions.status = $%d`, len(args))
-		res, err := x.tx.ExecContext(ctx, b.String(), args...)
-		if err != nil {
-			return x.mapErr(err, "updating %d coordinator actions", len(part))
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return fmt.Errorf("updating %d coordinator actions: %w", len(part), err)
-		} else if int(n) != len(part) {
-			return fmt.Errorf("updating %d coordinator actions: %d of them gone or changed: %w", len(part),
-				len(part)-int(n), store.ErrConflict)
-		}
-		for _, a := range part {
-			a.Version++
-		}
-		return nil
-	})
+	return valuesUpdate[*store.CoordAction]{
+		noun: "coordinator actions",
+		cols: []string{"id", "version", "status", "missing_dependencies", "action_xml", "error_code", "error_message",
+			"last_modified"},
+		types: []string{"TEXT", "BIGINT", "TEXT", "TEXT", "TEXT", "TEXT", "TEXT", x.timeType()},
+		values: func(a *store.CoordAction) []any {
+			return []any{a.ID, int64(a.Version), string(a.Status), a.MissingDependencies, a.ActionXML,
+				a.ErrorCode, a.ErrorMessage, x.d.tv(a.LastModified)}
+		},
+		set: `status = v.status, missing_dependencies = v.missing_dependencies, action_xml = v.action_xml,
+  error_code = v.error_code, error_message = v.error_message, last_modified = v.last_modified`,
+		where:   " AND coord_actions.status = $X",
+		extra:   []any{string(from)},
+		written: func(a *store.CoordAction) { a.Version++ },
+	}.run(ctx, x, "coord_actions", actions)
 }
