@@ -25,6 +25,15 @@ func chunks[T any](s []T, n int, fn func([]T) error) error {
 	return nil
 }
 
+// sortedIDs returns ids sorted and without duplicates (a copy): rows are
+// read and locked in id order, so that two transactions locking
+// overlapping sets never wait on each other in a cycle.
+func sortedIDs(ids []string) []string {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	return slices.Compact(sorted)
+}
+
 // inList returns "$k, $k+1, ..." for vals, appending them to args.
 func inList[T any](args *[]any, vals []T) string {
 	var b strings.Builder
@@ -193,9 +202,7 @@ func (x *txn) ScheduleTriggers(ctx context.Context, rs []store.ScheduleRequest) 
 
 // GetCoordJobs reads jobs by id in chunks, in id order.
 func (x *txn) GetCoordJobs(ctx context.Context, ids []string) ([]store.CoordJob, error) {
-	sorted := slices.Clone(ids)
-	slices.Sort(sorted)
-	sorted = slices.Compact(sorted)
+	sorted := sortedIDs(ids)
 	var out []store.CoordJob
 	err := chunks(sorted, batchRows, func(part []string) error {
 		var args []any
@@ -208,9 +215,7 @@ func (x *txn) GetCoordJobs(ctx context.Context, ids []string) ([]store.CoordJob,
 
 // GetCoordActions reads coordinator actions by id in chunks, in id order.
 func (x *txn) GetCoordActions(ctx context.Context, ids []string) ([]store.CoordAction, error) {
-	sorted := slices.Clone(ids)
-	slices.Sort(sorted)
-	sorted = slices.Compact(sorted)
+	sorted := sortedIDs(ids)
 	var out []store.CoordAction
 	err := chunks(sorted, batchRows, func(part []string) error {
 		var args []any
@@ -224,9 +229,7 @@ func (x *txn) GetCoordActions(ctx context.Context, ids []string) ([]store.CoordA
 // GetCoordActionStates reads the status and version of actions by id in
 // chunks.
 func (x *txn) GetCoordActionStates(ctx context.Context, ids []string) (map[string]store.CoordActionState, error) {
-	sorted := slices.Clone(ids)
-	slices.Sort(sorted)
-	sorted = slices.Compact(sorted)
+	sorted := sortedIDs(ids)
 	out := make(map[string]store.CoordActionState, len(sorted))
 	err := chunks(sorted, batchRows, func(part []string) error {
 		var args []any
@@ -252,9 +255,7 @@ func (x *txn) GetCoordActionStates(ctx context.Context, ids []string) (map[strin
 // LockCoordJobVersions locks jobs by id, in id order, reading only their
 // versions.
 func (x *txn) LockCoordJobVersions(ctx context.Context, ids []string) (map[string]store.Version, error) {
-	sorted := slices.Clone(ids)
-	slices.Sort(sorted)
-	sorted = slices.Compact(sorted)
+	sorted := sortedIDs(ids)
 	out := make(map[string]store.Version, len(sorted))
 	err := chunks(sorted, batchRows, func(part []string) error {
 		var args []any
