@@ -70,18 +70,15 @@ func WaitLine(t testing.TB, timeout time.Duration, path string) string {
 	return strings.TrimSpace(string(b))
 }
 
-// WaitPid waits until a script has written its pid to path and returns it.
+// WaitPid waits until a script has written its pid to path, as a whole
+// line, and returns it. The file exists before the line is in it (a shell
+// creates it for the redirection first), so its existence is not enough.
 func WaitPid(t testing.TB, timeout time.Duration, path string) int {
 	t.Helper()
-	var b []byte
-	testwait.WaitFor(t, timeout, "a pid in "+path, func() bool {
-		var err error
-		b, err = os.ReadFile(path)
-		return err == nil
-	})
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	line := WaitLine(t, timeout, path)
+	pid, err := strconv.Atoi(line)
 	if err != nil {
-		t.Fatalf("pid file %s holds %q: %v", path, b, err)
+		t.Fatalf("pid file %s holds %q: %v", path, line, err)
 	}
 	return pid
 }
