@@ -202,25 +202,22 @@ func (x *txn) ScheduleTriggers(ctx context.Context, rs []store.ScheduleRequest) 
 
 // GetCoordJobs reads jobs by id in chunks, in id order.
 func (x *txn) GetCoordJobs(ctx context.Context, ids []string) ([]store.CoordJob, error) {
-	sorted := sortedIDs(ids)
-	var out []store.CoordJob
-	err := chunks(sorted, batchRows, func(part []string) error {
-		var args []any
-		jobs, err := coordJobs.query(ctx, x, `WHERE id IN (`+inList(&args, part)+`) ORDER BY id`, args...)
-		out = append(out, jobs...)
-		return err
-	})
-	return out, err
+	return byIDs(ctx, x, coordJobs, ids)
 }
 
 // GetCoordActions reads coordinator actions by id in chunks, in id order.
 func (x *txn) GetCoordActions(ctx context.Context, ids []string) ([]store.CoordAction, error) {
-	sorted := sortedIDs(ids)
-	var out []store.CoordAction
-	err := chunks(sorted, batchRows, func(part []string) error {
+	return byIDs(ctx, x, coordActions, ids)
+}
+
+// byIDs reads the rows of t with the given ids that exist, in chunks, in
+// id order.
+func byIDs[T any](ctx context.Context, x *txn, t *table[T], ids []string) ([]T, error) {
+	var out []T
+	err := chunks(sortedIDs(ids), batchRows, func(part []string) error {
 		var args []any
-		acts, err := coordActions.query(ctx, x, `WHERE id IN (`+inList(&args, part)+`) ORDER BY id`, args...)
-		out = append(out, acts...)
+		rows, err := t.query(ctx, x, `WHERE id IN (`+inList(&args, part)+`) ORDER BY id`, args...)
+		out = append(out, rows...)
 		return err
 	})
 	return out, err
