@@ -487,6 +487,10 @@ type Batches interface {
 	// read before can tell which are still current (every write of a job
 	// advances its version) and read again only the others.
 	LockCoordJobVersions(ctx context.Context, ids []string) (map[string]Version, error)
+	// GetCoordJobVersions is LockCoordJobVersions without the lock: the
+	// versions the jobs have now, for a caller that holds copies read
+	// before and reads again only those that changed.
+	GetCoordJobVersions(ctx context.Context, ids []string) (map[string]Version, error)
 	// CountCoordActionsByJob counts, for each of the jobs, its actions in
 	// one of statuses (all statuses when none are given). Jobs without such
 	// actions are absent from the map.

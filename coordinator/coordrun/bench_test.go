@@ -68,7 +68,8 @@ func (w *world) countActionsIn(statuses ...store.CoordActionStatus) int {
 // dataset and concurrency 0 (which keeps workflows out of the measure; a
 // throttle of 100 lets the READY actions of the benchmarks' 48 hours
 // queue), each with its first materialization due at due. It returns the
-// job ids.
+// job ids. On PostgreSQL the database is then analyzed (pgtest.Analyze),
+// as autovacuum would have done by the time a server has that many jobs.
 func manyHourlyJobs(b *testing.B, w *world, jobs int, due time.Time) []string {
 	b.Helper()
 	app := w.app("many", coordXML("${coord:hours(1)}", "2010-01-01T00:00Z", "2011-01-01T00:00Z",
@@ -96,6 +97,9 @@ func manyHourlyJobs(b *testing.B, w *world, jobs int, due time.Time) []string {
 		if err != nil {
 			b.Fatal(err)
 		}
+	}
+	if w.dsn != "" {
+		pgtest.Analyze(b, w.dsn)
 	}
 	return ids
 }
@@ -148,11 +152,13 @@ func BenchmarkMaterializeManyCoordinators(b *testing.B) {
 // input check due at the hour); at the hour
 // every action's input check runs, finds the data and makes it READY. It
 // reports both rates and the whole (actions/s: materialized and checked).
+// The first hour is not measured: it is the server's first sight of the
+// jobs (definitions parsed, rows read in full), not its steady state.
 func BenchmarkMaterializeManyCoordinatorsAhead(b *testing.B) {
 	for _, backend := range benchBackends {
 		b.Run(backend, func(b *testing.B) {
 			const jobs, hours = 10000, 48
-			if b.N > hours {
+			if b.N+1 > hours {
 				b.Skip("the dataset has 48 hours of instances")
 			}
 			t0 := time.Date(2010, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -162,6 +168,7 @@ func BenchmarkMaterializeManyCoordinatorsAhead(b *testing.B) {
 			}
 			manyHourlyJobs(b, w, jobs, t0.Add(-5*time.Minute))
 			w.start()
+			w.advance(time.Hour)
 			b.ResetTimer()
 			var materializing, checking time.Duration
 			for i := 0; i < b.N; i++ {
@@ -178,8 +185,8 @@ func BenchmarkMaterializeManyCoordinatorsAhead(b *testing.B) {
 				checking += time.Since(start)
 			}
 			b.StopTimer()
-			if n := w.countActionsIn(store.CoordActionReady); n != jobs*b.N {
-				b.Fatalf("%d READY actions after %d hours, want %d", n, b.N, jobs*b.N)
+			if n := w.countActionsIn(store.CoordActionReady); n != jobs*(b.N+1) {
+				b.Fatalf("%d READY actions after %d hours, want %d", n, b.N+1, jobs*(b.N+1))
 			}
 			n := float64(jobs * b.N)
 			b.ReportMetric(n/materializing.Seconds(), "materialized/s")

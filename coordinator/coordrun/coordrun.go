@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/gozie/gozie/clock"
@@ -86,6 +83,7 @@ type Runner struct {
 	log  *slog.Logger
 	set  coordinator.Settings
 	jobs *jobCache
+	rows *rowCache // job rows as last read, for passes that read them again
 	docs *docCache // parsed action documents, for input checks
 	sem  chan struct{}
 }
@@ -125,6 +123,7 @@ func New(cfg Config) (*Runner, error) {
 		log:  cfg.Logger,
 		set:  cfg.Settings.WithDefaults(),
 		jobs: newJobCache(cfg.JobCacheSize),
+		rows: newRowCache(rowCacheSize),
 		docs: newDocCache(docCacheSize),
 		sem:  make(chan struct{}, cfg.MaxConcurrentChecks),
 	}, nil
@@ -199,25 +198,12 @@ func lockJobs(ctx context.Context, x store.Tx, ids []string, read map[string]*st
 	if err != nil {
 		return nil, err
 	}
-	out := make([]store.CoordJob, 0, len(versions))
-	var stale []string
-	for _, id := range slices.Sorted(maps.Keys(versions)) {
-		if j, ok := read[id]; ok && j.Version == versions[id] {
-			out = append(out, *j)
-		} else {
-			stale = append(stale, id)
+	return current(ctx, x, versions, func(id string) (store.CoordJob, bool) {
+		if j, ok := read[id]; ok {
+			return *j, true
 		}
-	}
-	if len(stale) == 0 {
-		return out, nil
-	}
-	fresh, err := x.GetCoordJobs(ctx, stale)
-	if err != nil {
-		return nil, err
-	}
-	out = append(out, fresh...)
-	slices.SortFunc(out, func(a, b store.CoordJob) int { return strings.Compare(a.ID, b.ID) })
-	return out, nil
+		return store.CoordJob{}, false
+	}, nil)
 }
 
 // retryConflicts repeats fn while it fails with store.ErrConflict: a row

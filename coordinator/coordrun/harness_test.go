@@ -43,6 +43,7 @@ type world struct {
 	exec   *enginetest.Scripted
 	root   string // a local directory, the "cluster"
 	nn     string // the URI of root on the cluster (file:// or hdfs://), the apps' nameNode
+	dsn    string // the PostgreSQL database given to setup, if any
 	logs   *logRecorder
 	// allowErrors lets settle pass over failed triggers (tests of failures).
 	allowErrors bool
@@ -140,7 +141,7 @@ func setup(t testing.TB, o options) *world {
 	if o.root == "" {
 		o.root = t.TempDir()
 	}
-	w := &world{t: t, logs: newLogRecorder()}
+	w := &world{t: t, dsn: o.dsn, logs: newLogRecorder()}
 	nn := ""
 	if o.hdfs {
 		// The server (this process's user) acts for the jobs' users.

@@ -59,7 +59,7 @@ func (r *Runner) readChecks(ctx context.Context, runs []*engine.Claim, now time.
 			acts[a.ID] = a
 			jobIDs = append(jobIDs, a.JobID)
 		}
-		js, err := x.GetCoordJobs(ctx, jobIDs)
+		js, err := r.rows.jobs(ctx, x, jobIDs)
 		for _, j := range js {
 			jobs[j.ID] = j
 		}

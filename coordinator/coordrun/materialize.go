@@ -55,7 +55,7 @@ func (r *Runner) handleMaterializeBatch(ctx context.Context, runs []*engine.Clai
 	la := r.lookAhead(ctx, runs, now)
 	created := map[string]int{}
 	err := engine.FinishBatch(ctx, runs, func(x store.Tx, part []*engine.Claim) ([]time.Time, error) {
-		return nil, r.materializeTx(ctx, x, part, now, la, created)
+		return r.materializeTx(ctx, x, part, now, la, created)
 	})
 	for _, run := range runs {
 		if n := created[run.Trigger.EntityID]; n > 0 && run.Finished() {
@@ -70,10 +70,28 @@ func (r *Runner) handleMaterializeBatch(ctx context.Context, runs []*engine.Clai
 // committed yet.
 const hookMaterialized = "materialize:inserted"
 
-// materializeTx materializes the jobs of runs inside x. created receives
-// the number of actions each job got (valid once x commits).
+// materializeTx materializes the jobs of runs inside x and returns when
+// each run's trigger is due again (zero: never, unless scheduled
+// meanwhile), which the trigger's release writes: the trigger row is
+// written once, not moved by an upsert and then released. created
+// receives the number of actions each job got (valid once x commits).
 func (r *Runner) materializeTx(ctx context.Context, x store.Tx, runs []*engine.Claim, now time.Time, la *lookahead,
-	created map[string]int) error {
+	created map[string]int) ([]time.Time, error) {
+	next, err := r.materializeJobs(ctx, x, runs, now, la, created)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]time.Time, len(runs))
+	for i, run := range runs {
+		out[i] = next[run.Trigger.EntityID]
+	}
+	return out, nil
+}
+
+// materializeJobs is materializeTx's work; it returns each materialized
+// job's next due time by job id.
+func (r *Runner) materializeJobs(ctx context.Context, x store.Tx, runs []*engine.Claim, now time.Time, la *lookahead,
+	created map[string]int) (map[string]time.Time, error) {
 	ids := make([]string, len(runs))
 	for i, run := range runs {
 		ids[i] = run.Trigger.EntityID
@@ -81,7 +99,7 @@ func (r *Runner) materializeTx(ctx context.Context, x store.Tx, runs []*engine.C
 	}
 	jobs, err := lockJobs(ctx, x, ids, la.jobs())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// A job that is gone has nothing to materialize; one that is not
 	// materializable is scheduled again by a resume, a change or a status
@@ -95,29 +113,29 @@ func (r *Runner) materializeTx(ctx context.Context, x store.Tx, runs []*engine.C
 		}
 	}
 	if len(todo) == 0 {
-		return nil
+		return nil, nil
 	}
 	queued, err := x.CountCoordActionsByJob(ctx, todoIDs, coordinator.QueuedStatuses)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	w := &newWork{}
+	w := &newWork{next: make(map[string]time.Time, len(todo))}
 	for _, job := range todo {
 		n, err := r.materializeJob(ctx, x, job, queued[job.ID], now, la, w)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		created[job.ID] = n
 	}
 	if err := x.UpdateCoordJobsProgress(ctx, w.progress); err != nil {
-		return err
+		return nil, err
 	}
 	for _, c := range w.changed {
 		if err := r.jobChanged(ctx, x, c.before, *c.job); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return r.writeNewWork(ctx, x, w, now)
+	return w.next, r.writeNewWork(ctx, x, w, now)
 }
 
 // materializeJob writes one job's materialization, decided ahead when
@@ -141,7 +159,7 @@ func (r *Runner) materializeJob(ctx context.Context, x store.Tx, job store.Coord
 	if !res.Ran {
 		r.log.Debug("coordinator not materialized", "coord_job_id", job.ID, "reason", res.Reason)
 		if res.NextAt.After(now) {
-			w.schedule(KindMaterialize, job.ID, res.NextAt)
+			w.next[job.ID] = res.NextAt
 		}
 		return 0, nil // held by its pause time or status: a command schedules it again
 	}
@@ -162,7 +180,7 @@ func (r *Runner) materializeJob(ctx context.Context, x store.Tx, job store.Coord
 	case res.Throttled && queued+stillQueued >= updated.Throttle:
 		// woken when an action leaves the queue (moves.add)
 	case res.NextAt.After(now) || (progressed && !res.NextAt.IsZero()):
-		w.schedule(KindMaterialize, job.ID, res.NextAt) // kept for the trigger's release
+		w.next[job.ID] = res.NextAt
 	}
 	return len(res.Actions), nil
 }
@@ -241,6 +259,7 @@ type jobChange struct {
 // their SLA registrations and waits, and the triggers the actions make
 // due.
 type newWork struct {
+	next      map[string]time.Time // each job's next materialization, for its trigger's release
 	progress  []*store.CoordJob
 	changed   []jobChange
 	actions   []*store.CoordAction
@@ -461,7 +480,7 @@ func (r *Runner) lookAhead(ctx context.Context, runs []*engine.Claim, now time.T
 	var jobs []store.CoordJob
 	var queued map[string]int
 	err := r.cfg.Store.Tx(ctx, func(x store.Tx) error {
-		all, err := x.GetCoordJobs(ctx, ids)
+		all, err := r.rows.jobs(ctx, x, ids)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -169,7 +170,7 @@ func testBatchScheduleTriggers(t *testing.T, open Opener) {
 	tx(t, s, func(x store.Tx) error { return x.ScheduleTriggers(ctx, nil) })
 }
 
-// testBatchCoordJobs checks GetCoordJobs, LockCoordJobVersions,
+// testBatchCoordJobs checks GetCoordJobs, LockCoordJobVersions, GetCoordJobVersions,
 // GetCoordActions, GetCoordActionStates, CountCoordActionsByJob and
 // SetCoordWaitsMany.
 func testBatchCoordJobs(t *testing.T, open Opener) {
@@ -222,22 +223,27 @@ func testBatchCoordJobs(t *testing.T, open Opener) {
 		j.Throttle = 1000
 		return x.UpdateCoordJob(ctx, &j)
 	})
-	var versions map[string]store.Version
-	tx(t, s, func(x store.Tx) (err error) { versions, err = x.LockCoordJobVersions(ctx, ask); return })
-	if len(versions) != jobs {
-		t.Fatalf("LockCoordJobVersions: %d versions, want %d", len(versions), jobs)
-	}
-	for _, id := range ids {
-		want := store.Version(1)
-		if id == "C0002" {
-			want = 2
+	for name, read := range map[string]func(store.Tx, context.Context, []string) (map[string]store.Version, error){
+		"LockCoordJobVersions": store.Tx.LockCoordJobVersions,
+		"GetCoordJobVersions":  store.Tx.GetCoordJobVersions,
+	} {
+		var versions map[string]store.Version
+		tx(t, s, func(x store.Tx) (err error) { versions, err = read(x, ctx, ask); return })
+		if len(versions) != jobs {
+			t.Fatalf("%s: %d versions, want %d", name, len(versions), jobs)
 		}
-		if versions[id] != want {
-			t.Fatalf("LockCoordJobVersions: %s at version %d, want %d", id, versions[id], want)
+		for _, id := range ids {
+			want := store.Version(1)
+			if id == "C0002" {
+				want = 2
+			}
+			if versions[id] != want {
+				t.Fatalf("%s: %s at version %d, want %d", name, id, versions[id], want)
+			}
 		}
-	}
-	if _, ok := versions["missing"]; ok {
-		t.Fatal("LockCoordJobVersions: a version for a job that does not exist")
+		if _, ok := versions["missing"]; ok {
+			t.Fatalf("%s: a version for a job that does not exist", name)
+		}
 	}
 
 	// GetCoordActions: every action of the 600 jobs (more than one

@@ -252,25 +252,38 @@ func (x *txn) GetCoordActionStates(ctx context.Context, ids []string) (map[strin
 // LockCoordJobVersions locks jobs by id, in id order, reading only their
 // versions.
 func (x *txn) LockCoordJobVersions(ctx context.Context, ids []string) (map[string]store.Version, error) {
+	return x.coordJobVersions(ctx, ids, x.d.LockRow, "locking")
+}
+
+// GetCoordJobVersions reads the versions of jobs by id, in chunks,
+// without locking them.
+func (x *txn) GetCoordJobVersions(ctx context.Context, ids []string) (map[string]store.Version, error) {
+	return x.coordJobVersions(ctx, ids, "", "reading the versions of")
+}
+
+// coordJobVersions reads the versions of jobs by id, in id order, each
+// statement ending with lock (a dialect's row lock, or nothing); verb names
+// the work in errors.
+func (x *txn) coordJobVersions(ctx context.Context, ids []string, lock, verb string) (map[string]store.Version, error) {
 	sorted := sortedIDs(ids)
 	out := make(map[string]store.Version, len(sorted))
 	err := chunks(sorted, batchRows, func(part []string) error {
 		var args []any
 		rows, err := x.tx.QueryContext(ctx, `SELECT id, version FROM coord_jobs WHERE id IN (`+inList(&args, part)+
-			`) ORDER BY id`+x.d.LockRow, args...)
+			`) ORDER BY id`+lock, args...)
 		if err != nil {
-			return x.mapErr(err, "locking %d coordinator jobs", len(part))
+			return x.mapErr(err, "%s %d coordinator jobs", verb, len(part))
 		}
 		defer rows.Close()
 		for rows.Next() {
 			var id string
 			var v int64
 			if err := rows.Scan(&id, &v); err != nil {
-				return fmt.Errorf("locking %d coordinator jobs: %w", len(part), err)
+				return fmt.Errorf("%s %d coordinator jobs: %w", verb, len(part), err)
 			}
 			out[id] = store.Version(v)
 		}
-		return x.wrap(rows.Err(), "locking %d coordinator jobs", len(part))
+		return x.wrap(rows.Err(), "%s %d coordinator jobs", verb, len(part))
 	})
 	return out, err
 }
