@@ -188,3 +188,60 @@ func TestJobCache(t *testing.T) {
 		t.Fatal("forget dropped another job's entry")
 	}
 }
+
+// TestRowCache: a job row is served from the cache while the stored
+// version is the one it was read at, read again once a write advanced it,
+// and left out once the job is gone.
+func TestRowCache(t *testing.T) {
+	t.Parallel()
+	w := setup(t, options{now: time.Date(2010, 1, 1, 0, 0, 0, 0, time.UTC), noStart: true})
+	for _, id := range []string{"A", "B"} {
+		err := w.store.Tx(bg, func(x store.Tx) error {
+			return x.InsertCoordJob(bg, &store.CoordJob{ID: id, Status: store.JobRunning, ExecutionOrder: "FIFO",
+				Throttle: 1, CreatedTime: time.Now()})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := newRowCache(10)
+	read := func() []store.CoordJob {
+		t.Helper()
+		var out []store.CoordJob
+		err := w.store.Tx(bg, func(x store.Tx) (err error) { out, err = c.jobs(bg, x, []string{"B", "A", "gone"}); return })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if got := read(); len(got) != 2 || got[0].ID != "A" || got[1].ID != "B" || got[0].Throttle != 1 {
+		t.Fatalf("first read: %+v", got)
+	}
+	// A hit is the kept row: mark it to tell it from a read.
+	a, _ := c.rows.Get("A")
+	a.Throttle = 99
+	c.rows.Put("A", a)
+	if got := read(); got[0].Throttle != 99 {
+		t.Fatalf("an unchanged job was read again (throttle %d)", got[0].Throttle)
+	}
+	err := w.store.Tx(bg, func(x store.Tx) error {
+		j, err := x.GetCoordJob(bg, "A")
+		if err != nil {
+			return err
+		}
+		j.Throttle = 2
+		return x.UpdateCoordJob(bg, &j)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := read(); got[0].Throttle != 2 || got[0].Version != 2 {
+		t.Fatalf("a changed job came from the cache: throttle %d, version %d", got[0].Throttle, got[0].Version)
+	}
+	if err := w.store.Tx(bg, func(x store.Tx) error { return x.DeleteCoordJob(bg, "B") }); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(); len(got) != 1 || got[0].ID != "A" {
+		t.Fatalf("after B was deleted: %+v", got)
+	}
+}
