@@ -11,6 +11,10 @@
 # cluster with the three settings turned off (ALTER SYSTEM, reloaded), as `make test`'s
 # cluster runs, recorded as a second column beside the durable figures. It is opt-in:
 # the PostgreSQL benchmarks are most of the run's time, and a second pass doubles it.
+#
+# BENCH_ONLY=REGEX runs only the entries of the list below whose line (package,
+# pattern, benchtime) matches it, e.g. BENCH_ONLY=coordrun: a partial record, for
+# re-measuring what a change touched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${BENCH_OUT:-bench-results}
@@ -132,6 +136,7 @@ run_pass() {
     pkg=$1 bt=$3 pattern=$2
     [ "$field" = 4 ] && pattern=$4
     [ "$pattern" = - ] && continue
+    [ -n "${BENCH_ONLY:-}" ] && ! grep -Eq -- "$BENCH_ONLY" <<<"$b" && continue
     load=$(loadavg)
     echo "### $pkg -bench '$pattern' -benchtime $bt (load average $load)"
     go test -run '^$' -bench "$pattern" -benchtime "$bt" -benchmem -timeout 30m "$pkg" 2>&1 \
