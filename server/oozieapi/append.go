@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -34,6 +35,9 @@ type document interface {
 var (
 	documentType      = reflect.TypeFor[document]()
 	dateType          = reflect.TypeFor[Date]()
+	stringType        = reflect.TypeFor[string]()
+	intType           = reflect.TypeFor[int]()
+	boolType          = reflect.TypeFor[bool]()
 	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 )
@@ -49,6 +53,16 @@ func appendValue(dst []byte, v reflect.Value) ([]byte, error) {
 		return append(dst, "null"...), nil
 	}
 	t := v.Type()
+	// The plain kinds without methods first: most members of Oozie's documents,
+	// which need none of the method lookups below.
+	switch t {
+	case stringType:
+		return appendString(dst, v.String()), nil
+	case intType:
+		return strconv.AppendInt(dst, v.Int(), 10), nil
+	case boolType:
+		return strconv.AppendBool(dst, v.Bool()), nil
+	}
 	switch {
 	case t == dateType:
 		return appendDate(dst, v.Interface().(Date)), nil
@@ -100,7 +114,7 @@ func appendDate(dst []byte, d Date) []byte {
 		return append(dst, "null"...)
 	}
 	start := len(dst)
-	dst = d.AppendFormat(append(dst, '"'), DateLayout)
+	dst = appendDateLayout(append(dst, '"'), d.Time)
 	for _, c := range dst[start+1:] {
 		if c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
 			// A zone name strconv.Quote would escape: leave it to Date.MarshalJSON.
@@ -242,6 +256,10 @@ func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && plain8(s[i:i+8]) {
+			i += 8
+			continue
+		}
 		b := s[i]
 		if b >= 0x20 && b != '"' && b != '\\' && b < utf8.RuneSelf {
 			i++
@@ -286,4 +304,44 @@ func appendString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// plain8 reports whether none of the 8 bytes of s needs escaping or decoding:
+// each is ASCII, not a control character, not a quote and not a backslash. The
+// tests are on the 8 bytes at once (a byte is below n when subtracting n from
+// it borrows into its high bit; equal to c when its XOR with c is below 1).
+func plain8(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	below := func(x, n uint64) uint64 { return (x - ones*n) & ^x & highs }
+	return (x&highs)|below(x, 0x20)|below(x^(ones*'"'), 1)|below(x^(ones*'\\'), 1) == 0
+}
+
+// appendDateLayout appends t in DateLayout, as t.AppendFormat(dst, DateLayout)
+// does, without interpreting the layout: the dates of a page of actions are
+// most of its formatting.
+func appendDateLayout(dst []byte, t time.Time) []byte {
+	zone, _ := t.Zone()
+	year, month, day := t.Date()
+	if zone == "" || year < 1000 || year > 9999 {
+		return t.AppendFormat(dst, DateLayout)
+	}
+	hour, min, sec := t.Clock()
+	two := func(dst []byte, n int) []byte { return append(dst, byte('0'+n/10), byte('0'+n%10)) }
+	dst = append(dst, t.Weekday().String()[:3]...)
+	dst = append(dst, ',', ' ')
+	dst = two(dst, day)
+	dst = append(dst, ' ')
+	dst = append(dst, month.String()[:3]...)
+	dst = append(dst, ' ')
+	dst = strconv.AppendInt(dst, int64(year), 10)
+	dst = append(dst, ' ')
+	dst = two(dst, hour)
+	dst = append(dst, ':')
+	dst = two(dst, min)
+	dst = append(dst, ':')
+	dst = two(dst, sec)
+	dst = append(dst, ' ')
+	return append(dst, zone...)
 }

@@ -143,6 +143,44 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 	for b := range 256 {
 		checkAppendString(t, string([]byte{byte(b)}))
 		checkAppendString(t, "x"+string([]byte{byte(b)})+"y")
+		// At every place of the 8-byte steps of the fast scan, and after them.
+		for at := range 19 {
+			s := []byte("abcdefghijklmnopqrs")
+			s[at] = byte(b)
+			checkAppendString(t, string(s))
+		}
+	}
+}
+
+// TestAppendDateLayoutMatchesAppendFormat: the hand-written DateLayout is
+// time.Format's, in named, unnamed and daylight-saving zones, over years
+// and every month and weekday.
+func TestAppendDateLayoutMatchesAppendFormat(t *testing.T) {
+	t.Parallel()
+	var zones []*time.Location
+	for _, name := range []string{"UTC", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "Europe/London"} {
+		loc, err := time.LoadLocation(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zones = append(zones, loc)
+	}
+	zones = append(zones, GMT, time.FixedZone("", 5400), time.FixedZone("ZZ", -3600))
+	for _, loc := range zones {
+		for _, at := range []time.Time{time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(999, 12, 31, 23, 59, 59, 0, time.UTC),
+			time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC)} {
+			checkDateLayout(t, at.In(loc))
+		}
+		for at := time.Date(1969, 1, 1, 0, 0, 0, 0, time.UTC); at.Year() < 2040; at = at.Add(97*time.Hour + 13*time.Minute + 7*time.Second) {
+			checkDateLayout(t, at.In(loc))
+		}
+	}
+}
+
+func checkDateLayout(t *testing.T, at time.Time) {
+	t.Helper()
+	if got, want := string(appendDateLayout([]byte("x"), at)), string(at.AppendFormat([]byte("x"), DateLayout)); got != want {
+		t.Fatalf("%v: %q, want %q", at, got, want)
 	}
 }
 
