@@ -93,10 +93,12 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		}
 		dsn += sep + "binary_parameters=yes"
 	}
-	db, err := sql.Open("postgres", dsn)
+	connector, err := pq.NewConnector(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
+	connector.Dialer(readAheadDialer{})
+	db := sql.OpenDB(connector)
 	db.SetMaxOpenConns(32)
 	db.SetMaxIdleConns(16)
 	db.SetConnMaxIdleTime(5 * time.Minute)
