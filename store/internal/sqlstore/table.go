@@ -159,10 +159,15 @@ func (t *table[T]) queryCols(ctx context.Context, x *txn, cols, tail string, arg
 		return nil, x.mapErr(err, "listing %s", t.noun)
 	}
 	defer rows.Close()
+	// Every row is scanned into one r through one list of destinations, then
+	// copied out: no row allocates its own (a page of a listing is most of an
+	// answer's allocations).
 	var out []T
+	var r, zero T
+	dest := t.fields(x.d, &r)
 	for rows.Next() {
-		var r T
-		if err := rows.Scan(t.fields(x.d, &r)...); err != nil {
+		r = zero
+		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("listing %s: %w", t.noun, err)
 		}
 		out = append(out, r)
