@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"sync"
 
 	"github.com/gozie/gozie/server/oozieapi"
@@ -37,6 +38,9 @@ func WriteJSON(w http.ResponseWriter, status int, v any) error {
 	b = append(b, '\n')
 	*bp = b
 	w.Header().Set("Content-Type", ContentTypeJSON)
+	// With its length known the answer is sent as it is, not in chunks
+	// (which a client must then take apart).
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
 	if _, err := w.Write(b); err != nil {
 		return fmt.Errorf("writing JSON response: %w", err)

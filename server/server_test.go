@@ -416,3 +416,28 @@ func TestRouteLabel(t *testing.T) {
 		t.Errorf("route without leading slash: %d", resp.StatusCode)
 	}
 }
+
+// TestWriteJSONSendsItsLength: a JSON answer carries its length and is not
+// sent in chunks, however large.
+func TestWriteJSONSendsItsLength(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("x", 200<<10)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := WriteJSON(w, http.StatusOK, map[string]string{"conf": big}); err != nil {
+			t.Error(err)
+		}
+	}))
+	defer ts.Close()
+	resp, err := http.Get(ts.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.TransferEncoding) != 0 || resp.ContentLength != int64(len(body)) || len(body) < len(big) {
+		t.Errorf("transfer encoding %v, content length %d, body of %d bytes", resp.TransferEncoding, resp.ContentLength, len(body))
+	}
+}
