@@ -232,6 +232,12 @@ type Coordinators interface {
 	ListCoordActions(ctx context.Context, f CoordActionFilter) ([]CoordAction, int, error)
 	// CountCoordActions counts a job's actions by status.
 	CountCoordActions(ctx context.Context, jobID string) (map[CoordActionStatus]int, error)
+	// GetCoordJobCounting reads a job without its definitions (Definition
+	// and OrigDefinition are empty) and counts its actions matching f (whose
+	// JobID is taken to be id), in one statement: a job's info.
+	GetCoordJobCounting(ctx context.Context, id string, f CoordActionFilter) (CoordJob, int, error)
+	// ListCoordActionsPage is ListCoordActions without the total.
+	ListCoordActionsPage(ctx context.Context, f CoordActionFilter) ([]CoordAction, error)
 	// CountCoordActionsWhere counts the actions matching f (its order and
 	// paging are ignored); with statuses given it reads only their part of
 	// the (job, status) index, however many actions the job has.

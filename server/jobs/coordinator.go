@@ -112,14 +112,17 @@ func (a *api) getCoordinator(w http.ResponseWriter, r *http.Request, id, show st
 	)
 	err = a.Store.View(r.Context(), func(x store.Tx) error {
 		var err error
-		if job, err = x.GetCoordJob(r.Context(), id); err != nil || show != showInfo {
+		if show != showInfo {
+			job, err = x.GetCoordJob(r.Context(), id)
 			return err
 		}
-		if length == 0 {
-			total, err = x.CountCoordActionsWhere(r.Context(), f)
+		// The job (its definitions are not part of the info) and the number
+		// of its actions matching the filter in one statement; the page in
+		// a second.
+		if job, total, err = x.GetCoordJobCounting(r.Context(), id, f); err != nil || length == 0 {
 			return err
 		}
-		acts, total, err = x.ListCoordActions(r.Context(), f)
+		acts, err = x.ListCoordActionsPage(r.Context(), f)
 		return err
 	})
 	if errors.Is(err, store.ErrNotFound) {

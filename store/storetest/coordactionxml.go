@@ -1,8 +1,11 @@
 package storetest
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/gozie/gozie/store"
 )
@@ -83,5 +86,73 @@ func testListJobsOmitDocuments(t *testing.T, open Opener) {
 		if !slices.Equal(docs, want) {
 			t.Errorf("omit %v: documents %q, want %q", omit, docs, want)
 		}
+	}
+}
+
+// testCoordJobInfo: GetCoordJobCounting reads the job without its
+// definitions with the number of its actions matching a filter (whatever
+// job the filter names), and fails on a missing job; ListCoordActionsPage
+// is ListCoordActions' page.
+func testCoordJobInfo(t *testing.T, open Opener) {
+	s := open(t)
+	tx(t, s, func(x store.Tx) error {
+		for _, id := range []string{"C5", "C6"} {
+			j := store.CoordJob{ID: id, AppName: "a" + id, Status: store.JobRunning, ExecutionOrder: "FIFO", CreatedTime: t0,
+				Conf: "<conf/>", Definition: "<coordinator-app/>", OrigDefinition: "<orig/>", Throttle: 7}
+			if err := x.InsertCoordJob(ctx, &j); err != nil {
+				return err
+			}
+		}
+		for n := 1; n <= 5; n++ {
+			st := store.CoordActionWaiting
+			if n%2 == 0 {
+				st = store.CoordActionReady
+			}
+			a := store.CoordAction{ID: fmt.Sprintf("C5@%d", n), JobID: "C5", ActionNumber: n, Status: st,
+				NominalTime: t0.Add(time.Duration(n) * time.Hour), CreatedTime: t0, LastModified: t0}
+			if err := x.InsertCoordAction(ctx, &a); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for _, tc := range []struct {
+		id   string
+		f    store.CoordActionFilter
+		want int
+	}{
+		{"C5", store.CoordActionFilter{}, 5},
+		{"C5", store.CoordActionFilter{JobID: "C6", Statuses: []store.CoordActionStatus{store.CoordActionReady}}, 2},
+		{"C5", store.CoordActionFilter{NominalFrom: t0.Add(4 * time.Hour)}, 2},
+		{"C6", store.CoordActionFilter{}, 0},
+	} {
+		var (
+			j     store.CoordJob
+			total int
+		)
+		tx(t, s, func(x store.Tx) (err error) { j, total, err = x.GetCoordJobCounting(ctx, tc.id, tc.f); return })
+		if j.ID != tc.id || j.AppName != "a"+tc.id || j.Conf != "<conf/>" || j.Throttle != 7 || j.Version != 1 ||
+			j.Definition != "" || j.OrigDefinition != "" || total != tc.want {
+			t.Errorf("%s %+v: total %d (want %d), job %+v", tc.id, tc.f, total, tc.want, j)
+		}
+	}
+	err := s.Tx(ctx, func(x store.Tx) error {
+		_, _, err := x.GetCoordJobCounting(ctx, "missing", store.CoordActionFilter{})
+		return err
+	})
+	if !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a missing job: %v, want ErrNotFound", err)
+	}
+	f := store.CoordActionFilter{JobID: "C5", Desc: true, Offset: 1, Limit: 3}
+	var page, list []store.CoordAction
+	tx(t, s, func(x store.Tx) (err error) {
+		if page, err = x.ListCoordActionsPage(ctx, f); err != nil {
+			return err
+		}
+		list, _, err = x.ListCoordActions(ctx, f)
+		return err
+	})
+	if len(page) != 3 || page[0].ID != "C5@4" || !slices.EqualFunc(page, list, func(a, b store.CoordAction) bool { return a.ID == b.ID }) {
+		t.Errorf("page %v, list %v", page, list)
 	}
 }

@@ -279,11 +279,16 @@ func (x *txn) PresentCoordActionStatuses(ctx context.Context, jobID string) ([]s
 	return out, rows.Err()
 }
 func (x *txn) ListCoordActions(ctx context.Context, f store.CoordActionFilter) ([]store.CoordAction, int, error) {
-	w := x.coordActionWhere(f)
-	total, err := x.count(ctx, coordActions.name, w)
+	total, err := x.count(ctx, coordActions.name, x.coordActionWhere(f))
 	if err != nil {
 		return nil, 0, err
 	}
+	out, err := x.ListCoordActionsPage(ctx, f)
+	return out, total, err
+}
+
+func (x *txn) ListCoordActionsPage(ctx context.Context, f store.CoordActionFilter) ([]store.CoordAction, error) {
+	w := x.coordActionWhere(f)
 	order := " ORDER BY nominal_time, action_number"
 	if f.Desc {
 		order = " ORDER BY nominal_time DESC, action_number DESC"
@@ -292,9 +297,26 @@ func (x *txn) ListCoordActions(ctx context.Context, f store.CoordActionFilter) (
 	if f.OmitActionXML {
 		cols = coordActionColsWithoutXML
 	}
-	out, err := coordActions.queryCols(ctx, x, cols, w.String()+order+page(f.Offset, f.Limit), w.args...)
-	return out, total, err
+	return coordActions.queryCols(ctx, x, cols, w.String()+order+page(f.Offset, f.Limit), w.args...)
 }
+
+func (x *txn) GetCoordJobCounting(ctx context.Context, id string, f store.CoordActionFilter) (store.CoordJob, int, error) {
+	f.JobID = id
+	w := x.coordActionWhere(f)
+	args := append(w.args, id)
+	q := fmt.Sprintf("SELECT %s, (SELECT COUNT(*) FROM coord_actions %s) FROM coord_jobs WHERE id = $%d",
+		coordJobs.colListOmitting(jobDefinitions), w.String(), len(args))
+	var j store.CoordJob
+	var total int
+	err := x.tx.QueryRowContext(ctx, q, args...).Scan(append(coordJobs.fields(x.d, &j), &total)...)
+	if err != nil {
+		return store.CoordJob{}, 0, x.mapErr(err, "getting coordinator job %s", id)
+	}
+	return j, total, nil
+}
+
+// jobDefinitions are the columns GetCoordJobCounting leaves out.
+var jobDefinitions = []string{"definition", "orig_definition"}
 
 // coordActionColsWithoutXML is the column list of coord_actions with an empty string in
 // place of action_xml, for CoordActionFilter.OmitActionXML.
