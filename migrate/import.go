@@ -109,7 +109,7 @@ func (im *Importer) write(ctx context.Context, x store.Tx, u *oozie.Unit) error 
 		}
 		return err
 	}
-	now := im.Now().UTC().Truncate(time.Millisecond)
+	now := store.StoredTime(im.Now())
 	if u.Bundle != nil {
 		if err := im.writeBundle(ctx, x, u, now); err != nil {
 			return err

@@ -23,6 +23,25 @@ func TimeInRange(t time.Time) bool {
 	return t.IsZero() || (!t.Before(MinTime) && !t.After(MaxTime))
 }
 
+// StoredTime returns t as a row holds it: UTC, millisecond precision; the
+// zero time stays zero.
+func StoredTime(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return t.UTC().Truncate(time.Millisecond)
+}
+
+// AsStored returns j with its times as a row holds them (StoredTime): what
+// reading j back returns once it is written.
+func (j CoordJob) AsStored() CoordJob {
+	for _, t := range []*time.Time{&j.StartTime, &j.EndTime, &j.PauseTime, &j.LastActionTime,
+		&j.NextMaterializedTime, &j.SuspendedTime, &j.CreatedTime, &j.LastModified} {
+		*t = StoredTime(*t)
+	}
+	return j
+}
+
 // Version is a row's optimistic-lock counter. Every update must name the
 // version it read; the store increments it, so two writers that read the same
 // row can never both apply a change.

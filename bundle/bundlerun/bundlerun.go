@@ -103,7 +103,7 @@ func (r *Runner) OnCoordinatorChange(ctx context.Context, x store.Tx, job store.
 }
 
 // now is the engine's time as the store keeps it: UTC, milliseconds.
-func (r *Runner) now() time.Time { return r.cfg.Clock.Now().UTC().Truncate(time.Millisecond) }
+func (r *Runner) now() time.Time { return store.StoredTime(r.cfg.Clock.Now()) }
 
 // retryConflicts repeats fn while it fails with store.ErrConflict: a row changed between
 // read and write, so the decision is taken again on fresh rows.

@@ -118,12 +118,13 @@ func New(cfg Config) (*Runner, error) {
 	if cfg.JobCacheSize <= 0 {
 		cfg.JobCacheSize = 4096
 	}
+	jobs := newJobCache(cfg.JobCacheSize)
 	return &Runner{
 		cfg:  cfg,
 		log:  cfg.Logger,
 		set:  cfg.Settings.WithDefaults(),
-		jobs: newJobCache(cfg.JobCacheSize),
-		rows: newRowCache(rowCacheSize),
+		jobs: jobs,
+		rows: newRowCache(rowCacheSize, jobs),
 		docs: newDocCache(docCacheSize),
 		sem:  make(chan struct{}, cfg.MaxConcurrentChecks),
 	}, nil
@@ -170,7 +171,7 @@ func (r *Runner) handlers() map[store.TriggerKind]engine.Handler {
 }
 
 // now is the engine's time as the store keeps it: UTC, milliseconds.
-func (r *Runner) now() time.Time { return r.cfg.Clock.Now().UTC().Truncate(time.Millisecond) }
+func (r *Runner) now() time.Time { return store.StoredTime(r.cfg.Clock.Now()) }
 
 // definition returns the job's parsed definition and configuration.
 func (r *Runner) definition(row *store.CoordJob) (*coordinator.Job, *conf.Properties, error) {

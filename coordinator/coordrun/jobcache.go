@@ -29,6 +29,7 @@ type defKey struct {
 
 type cacheEntry struct {
 	id   string // the job that used the entry last
+	key  defKey // what it was parsed from (see rowCache.intern)
 	job  *coordinator.Job
 	conf *conf.Properties
 }
@@ -47,14 +48,26 @@ func (c *jobCache) get(row *store.CoordJob) (*cacheEntry, bool) {
 	// The entry is shared read-only; which job used it last is kept beside
 	// it by replacing the entry, not by writing to it.
 	if e.id != row.ID {
-		e = &cacheEntry{id: row.ID, job: e.job, conf: e.conf}
-		c.byDef.Put(keyOf(row), e)
+		e = &cacheEntry{id: row.ID, key: e.key, job: e.job, conf: e.conf}
+		c.byDef.Put(e.key, e)
 	}
 	return e, true
 }
 
 func (c *jobCache) put(row *store.CoordJob, job *coordinator.Job, conf *conf.Properties) {
-	c.byDef.Put(keyOf(row), &cacheEntry{id: row.ID, job: job, conf: conf})
+	k := keyOf(row)
+	c.byDef.Put(k, &cacheEntry{id: row.ID, key: k, job: job, conf: conf})
+}
+
+// source returns the definition and configuration strings an entry was
+// parsed from when one was parsed from ones equal to row's, so that rows
+// kept elsewhere can share them (see rowCache).
+func (c *jobCache) source(row *store.CoordJob) (definition, conf string, ok bool) {
+	e, ok := c.byDef.Peek(keyOf(row))
+	if !ok {
+		return "", "", false
+	}
+	return e.key.definition, e.key.conf, true
 }
 
 // forget drops the entry a job used last, e.g. once the job has finished;

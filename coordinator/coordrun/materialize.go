@@ -54,12 +54,24 @@ func (r *Runner) handleMaterializeBatch(ctx context.Context, runs []*engine.Clai
 	now := r.now()
 	la := r.lookAhead(ctx, runs, now)
 	created := map[string]int{}
+	written := map[string]store.CoordJob{}
 	err := engine.FinishBatch(ctx, runs, func(x store.Tx, part []*engine.Claim) ([]time.Time, error) {
-		return r.materializeTx(ctx, x, part, now, la, created)
+		for _, run := range part {
+			delete(written, run.Trigger.EntityID) // what an attempt that failed wrote
+		}
+		return r.materializeTx(ctx, x, part, now, la, created, written)
 	})
 	for _, run := range runs {
-		if n := created[run.Trigger.EntityID]; n > 0 && run.Finished() {
+		if !run.Finished() {
+			continue
+		}
+		if n := created[run.Trigger.EntityID]; n > 0 {
 			r.log.Debug("coordinator actions materialized", "coord_job_id", run.Trigger.EntityID, "actions", n)
+		}
+		// A finished run's last attempt committed: its job rows are what
+		// the store now holds, for the input checks that read them next.
+		if j, ok := written[run.Trigger.EntityID]; ok {
+			r.rows.put([]store.CoordJob{j})
 		}
 	}
 	return err
@@ -74,10 +86,11 @@ const hookMaterialized = "materialize:inserted"
 // each run's trigger is due again (zero: never, unless scheduled
 // meanwhile), which the trigger's release writes: the trigger row is
 // written once, not moved by an upsert and then released. created
-// receives the number of actions each job got (valid once x commits).
+// receives the number of actions each job got and written each job's row
+// as written (both valid once x commits).
 func (r *Runner) materializeTx(ctx context.Context, x store.Tx, runs []*engine.Claim, now time.Time, la *lookahead,
-	created map[string]int) ([]time.Time, error) {
-	next, err := r.materializeJobs(ctx, x, runs, now, la, created)
+	created map[string]int, written map[string]store.CoordJob) ([]time.Time, error) {
+	next, err := r.materializeJobs(ctx, x, runs, now, la, created, written)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +104,7 @@ func (r *Runner) materializeTx(ctx context.Context, x store.Tx, runs []*engine.C
 // materializeJobs is materializeTx's work; it returns each materialized
 // job's next due time by job id.
 func (r *Runner) materializeJobs(ctx context.Context, x store.Tx, runs []*engine.Claim, now time.Time, la *lookahead,
-	created map[string]int) (map[string]time.Time, error) {
+	created map[string]int, written map[string]store.CoordJob) (map[string]time.Time, error) {
 	ids := make([]string, len(runs))
 	for i, run := range runs {
 		ids[i] = run.Trigger.EntityID
@@ -134,6 +147,7 @@ func (r *Runner) materializeJobs(ctx context.Context, x store.Tx, runs []*engine
 		if err := r.jobChanged(ctx, x, c.before, *c.job); err != nil {
 			return nil, err
 		}
+		written[c.job.ID] = c.job.AsStored() // its version advanced by the write
 	}
 	return w.next, r.writeNewWork(ctx, x, w, now)
 }

@@ -2,9 +2,11 @@ package coordrun
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/gozie/gozie/coordinator"
 	"github.com/gozie/gozie/store"
@@ -204,7 +206,7 @@ func TestRowCache(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := newRowCache(10)
+	c := newRowCache(10, newJobCache(10))
 	read := func() []store.CoordJob {
 		t.Helper()
 		var out []store.CoordJob
@@ -243,5 +245,40 @@ func TestRowCache(t *testing.T) {
 	}
 	if got := read(); len(got) != 1 || got[0].ID != "A" {
 		t.Fatalf("after B was deleted: %+v", got)
+	}
+}
+
+// TestMaterializationKeepsTheRowsItWrote: once a materialization commits,
+// the job row it wrote is kept at its new version, exactly as the store
+// holds it (the next pass that reads the job reads only its version), and
+// the kept copy shares its documents with the parsed definition's.
+func TestMaterializationKeepsTheRowsItWrote(t *testing.T) {
+	t.Parallel()
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			// A clock to the nanosecond and not in UTC, as a row's times are not.
+			now := time.Date(2010, 1, 1, 9, 0, 0, 123456789, time.FixedZone("X", 5*3600+1800))
+			w := setup(t, options{now: now, postgres: backend == "postgres", only: []store.TriggerKind{KindMaterialize}})
+			app := w.app("kept", coordXML("${coord:hours(1)}", "2010-01-01T00:00Z", "2010-01-02T00:00Z",
+				"<concurrency>0</concurrency>", true))
+			id := w.submit(w.props(app))
+			w.settle()
+			stored := w.job(id)
+			if stored.LastActionNumber == 0 {
+				t.Fatal("nothing materialized")
+			}
+			kept, ok := w.coords.rows.rows.Peek(id)
+			if !ok {
+				t.Fatal("the written row was not kept")
+			}
+			if !reflect.DeepEqual(kept, stored) {
+				t.Errorf("kept:\n%+v\nstored:\n%+v", kept, stored)
+			}
+			if def, conf, ok := w.coords.jobs.source(&stored); !ok || unsafe.StringData(def) != unsafe.StringData(kept.Definition) ||
+				unsafe.StringData(conf) != unsafe.StringData(kept.Conf) {
+				t.Error("the kept row does not share the parsed definition's documents")
+			}
+		})
 	}
 }

@@ -23,13 +23,18 @@ const rowCacheSize = 16384
 // used only while the stored version is the one it was read at: every write
 // of a job row advances its version, so a hit is the row as stored, never
 // a stale one. Only rows read from the store (committed ones) enter it.
-// It is bounded (an internal/lru cache).
+// It is bounded (an internal/lru cache). A kept row's definitions and
+// configuration share their strings with the parsed definitions' cache
+// (jobCache) where it has equal ones, and its definition as submitted with
+// its definition when the two are equal: jobs submitted from one
+// application, a bundle's say, keep one copy of their documents.
 type rowCache struct {
 	rows *lru.Cache[string, store.CoordJob]
+	defs *jobCache
 }
 
-func newRowCache(max int) *rowCache {
-	return &rowCache{rows: lru.New[string, store.CoordJob](max)}
+func newRowCache(max int, defs *jobCache) *rowCache {
+	return &rowCache{rows: lru.New[string, store.CoordJob](max), defs: defs}
 }
 
 // jobs returns the jobs with the given ids that exist, as they are now, in
@@ -45,8 +50,20 @@ func (c *rowCache) jobs(ctx context.Context, x store.Tx, ids []string) ([]store.
 
 func (c *rowCache) put(rows []store.CoordJob) {
 	for _, j := range rows {
-		c.rows.Put(j.ID, j)
+		c.rows.Put(j.ID, c.intern(j))
 	}
+}
+
+// intern returns j with its documents' strings shared where equal ones are
+// kept already (equal content: the row is the same).
+func (c *rowCache) intern(j store.CoordJob) store.CoordJob {
+	if def, conf, ok := c.defs.source(&j); ok {
+		j.Definition, j.Conf = def, conf
+	}
+	if j.OrigDefinition == j.Definition {
+		j.OrigDefinition = j.Definition
+	}
+	return j
 }
 
 // current returns the jobs of versions as they are at those versions, in

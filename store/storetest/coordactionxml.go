@@ -3,6 +3,7 @@ package storetest
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -154,5 +155,29 @@ func testCoordJobInfo(t *testing.T, open Opener) {
 	})
 	if len(page) != 3 || page[0].ID != "C5@4" || !slices.EqualFunc(page, list, func(a, b store.CoordAction) bool { return a.ID == b.ID }) {
 		t.Errorf("page %v, list %v", page, list)
+	}
+}
+
+// testCoordJobAsStored: a job read back is the job written as AsStored
+// makes it, with every time of the row (each field of type time.Time, found
+// by reflection so that a new one is not missed) given in a zone other than
+// UTC and to the nanosecond.
+func testCoordJobAsStored(t *testing.T, open Opener) {
+	s := open(t)
+	j := store.CoordJob{ID: "C11", AppName: "a", Status: store.JobRunning, ExecutionOrder: "FIFO", Conf: "<c/>"}
+	zone := time.FixedZone("X", 5*3600+1800)
+	v := reflect.ValueOf(&j).Elem()
+	n := 0
+	for i := range v.NumField() {
+		if f := v.Field(i); f.Type() == reflect.TypeFor[time.Time]() {
+			n++
+			f.Set(reflect.ValueOf(time.Date(2026, 3, n, 4, 5, 6, 123456789+n, zone)))
+		}
+	}
+	tx(t, s, func(x store.Tx) error { return x.InsertCoordJob(ctx, &j) })
+	var got store.CoordJob
+	tx(t, s, func(x store.Tx) (err error) { got, err = x.GetCoordJob(ctx, "C11"); return })
+	if want := j.AsStored(); !reflect.DeepEqual(got, want) {
+		t.Errorf("read back:\n%+v\nwant (AsStored):\n%+v", got, want)
 	}
 }

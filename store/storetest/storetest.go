@@ -35,6 +35,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"CoordJobsAndActions", testCoordJobsAndActions},
 		{"ListCoordActionsOmitXML", testListCoordActionsOmitXML},
 		{"CoordJobInfo", testCoordJobInfo},
+		{"CoordJobAsStored", testCoordJobAsStored},
 		{"ListJobsOmitDocuments", testListJobsOmitDocuments},
 		{"CoordEngineColumns", testCoordEngineColumns},
 		{"TimeRange", testTimeRange},

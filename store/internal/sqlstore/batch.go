@@ -106,7 +106,7 @@ func (x *txn) ReleaseTriggers(ctx context.Context, rs []store.TriggerRelease) er
 			del = append(del, t.ID)
 			continue
 		}
-		at := Truncate(earliest(r.Next, c.requeue))
+		at := store.StoredTime(earliest(r.Next, c.requeue))
 		due[at] = append(due[at], t.ID)
 	}
 	if len(lost) > 0 {

@@ -91,7 +91,7 @@ func (c tm) Value() (driver.Value, error) {
 		return nil, fmt.Errorf("sqlstore: time %s is outside the range the store holds (%s to %s)",
 			c.t.UTC().Format(time.RFC3339), store.MinTime.Format(time.RFC3339), store.MaxTime.Format(time.RFC3339))
 	}
-	u := c.t.UTC().Truncate(time.Millisecond)
+	u := store.StoredTime(*c.t)
 	if c.native {
 		return u, nil
 	}
@@ -106,17 +106,9 @@ func (c tm) Scan(src any) error {
 	case int64:
 		*c.t = time.UnixMilli(v).UTC()
 	case time.Time:
-		*c.t = v.UTC().Truncate(time.Millisecond)
+		*c.t = store.StoredTime(v)
 	default:
 		return fmt.Errorf("sqlstore: cannot scan %T into a time", src)
 	}
 	return nil
-}
-
-// Truncate returns t as the store keeps it: UTC, millisecond precision.
-func Truncate(t time.Time) time.Time {
-	if t.IsZero() {
-		return t
-	}
-	return t.UTC().Truncate(time.Millisecond)
 }
