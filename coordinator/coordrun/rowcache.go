@@ -22,7 +22,9 @@ const rowCacheSize = 16384
 // when nothing changed, not their definitions and configurations. A row is
 // used only while the stored version is the one it was read at: every write
 // of a job row advances its version, so a hit is the row as stored, never
-// a stale one. Only rows read from the store (committed ones) enter it.
+// a stale one. Only committed rows enter it: rows read from the store, and
+// the rows a materialization wrote once its transaction has committed
+// (handleMaterializeBatch), as the store holds them (CoordJob.AsStored).
 // It is bounded (an internal/lru cache). A kept row's definitions and
 // configuration share their strings with the parsed definitions' cache
 // (jobCache) where it has equal ones, and its definition as submitted with
