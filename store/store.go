@@ -206,6 +206,12 @@ type CoordActionFilter struct {
 	// OmitActionXML leaves ActionXML empty: its column (1–2 KB an action) is not
 	// read, for answers that do not include it (Oozie's JSON of an action has none).
 	OmitActionXML bool
+	// JobConf, when set, is the job's configuration, which its actions are created
+	// with until the job is updated: a listing reads an action's created
+	// configuration only where it differs (and its run configuration only where
+	// that differs from the created one), so a page of actions carries the
+	// configuration once, not twice per action.
+	JobConf string
 }
 
 // Coordinators stores coordinator jobs and their actions.

@@ -122,6 +122,7 @@ func (a *api) getCoordinator(w http.ResponseWriter, r *http.Request, id, show st
 		if job, total, err = x.GetCoordJobCounting(r.Context(), id, f); err != nil || length == 0 {
 			return err
 		}
+		f.JobConf = job.Conf
 		acts, err = x.ListCoordActionsPage(r.Context(), f)
 		return err
 	})

@@ -21,8 +21,47 @@ import (
 // MarshalJSON and then check and copy its output again at every level of nesting, which
 // was most of the CPU of a coordinator's info with fifty actions. Values of other types
 // go through encoding/json unchanged.
+//
+// A long string met again in one document (an action's configuration, the same in
+// every action of a page) is escaped once and its escaped bytes copied after that.
 func AppendJSON(dst []byte, v any) ([]byte, error) {
-	return appendValue(dst, reflect.ValueOf(v))
+	var a appender
+	return a.value(dst, reflect.ValueOf(v))
+}
+
+// appender writes one document. It keeps where it wrote the last long strings,
+// to copy their escaped form when one comes again.
+type appender struct {
+	seen [2]seenString
+	next int // the entry of seen to replace next
+}
+
+// seenString is a string and where its escaped form is in dst.
+type seenString struct {
+	s          string
+	start, end int
+}
+
+// repeatMin is the length from which a string is looked up among the last ones:
+// comparing shorter ones costs about what escaping them does.
+const repeatMin = 128
+
+// string appends s as appendString does, copying its escaped bytes if they were
+// written into dst before.
+func (a *appender) string(dst []byte, s string) []byte {
+	if len(s) < repeatMin {
+		return appendString(dst, s)
+	}
+	for _, r := range a.seen {
+		if len(r.s) == len(s) && r.s == s {
+			return append(dst, dst[r.start:r.end]...)
+		}
+	}
+	start := len(dst)
+	dst = appendString(dst, s)
+	a.seen[a.next] = seenString{s: s, start: start, end: len(dst)}
+	a.next = (a.next + 1) % len(a.seen)
+	return dst
 }
 
 // document is a type of this package with its own JSON form. form returns the value to
@@ -44,11 +83,11 @@ var (
 
 // marshalDocument is the MarshalJSON of every document type.
 func marshalDocument(d document) ([]byte, error) {
-	return appendValue(nil, reflect.ValueOf(d))
+	return AppendJSON(nil, d)
 }
 
-// appendValue appends the JSON of v (see AppendJSON).
-func appendValue(dst []byte, v reflect.Value) ([]byte, error) {
+// value appends the JSON of v (see AppendJSON).
+func (a *appender) value(dst []byte, v reflect.Value) ([]byte, error) {
 	if !v.IsValid() {
 		return append(dst, "null"...), nil
 	}
@@ -57,7 +96,7 @@ func appendValue(dst []byte, v reflect.Value) ([]byte, error) {
 	// which need none of the method lookups below.
 	switch t {
 	case stringType:
-		return appendString(dst, v.String()), nil
+		return a.string(dst, v.String()), nil
 	case intType:
 		return strconv.AppendInt(dst, v.Int(), 10), nil
 	case boolType:
@@ -70,9 +109,9 @@ func appendValue(dst []byte, v reflect.Value) ([]byte, error) {
 		plain, nullEmpty := v.Interface().(document).form()
 		pv := reflect.ValueOf(plain)
 		if nullEmpty {
-			return appendNullingObject(dst, pv)
+			return a.nullingObject(dst, pv)
 		}
-		return appendPlainObject(dst, pv)
+		return a.plainObject(dst, pv)
 	case t.Implements(jsonMarshalerType) || t.Implements(textMarshalerType):
 		return appendEncoded(dst, v)
 	case v.CanAddr() && (reflect.PointerTo(t).Implements(jsonMarshalerType) || reflect.PointerTo(t).Implements(textMarshalerType)):
@@ -81,7 +120,7 @@ func appendValue(dst []byte, v reflect.Value) ([]byte, error) {
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return appendString(dst, v.String()), nil
+		return a.string(dst, v.String()), nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return strconv.AppendInt(dst, v.Int(), 10), nil
 	case reflect.Bool:
@@ -99,7 +138,7 @@ func appendValue(dst []byte, v reflect.Value) ([]byte, error) {
 				dst = append(dst, ',')
 			}
 			var err error
-			if dst, err = appendValue(dst, v.Index(i)); err != nil {
+			if dst, err = a.value(dst, v.Index(i)); err != nil {
 				return nil, err
 			}
 		}
@@ -135,9 +174,9 @@ func appendEncoded(dst []byte, v reflect.Value) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// appendNullingObject appends the struct v as a JSON object whose empty-string members
-// are null, members in name order (as Oozie's JSON objects, which are maps, have them).
-func appendNullingObject(dst []byte, v reflect.Value) ([]byte, error) {
+// nullingObject appends the struct v as a JSON object whose empty-string members are
+// null, members in name order (as Oozie's JSON objects, which are maps, have them).
+func (a *appender) nullingObject(dst []byte, v reflect.Value) ([]byte, error) {
 	fields, err := objectFields(v.Type())
 	if err != nil {
 		return nil, err
@@ -155,7 +194,7 @@ func appendNullingObject(dst []byte, v reflect.Value) ([]byte, error) {
 		first = false
 		dst = append(dst, f.key...)
 		start := len(dst)
-		if dst, err = appendValue(dst, fv); err != nil {
+		if dst, err = a.value(dst, fv); err != nil {
 			return nil, fmt.Errorf("encoding %v.%s: %w", v.Type(), f.name, err)
 		}
 		if string(dst[start:]) == `""` {
@@ -208,9 +247,9 @@ func plainFields(t reflect.Type) (fields []plainField, ok bool) {
 	return fields, ok
 }
 
-// appendPlainObject appends the struct v as encoding/json writes a struct: members in
+// plainObject appends the struct v as encoding/json writes a struct: members in
 // declaration order, omitempty as encoding/json reads it.
-func appendPlainObject(dst []byte, v reflect.Value) ([]byte, error) {
+func (a *appender) plainObject(dst []byte, v reflect.Value) ([]byte, error) {
 	fields, ok := plainFields(v.Type())
 	if !ok {
 		return appendEncoded(dst, v)
@@ -228,7 +267,7 @@ func appendPlainObject(dst []byte, v reflect.Value) ([]byte, error) {
 		first = false
 		dst = append(dst, f.key...)
 		var err error
-		if dst, err = appendValue(dst, fv); err != nil {
+		if dst, err = a.value(dst, fv); err != nil {
 			return nil, fmt.Errorf("encoding %v.%s: %w", v.Type(), f.name, err)
 		}
 	}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -259,6 +261,55 @@ func TestAppendJSONCallsPointerMarshalersAsEncodingJSONDoes(t *testing.T) {
 		}
 		if want := encodeWithJSON(t, v); !bytes.Equal(got, want) {
 			t.Errorf("%s: AppendJSON = %s, want %s", name, got, want)
+		}
+	}
+}
+
+// TestAppendJSONCopiesRepeatedStrings: long strings met again in a document (the
+// same configuration in every action of a page, two alternating, three taking
+// turns in two places, equal lengths with other bytes, escapes) are written as
+// encoding/json writes them, also after a prefix already in dst.
+func TestAppendJSONCopiesRepeatedStrings(t *testing.T) {
+	t.Parallel()
+	long := func(fill string) string {
+		return "<configuration>" + strings.Repeat(fill, repeatMin/len(fill)+1) + "</configuration>"
+	}
+	a, b, c := long(`<p>"a"\tq</p>`+"\n"), long("<p>bbbbbbbbbb</p>"), long("<p>ccccccccccc</p>")
+	sameLength := []byte(b)
+	sameLength[len(sameLength)/2] = 'X'
+	// Pairs of (created, run) configurations, in the order they are written.
+	confs := [][2]string{{a, a}, {a, b}, {a, b}, {c, a}, {b, c}, {b, string(sameLength)}, {b, "short"},
+		{string([]byte(a)), a}, {c, c}}
+	job := CoordinatorJob{ID: "0000002-x-C", Conf: a}
+	for i, cf := range confs {
+		job.Actions = append(job.Actions, CoordinatorAction{ID: fmt.Sprint("0000002-x-C@", i+1), ActionNumber: i + 1,
+			CreatedConf: cf[0], RunConf: cf[1]})
+	}
+	// encoding/json calls the job's MarshalJSON, which is AppendJSON: the
+	// strings are checked by decoding them instead.
+	type action struct{ CreatedConf, RunConf string }
+	var decoded struct {
+		Actions []action
+		Conf    string
+	}
+	for _, prefix := range []string{"", "[1,"} {
+		got, err := AppendJSON([]byte(prefix), job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(got, []byte(prefix)) {
+			t.Fatalf("AppendJSON lost the prefix %q: %.20s", prefix, got)
+		}
+		if err := json.Unmarshal(got[len(prefix):], &decoded); err != nil {
+			t.Fatalf("after %q: %v in %s", prefix, err, got)
+		}
+		if decoded.Conf != a || len(decoded.Actions) != len(confs) {
+			t.Fatalf("after %q: decoded conf %.30q and %d actions, want %d", prefix, decoded.Conf, len(decoded.Actions), len(confs))
+		}
+		for i, cf := range confs {
+			if got := decoded.Actions[i]; got != (action{cf[0], cf[1]}) {
+				t.Errorf("after %q: action %d decodes to\n%q\nwant\n%q", prefix, i+1, got, cf)
+			}
 		}
 	}
 }

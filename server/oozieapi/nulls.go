@@ -18,7 +18,8 @@ import (
 // rather than encoding the whole struct, decoding it and encoding it again: job info
 // answers with many actions spend most of their time here.
 func marshalNullingEmpty(v any) ([]byte, error) {
-	return appendNullingObject(nil, reflect.ValueOf(v))
+	var a appender
+	return a.nullingObject(nil, reflect.ValueOf(v))
 }
 
 // objectField is one member of a struct's JSON object.

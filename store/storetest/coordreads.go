@@ -45,6 +45,69 @@ func testListCoordActionsOmitXML(t *testing.T, open Opener) {
 	}
 }
 
+// testCoordActionConfsReadWhereTheyDiffer: an action's created and run
+// configurations read back as written whether they equal each other, the
+// job's configuration a listing names (JobConf), both or neither, by the
+// listing, the single read and the batch read.
+func testCoordActionConfsReadWhereTheyDiffer(t *testing.T, open Opener) {
+	s := open(t)
+	const jobConf, other, rerun = "<configuration><p>job</p></configuration>", "<configuration><p>old</p></configuration>", "<configuration><p>rerun</p></configuration>"
+	pairs := [][2]string{{jobConf, jobConf}, {jobConf, rerun}, {other, other}, {other, jobConf}, {"", ""}, {"", jobConf}, {jobConf, ""}}
+	var ids []string
+	tx(t, s, func(x store.Tx) error {
+		j := store.CoordJob{ID: "C9", Status: store.JobRunning, ExecutionOrder: "FIFO", Conf: jobConf, CreatedTime: t0}
+		if err := x.InsertCoordJob(ctx, &j); err != nil {
+			return err
+		}
+		for i, p := range pairs {
+			a := store.CoordAction{ID: fmt.Sprintf("C9@%d", i+1), JobID: "C9", ActionNumber: i + 1, Status: store.CoordActionWaiting,
+				NominalTime: t0.Add(time.Duration(i) * time.Hour), CreatedTime: t0, LastModified: t0, CreatedConf: p[0], RunConf: p[1]}
+			if err := x.InsertCoordAction(ctx, &a); err != nil {
+				return err
+			}
+			ids = append(ids, a.ID)
+		}
+		return nil
+	})
+	check := func(how string, acts []store.CoordAction) {
+		t.Helper()
+		if len(acts) != len(pairs) {
+			t.Fatalf("%s: %d actions, want %d", how, len(acts), len(pairs))
+		}
+		for i, a := range acts {
+			if got := [2]string{a.CreatedConf, a.RunConf}; got != pairs[i] {
+				t.Errorf("%s: action %d has (created, run) %q, want %q", how, i+1, got, pairs[i])
+			}
+		}
+	}
+	for _, jc := range []string{"", jobConf, other} {
+		var page []store.CoordAction
+		tx(t, s, func(x store.Tx) (err error) {
+			page, err = x.ListCoordActionsPage(ctx, store.CoordActionFilter{JobID: "C9", JobConf: jc, OmitActionXML: jc == other})
+			return err
+		})
+		check(fmt.Sprintf("listing with JobConf %q", jc), page)
+	}
+	var single, batch []store.CoordAction
+	tx(t, s, func(x store.Tx) error {
+		for _, id := range ids {
+			a, err := x.GetCoordAction(ctx, id)
+			if err != nil {
+				return err
+			}
+			single = append(single, a)
+		}
+		return nil
+	})
+	check("GetCoordAction", single)
+	tx(t, s, func(x store.Tx) (err error) {
+		batch, err = x.GetCoordActions(ctx, ids)
+		return err
+	})
+	slices.SortFunc(batch, func(a, b store.CoordAction) int { return a.ActionNumber - b.ActionNumber })
+	check("GetCoordActions", batch)
+}
+
 // testListJobsOmitDocuments: with OmitDocuments a listing's jobs have every
 // column but their configuration and definitions; without it, those too.
 func testListJobsOmitDocuments(t *testing.T, open Opener) {

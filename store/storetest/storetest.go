@@ -34,6 +34,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"ListJobsFilters", testListJobsFilters},
 		{"CoordJobsAndActions", testCoordJobsAndActions},
 		{"ListCoordActionsOmitXML", testListCoordActionsOmitXML},
+		{"CoordActionConfsReadWhereTheyDiffer", testCoordActionConfsReadWhereTheyDiffer},
 		{"CoordJobInfo", testCoordJobInfo},
 		{"CoordJobAsStored", testCoordJobAsStored},
 		{"ListJobsOmitDocuments", testListJobsOmitDocuments},

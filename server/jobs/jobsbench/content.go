@@ -100,8 +100,9 @@ func (s Spec) actionXML(i, n int, nominal time.Time) string {
 	return b.String()
 }
 
-// actionConf is the configuration an action was created with (about 900 bytes).
-func (s Spec) actionConf(i int, nominal time.Time) string {
+// workflowConf is the configuration of the workflow an action started: its
+// coordinator's with the action's own properties (about 900 bytes).
+func (s Spec) workflowConf(i int, nominal time.Time) string {
 	c := s.coordConf(i)
 	return strings.TrimSuffix(c, "</configuration>") +
 		fmt.Sprintf("<property><name>nominalTime</name><value>%s</value></property></configuration>", nominal.Format(oozietime.Layout))

@@ -21,7 +21,7 @@ import (
 
 // fixtureVersion is part of the template name: bump it whenever the rows Seed writes
 // change, so that a server holding the old template seeds a new one.
-const fixtureVersion = 1
+const fixtureVersion = 2
 
 // Database names: the seeded template, a template being built, a caller's copy.
 const (

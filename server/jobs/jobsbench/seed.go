@@ -121,11 +121,14 @@ func (s Spec) coordJobRows(emit func(...any) error) error {
 }
 
 var coordActionCols = []string{"id", "job_id", "action_number", "status", "nominal_time", "external_id",
-	"external_status", "console_url", "error_code", "error_message", "created_conf", "action_xml",
+	"external_status", "console_url", "error_code", "error_message", "created_conf", "run_conf", "action_xml",
 	"missing_dependencies", "timeout", "created_time", "last_modified", "version"}
 
 func (s Spec) coordActionRows(emit func(...any) error) error {
 	for i := range s.Coordinators {
+		// An action is created, and runs, with its job's configuration, as
+		// materialization writes it.
+		conf := s.coordConf(i)
 		for n := 1; n <= s.ActionsPerCoordinator; n++ {
 			st := s.ActionStatus(i, n)
 			nominal := NominalTime(i, n)
@@ -147,7 +150,7 @@ func (s Spec) coordActionRows(emit func(...any) error) error {
 				modified = nominal.Add(time.Minute)
 			}
 			err := emit(CoordActionID(i, n), CoordID(i), n, string(st), nominal, extID, extStatus, console, code, msg,
-				s.actionConf(i, nominal), s.actionXML(i, n, nominal), missing, 120, nominal.Add(-time.Hour), modified, 1)
+				conf, conf, s.actionXML(i, n, nominal), missing, 120, nominal.Add(-time.Hour), modified, 1)
 			if err != nil {
 				return err
 			}
@@ -180,7 +183,7 @@ func (s Spec) workflowJobRows(emit func(...any) error) error {
 				code, msg = "JA018", "Main class [org.apache.oozie.action.hadoop.Hive2Main], exit code [2]"
 			}
 			err := emit(s.WorkflowID(i, n), appName(i)+"-wf", s.coordAppPath(i)+"-wf", s.User(i), "etl", string(ws),
-				CoordActionID(i, n), s.actionConf(i, nominal), def, code, msg, created, created, nullTime(end), modified, 1)
+				CoordActionID(i, n), s.workflowConf(i, nominal), def, code, msg, created, created, nullTime(end), modified, 1)
 			if err != nil {
 				return err
 			}

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -65,10 +66,13 @@ var coordActions = &table[store.CoordAction]{
 	fields: func(d *Dialect, r *store.CoordAction) []any {
 		return []any{&r.ID, &r.JobID, &r.ActionNumber, (*string)(&r.Status), d.tm(&r.NominalTime), &r.ExternalID,
 			&r.ExternalStatus, &r.TrackerURI, &r.ConsoleURL, &r.ErrorCode, &r.ErrorMessage, &r.CreatedConf,
-			&r.RunConf, &r.ActionXML, &r.MissingDependencies, &r.PushMissingDependencies, &r.Timeout, &r.Pending,
+			sameAs{&r.RunConf, &r.CreatedConf}, &r.ActionXML, &r.MissingDependencies, &r.PushMissingDependencies, &r.Timeout, &r.Pending,
 			d.tm(&r.CreatedTime), d.tm(&r.LastModified), (*int64)(&r.Version)}
 	},
 	version: func(r *store.CoordAction) *store.Version { return &r.Version },
+	// An action runs with the configuration it was created with until a rerun
+	// changes it: the run configuration is read only where it differs.
+	reads: map[string]string{"run_conf": "NULLIF(run_conf, created_conf)"},
 }
 
 var bundleJobs = &table[store.BundleJob]{
@@ -144,7 +148,7 @@ func listJobs[T any](ctx context.Context, x *txn, t *table[T], f store.JobFilter
 	if err != nil {
 		return nil, 0, err
 	}
-	cols := t.colList()
+	cols := t.selectList()
 	if f.OmitDocuments {
 		cols = t.colListOmitting(jobDocuments)
 	}
@@ -293,12 +297,25 @@ func (x *txn) ListCoordActionsPage(ctx context.Context, f store.CoordActionFilte
 	if f.Desc {
 		order = " ORDER BY nominal_time DESC, action_number DESC"
 	}
-	cols := coordActions.colList()
+	exprs := map[string]string{}
 	if f.OmitActionXML {
-		cols = coordActionColsWithoutXML
+		exprs["action_xml"] = "''"
 	}
-	return coordActions.queryCols(ctx, x, cols, w.String()+order+page(f.Offset, f.Limit), w.args...)
+	scan := coordActions.fields
+	if f.JobConf != "" {
+		exprs["created_conf"] = "NULLIF(created_conf, " + w.arg(f.JobConf) + ")"
+		scan = func(d *Dialect, r *store.CoordAction) []any {
+			dest := coordActions.fields(d, r)
+			dest[createdConfField] = sameAs{&r.CreatedConf, &f.JobConf}
+			return dest
+		}
+	}
+	cols := coordActions.selectListWith(exprs)
+	return coordActions.queryWith(ctx, x, cols, scan, w.String()+order+page(f.Offset, f.Limit), w.args...)
 }
+
+// createdConfField is the index of created_conf among coordActions' columns.
+var createdConfField = slices.Index(coordActions.cols, "created_conf")
 
 func (x *txn) GetCoordJobCounting(ctx context.Context, id string, f store.CoordActionFilter) (store.CoordJob, int, error) {
 	f.JobID = id
@@ -317,10 +334,6 @@ func (x *txn) GetCoordJobCounting(ctx context.Context, id string, f store.CoordA
 
 // jobDefinitions are the columns GetCoordJobCounting leaves out.
 var jobDefinitions = []string{"definition", "orig_definition"}
-
-// coordActionColsWithoutXML is the column list of coord_actions with an empty string in
-// place of action_xml, for CoordActionFilter.OmitActionXML.
-var coordActionColsWithoutXML = coordActions.colListOmitting([]string{"action_xml"})
 
 func (x *txn) CountCoordActions(ctx context.Context, jobID string) (map[store.CoordActionStatus]int, error) {
 	rows, err := x.tx.QueryContext(ctx, `SELECT status, COUNT(*) FROM coord_actions WHERE job_id = $1 GROUP BY status`, jobID)

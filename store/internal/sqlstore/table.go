@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"slices"
@@ -20,17 +21,38 @@ type table[T any] struct {
 	fields  func(d *Dialect, r *T) []any
 	version func(r *T) *store.Version
 	noun    string // for error messages
+	// reads, where set, is the expression a select reads for a column in
+	// place of the column itself (its fields entry scans what it yields).
+	reads map[string]string
 }
 
+// colList is the table's columns, in order, as an INSERT names them.
 func (t *table[T]) colList() string { return strings.Join(t.cols, ", ") }
 
-// colListOmitting is colList with an empty string read in place of each of the
-// text columns omit names (those t does not have are ignored).
+// selectList is the table's columns, in order, as a select reads them.
+func (t *table[T]) selectList() string { return t.selectListWith(nil) }
+
+// colListOmitting is selectList with an empty string read in place of each of
+// the text columns omit names (those t does not have are ignored).
 func (t *table[T]) colListOmitting(omit []string) string {
+	exprs := make(map[string]string, len(omit))
+	for _, c := range omit {
+		exprs[c] = "''"
+	}
+	return t.selectListWith(exprs)
+}
+
+// selectListWith is selectList with the expression exprs names read in place
+// of a column.
+func (t *table[T]) selectListWith(exprs map[string]string) string {
 	cols := slices.Clone(t.cols)
 	for i, c := range cols {
-		if slices.Contains(omit, c) {
-			cols[i] = "'' AS " + c
+		e := exprs[c]
+		if e == "" {
+			e = t.reads[c]
+		}
+		if e != "" {
+			cols[i] = e + " AS " + c
 		}
 	}
 	return strings.Join(cols, ", ")
@@ -86,7 +108,7 @@ func (t *table[T]) insertMany(ctx context.Context, x *txn, rows []*T) error {
 
 func (t *table[T]) get(ctx context.Context, x *txn, key string) (T, error) {
 	var r T
-	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s = $1", t.colList(), t.name, t.cols[0])
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s = $1", t.selectList(), t.name, t.cols[0])
 	err := x.tx.QueryRowContext(ctx, q, key).Scan(t.fields(x.d, &r)...)
 	if err != nil {
 		return r, x.mapErr(err, "getting %s %s", t.noun, key)
@@ -98,7 +120,7 @@ func (t *table[T]) get(ctx context.Context, x *txn, key string) (T, error) {
 // where the dialect locks rows.
 func (t *table[T]) getForUpdate(ctx context.Context, x *txn, key string) (T, error) {
 	var r T
-	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s = $1%s", t.colList(), t.name, t.cols[0], x.d.LockRow)
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s = $1%s", t.selectList(), t.name, t.cols[0], x.d.LockRow)
 	if err := x.tx.QueryRowContext(ctx, q, key).Scan(t.fields(x.d, &r)...); err != nil {
 		return r, x.mapErr(err, "locking %s %s", t.noun, key)
 	}
@@ -147,12 +169,18 @@ func (t *table[T]) update(ctx context.Context, x *txn, r *T, statuses []string) 
 
 // query runs a select of all columns with the given tail (WHERE/ORDER/LIMIT).
 func (t *table[T]) query(ctx context.Context, x *txn, tail string, args ...any) ([]T, error) {
-	return t.queryCols(ctx, x, t.colList(), tail, args...)
+	return t.queryCols(ctx, x, t.selectList(), tail, args...)
 }
 
 // queryCols is query with a select list of its own: one expression for each of t's
 // columns, in their order (an expression may stand in for a column not worth reading).
 func (t *table[T]) queryCols(ctx context.Context, x *txn, cols, tail string, args ...any) ([]T, error) {
+	return t.queryWith(ctx, x, cols, t.fields, tail, args...)
+}
+
+// queryWith is queryCols scanning each row into the destinations scan gives
+// (t.fields, or those with a field read through an expression of its own).
+func (t *table[T]) queryWith(ctx context.Context, x *txn, cols string, scan func(*Dialect, *T) []any, tail string, args ...any) ([]T, error) {
 	q := fmt.Sprintf("SELECT %s FROM %s %s", cols, t.name, tail)
 	rows, err := x.tx.QueryContext(ctx, q, args...)
 	if err != nil {
@@ -164,7 +192,7 @@ func (t *table[T]) queryCols(ctx context.Context, x *txn, cols, tail string, arg
 	// answer's allocations).
 	var out []T
 	var r, zero T
-	dest := t.fields(x.d, &r)
+	dest := scan(x.d, &r)
 	for rows.Next() {
 		r = zero
 		if err := rows.Scan(dest...); err != nil {
@@ -258,4 +286,28 @@ func (x *txn) count(ctx context.Context, tableName string, w *where) (int, error
 		return 0, fmt.Errorf("counting %s: %w", tableName, err)
 	}
 	return n, nil
+}
+
+// sameAs is a text column written from *v and read through an expression that
+// yields NULL where it equals another column read before it, whose field is
+// *same: a NULL read sets *v to *same, sharing its string. Nothing of the
+// column's size crosses the connection twice for equal values.
+type sameAs struct{ v, same *string }
+
+// Value writes the column in full.
+func (s sameAs) Value() (driver.Value, error) { return *s.v, nil }
+
+// Scan reads the column, or the other column's value for NULL.
+func (s sameAs) Scan(src any) error {
+	switch v := src.(type) {
+	case nil:
+		*s.v = *s.same
+	case string:
+		*s.v = v
+	case []byte:
+		*s.v = string(v)
+	default:
+		return fmt.Errorf("reading a text column: unexpected %T", src)
+	}
+	return nil
 }
