@@ -408,7 +408,7 @@ func (e *Engine) sleep(ctx context.Context, haveSlots bool) bool {
 	if haveSlots {
 		var next time.Time
 		var ok bool
-		err := e.cfg.Store.Tx(ctx, func(x store.Tx) (err error) { next, ok, err = x.NextDue(ctx); return })
+		err := e.cfg.Store.View(ctx, func(x store.Tx) (err error) { next, ok, err = x.NextDue(ctx); return })
 		switch {
 		case err != nil && ctx.Err() == nil:
 			e.cfg.Logger.Warn("finding next due trigger", "err", err)

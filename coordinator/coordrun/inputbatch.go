@@ -46,7 +46,7 @@ func (r *Runner) readChecks(ctx context.Context, runs []*engine.Claim, now time.
 	}
 	acts := map[string]store.CoordAction{}
 	jobs := map[string]store.CoordJob{}
-	err := r.cfg.Store.Tx(ctx, func(x store.Tx) error {
+	err := r.cfg.Store.View(ctx, func(x store.Tx) error {
 		r.hook(hookInputCheckRead)
 		clear(acts)
 		clear(jobs)

@@ -55,7 +55,9 @@ func (r *Runner) startStep(ctx context.Context, run *engine.Claim, jobID string)
 	var ready, waiting []store.CoordAction
 	var active int
 	now := r.now()
-	err := r.cfg.Store.Tx(ctx, func(x store.Tx) (err error) {
+	// Reads only: the decision is checked against the job's version in
+	// Finish's transaction.
+	err := r.cfg.Store.View(ctx, func(x store.Tx) (err error) {
 		if job, err = x.GetCoordJob(ctx, jobID); err != nil {
 			return err
 		}

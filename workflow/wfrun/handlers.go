@@ -27,7 +27,7 @@ type loaded struct {
 
 func (r *Runner) load(ctx context.Context, actionID string) (*loaded, error) {
 	var l loaded
-	err := r.cfg.Store.Tx(ctx, func(x store.Tx) (err error) {
+	err := r.cfg.Store.View(ctx, func(x store.Tx) (err error) {
 		if l.act, err = x.GetWorkflowAction(ctx, actionID); err != nil {
 			return err
 		}
