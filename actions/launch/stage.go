@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/gozie/gozie/actions"
+	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/yarn"
 	"github.com/gozie/gozie/yarn/launcher"
 )
@@ -60,13 +61,18 @@ func (e *Executor) localResource(ctx context.Context, uri string, typ yarn.Local
 	if err != nil {
 		return yarn.LocalResource{}, fsError(err, "staging %s", uri)
 	}
+	return resourceOf(uri, typ, fi), nil
+}
+
+// resourceOf is the local resource of the file at uri, as fi describes it.
+func resourceOf(uri string, typ yarn.LocalResourceType, fi hadoop.FileInfo) yarn.LocalResource {
 	return yarn.LocalResource{
 		Resource:   uri,
 		Type:       typ,
 		Visibility: yarn.VisibilityApplication,
 		Size:       fi.Size,
 		Timestamp:  fi.ModTime.UnixMilli(),
-	}, nil
+	}
 }
 
 // stageBinary puts the gozie binary at <launcher dir>/<sha256>/gozie once per
@@ -82,7 +88,7 @@ func (e *Executor) stageBinary(ctx context.Context, run *actions.Attempt, root s
 	dir := qualify(strings.ReplaceAll(e.cfg.LauncherDir, "{user}", run.User), root, root)
 	target := strings.TrimSuffix(dir, "/") + "/" + sum + "/" + stagedBinaryName
 	if fi, err := e.cfg.FS.Stat(ctx, target); err == nil && fi.Size == size {
-		return binaryResource(e.localResource(ctx, target, yarn.ResourceFile))
+		return binaryResource(resourceOf(target, yarn.ResourceFile, fi), nil)
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return yarn.LocalResource{}, fsError(err, "staging the launcher")
 	}

@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -75,19 +74,20 @@ func (a *api) submit(w http.ResponseWriter, r *http.Request) error {
 	case TypeBundle:
 		return a.submitBundle(r.Context(), w, props, action == submitDryRun)
 	}
-	if err := a.checkSubWorkflows(r.Context(), props); err != nil {
+	opts := wfrun.SubmitOptions{Start: action == submitStart}
+	if action != submitDryRun {
+		opts.ExternalID, _ = props.Get(PropExternalID)
+	}
+	p, err := a.Workflows.Prepare(r.Context(), props, opts)
+	if err != nil {
+		return fmt.Errorf("submitting workflow job: %w", err)
+	}
+	if err := a.checkSubWorkflows(r.Context(), p); err != nil {
 		return err
 	}
-	var id string
-	if action == submitDryRun {
-		if err := a.dryRun(r.Context(), props); err != nil {
-			return err
-		}
-		id = dryRunOK
-	} else {
-		ext, _ := props.Get(PropExternalID)
-		id, err = a.Workflows.Submit(r.Context(), props, wfrun.SubmitOptions{Start: action == submitStart, ExternalID: ext})
-		if err != nil {
+	id := dryRunOK
+	if action != submitDryRun {
+		if id, err = a.Workflows.SubmitPrepared(r.Context(), p); err != nil {
 			return fmt.Errorf("submitting workflow job: %w", err)
 		}
 	}
@@ -125,12 +125,4 @@ func appKind(props *conf.Properties) (JobType, error) {
 	}
 	props.Set(PropWorkflowPath, first)
 	return TypeWorkflow, nil
-}
-
-// dryRun checks a workflow submission without storing anything: the runner
-// prepares it exactly as a submission (configuration resolved, definition
-// and config-default.xml read and validated, parameters resolved).
-func (a *api) dryRun(ctx context.Context, props *conf.Properties) error {
-	_, err := a.Workflows.Prepare(ctx, props, wfrun.SubmitOptions{})
-	return err
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/store"
 	"github.com/gozie/gozie/workflow"
+	"github.com/gozie/gozie/workflow/wfrun"
 )
 
 // A workflow's sub-workflows are submitted only when their actions run, so an action type
@@ -85,36 +86,19 @@ type subWorkflowCheck struct {
 	seen map[string]bool // definitions read (or refused), by path
 }
 
-// checkSubWorkflows refuses a workflow submission with 400 E0723 when one of its
-// sub-workflow actions, followed through static app-paths (recursively, up to
+// checkSubWorkflows refuses a prepared workflow submission with 400 E0723 when one of
+// its sub-workflow actions, followed through static app-paths (recursively, up to
 // maxSubWorkflowCheckDepth levels, each app once), reaches an action type gozie does not
 // run; the message names the chain of sub-workflow actions, the child's path and the
-// type. Whatever the check cannot read or resolve (the parent's own faults included) is
-// left to the submission itself, which reports it as before.
-func (a *api) checkSubWorkflows(ctx context.Context, props *conf.Properties) error {
-	if a.FS == nil {
+// type. The submitted app itself is the one the submission read and resolved; whatever
+// the check cannot read or resolve of a child is left to that child's own submission.
+func (a *api) checkSubWorkflows(ctx context.Context, p *wfrun.Prepared) error {
+	if a.FS == nil || len(subWorkflowNodes(p.App())) == 0 {
 		return nil
 	}
-	props, err := conf.Substitute(props.Trimmed(), a.SubstituteDepth)
-	if err != nil {
-		return nil
-	}
-	user, _ := props.Get(PropUser)
-	appPath, _ := props.Get(PropWorkflowPath)
-	ctx = hadoop.AsUser(ctx, user) // the apps are read as the submitting user
-	_, file := workflow.AppFiles(appPath)
-	def, ok := a.readDefinition(ctx, file)
-	if !ok || !bytes.Contains(def, []byte("sub-workflow")) {
-		return nil
-	}
-	app, err := workflow.Load(def, workflow.OptionsForJob(a.WorkflowOptions, props))
-	if err != nil || len(subWorkflowNodes(app)) == 0 {
-		return nil
-	}
-	parent, ok := a.resolveApp(ctx, appPath, app, props, user)
-	if !ok {
-		return nil
-	}
+	ctx = hadoop.AsUser(ctx, p.User()) // the apps are read as the submitting user
+	parent := &staticApp{dir: p.AppDir(), app: p.App(), conf: p.Conf(), user: p.User()}
+	_, file := workflow.AppFiles(p.AppDir())
 	c := &subWorkflowCheck{a: a, seen: map[string]bool{file: true}}
 	return c.walk(ctx, parent, nil, 1)
 }

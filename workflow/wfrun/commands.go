@@ -47,10 +47,17 @@ func (r *Runner) Submit(ctx context.Context, props *conf.Properties, opts Submit
 	if err != nil {
 		return "", err
 	}
+	return r.SubmitPrepared(ctx, p)
+}
+
+// SubmitPrepared stores a prepared submission in a transaction of its own
+// and returns the job's id: the end of Submit, for callers that look at
+// the prepared app first.
+func (r *Runner) SubmitPrepared(ctx context.Context, p *Prepared) (string, error) {
 	if err := r.cfg.Store.Tx(ctx, func(x store.Tx) error { return p.Insert(ctx, x) }); err != nil {
 		return "", err
 	}
-	r.log.Info("workflow job submitted", "job_id", p.job.ID, "app_name", p.job.AppName, "user", p.job.User, "started", opts.Start)
+	r.log.Info("workflow job submitted", "job_id", p.job.ID, "app_name", p.job.AppName, "user", p.job.User, "started", p.start)
 	return p.job.ID, nil
 }
 
@@ -60,10 +67,25 @@ type Prepared struct {
 	job   store.WorkflowJob
 	start bool
 	memo  *fsMemo // the filesystem answers of the start's decisions
+	app   *workflow.App
+	conf  *conf.Properties // the job's configuration, resolved
 }
 
 // ID returns the job id the submission will have.
 func (p *Prepared) ID() string { return p.job.ID }
+
+// App returns the parsed workflow application.
+func (p *Prepared) App() *workflow.App { return p.app }
+
+// Conf returns the job's resolved configuration (the submitted one over the
+// app's defaults); the caller must not change it.
+func (p *Prepared) Conf() *conf.Properties { return p.conf }
+
+// AppDir returns the application's directory.
+func (p *Prepared) AppDir() string { return p.job.AppPath }
+
+// User returns the submitting user.
+func (p *Prepared) User() string { return p.job.User }
 
 // Prepare does everything of Submit but storing: the reads of the app and
 // the validation. Callers that create a workflow as part of their own
@@ -108,7 +130,7 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 		group = merged.Value(PropGroup)
 	}
 	now := r.now()
-	p := &Prepared{r: r, start: opts.Start, job: store.WorkflowJob{
+	p := &Prepared{r: r, start: opts.Start, app: app, conf: merged, job: store.WorkflowJob{
 		ID: r.cfg.IDs.Next(ids.Workflow), AppName: app.Name, AppPath: dir, User: user, Group: group,
 		Status: store.WorkflowPrep, ParentID: parent, ExternalID: opts.ExternalID, Conf: confXML, Definition: string(def),
 		CreatedTime: now, LastModified: now,
@@ -152,17 +174,18 @@ func (r *Runner) readApp(ctx context.Context, appPath string) (dir string, def [
 	if err := hadoop.CheckScheme(r.cfg.FS, appPath); err != nil {
 		return "", nil, nil, err
 	}
-	if _, err := r.cfg.FS.Stat(ctx, dir); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil, nil, oozieerr.New(oozieerr.E0504, "App directory [%s] does not exist", dir)
-		}
-		return "", nil, nil, appIOError(err)
-	}
 	def, err = r.cfg.FS.ReadFile(ctx, file)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil, nil, oozieerr.New(oozieerr.E0505, "App definition [%s] does not exist", file)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Which is missing, the directory or the definition in it, is
+		// looked at only now: a submission that reads its app pays no stat.
+		if _, err := r.cfg.FS.Stat(ctx, dir); errors.Is(err, fs.ErrNotExist) {
+			return "", nil, nil, oozieerr.New(oozieerr.E0504, "App directory [%s] does not exist", dir)
+		} else if err != nil {
+			return "", nil, nil, appIOError(err)
 		}
+		return "", nil, nil, oozieerr.New(oozieerr.E0505, "App definition [%s] does not exist", file)
+	}
+	if err != nil {
 		return "", nil, nil, appIOError(err)
 	}
 	defaultsFile := dir + "/" + workflow.ConfigDefaultFile
