@@ -87,3 +87,19 @@ func HideErrors(s store.JobStatus, hide bool) store.JobStatus {
 	}
 	return s
 }
+
+// RollupUnchangedBy reports whether an action's move from one status to another leaves
+// the roll-up of its job as it was, whatever the job and its other actions: both are
+// live statuses (WAITING, READY, SUBMITTED, RUNNING), which every rule of
+// RollupCoordinator sees alike, as unfinished and not suspended.
+func RollupUnchangedBy(from, to store.CoordActionStatus) bool {
+	return live(from) && live(to)
+}
+
+func live(s store.CoordActionStatus) bool {
+	switch s {
+	case store.CoordActionWaiting, store.CoordActionReady, store.CoordActionSubmitted, store.CoordActionRunning:
+		return true
+	}
+	return false
+}

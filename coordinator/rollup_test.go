@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/gozie/gozie/store"
@@ -57,5 +58,61 @@ func TestRollupCoordinator(t *testing.T) {
 				t.Fatalf("got %s, want %s", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestRollupUnchangedByLiveMoves: for every job status, materialization and
+// pending flag, hidden error states or not, and every list of up to three
+// other action statuses, moving one action between the statuses
+// RollupUnchangedBy accepts gives the roll-up it gave before; and each
+// status it refuses changes some roll-up when moved to from a live one.
+func TestRollupUnchangedByLiveMoves(t *testing.T) {
+	all := store.CoordActionStatuses
+	var others [][]store.CoordActionStatus
+	var grow func(prefix []store.CoordActionStatus, from int)
+	grow = func(prefix []store.CoordActionStatus, from int) {
+		others = append(others, slices.Clone(prefix))
+		if len(prefix) == 3 {
+			return
+		}
+		for i := from; i < len(all); i++ {
+			grow(append(prefix, all[i]), i)
+		}
+	}
+	grow(nil, 0)
+	changes := map[store.CoordActionStatus]bool{}
+	for _, job := range store.JobStatuses {
+		for _, done := range []bool{false, true} {
+			for _, pending := range []bool{false, true} {
+				for _, hideErr := range []bool{false, true} {
+					for _, rest := range others {
+						rollup := func(s store.CoordActionStatus) store.JobStatus {
+							return RollupCoordinator(JobRollup{Status: job, DoneMaterialization: done, Pending: pending,
+								Actions: append(slices.Clone(rest), s)}, hideErr)
+						}
+						for _, from := range all {
+							for _, to := range all {
+								if from == to || !RollupUnchangedBy(from, store.CoordActionRunning) {
+									continue
+								}
+								same := rollup(from) == rollup(to)
+								if RollupUnchangedBy(from, to) && !same {
+									t.Errorf("job %s done %v pending %v hide %v, others %v: moving %s → %s changes the roll-up %s → %s",
+										job, done, pending, hideErr, rest, from, to, rollup(from), rollup(to))
+								}
+								if !same {
+									changes[to] = true
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, s := range all {
+		if !RollupUnchangedBy(store.CoordActionRunning, s) && !changes[s] && s != store.CoordActionIgnored {
+			t.Errorf("moving to %s never changes a roll-up: RollupUnchangedBy could accept it", s)
+		}
 	}
 }

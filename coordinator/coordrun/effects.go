@@ -42,13 +42,14 @@ type moves struct {
 	checks    []string                   // actions whose input checks go
 	leftQueue map[string]*store.CoordJob // jobs whose throttle may have held materialization
 	maybe     map[string]*store.CoordJob // jobs whose ready/start step is due if mayStartMany says so
+	freed     map[string]bool            // jobs whose ready/start step is due if they have READY actions
 	start     map[string]bool            // jobs whose ready/start step is due
 	status    map[string]bool            // jobs whose roll-up is due
 }
 
 func (r *Runner) newMoves() *moves {
 	return &moves{r: r, waits: map[string][]string{}, leftQueue: map[string]*store.CoordJob{},
-		maybe: map[string]*store.CoordJob{}, start: map[string]bool{}, status: map[string]bool{}}
+		maybe: map[string]*store.CoordJob{}, freed: map[string]bool{}, start: map[string]bool{}, status: map[string]bool{}}
 }
 
 // add records what an action's move from one status to another makes due:
@@ -57,9 +58,12 @@ func (r *Runner) newMoves() *moves {
 //     status out of it: materialization may continue if the throttle held it;
 //   - leaving WAITING (an action about to be READY holds its place in the
 //     execution order, see withImminent) or becoming READY while a slot may
-//     be free (mayStartMany), or freeing a concurrency slot: the ready/start
-//     step, unless the job is KILLED or FAILED (it starts nothing);
-//   - any move that the job's status depends on: the roll-up.
+//     be free (mayStartMany), or freeing a concurrency slot while the job
+//     has READY actions (withReady): the ready/start step, unless the job is
+//     KILLED or FAILED (it starts nothing);
+//   - any move that the job's status depends on: the roll-up (not a move
+//     between live statuses, coordinator.RollupUnchangedBy, nor one to
+//     READY or SUBMITTED).
 func (ms *moves) add(job *store.CoordJob, from, to store.CoordActionStatus, actionID string, m move) {
 	if from == to {
 		return
@@ -80,11 +84,11 @@ func (ms *moves) add(job *store.CoordJob, from, to store.CoordActionStatus, acti
 	switch {
 	case stopped:
 	case freed:
-		ms.start[job.ID] = true
+		ms.freed[job.ID] = true
 	case from == store.CoordActionWaiting || to == store.CoordActionReady:
 		ms.maybe[job.ID] = job
 	}
-	if to != store.CoordActionReady && to != store.CoordActionSubmitted {
+	if to != store.CoordActionReady && to != store.CoordActionSubmitted && !coordinator.RollupUnchangedBy(from, to) {
 		ms.status[job.ID] = true
 	}
 }
@@ -112,6 +116,18 @@ func (ms *moves) flush(ctx context.Context, x store.Tx) error {
 	}
 	start, err := mayStartMany(ctx, x, maybe)
 	if err != nil {
+		return err
+	}
+	for _, id := range start {
+		ms.start[id] = true
+	}
+	var freed []string
+	for _, id := range slices.Sorted(maps.Keys(ms.freed)) {
+		if !ms.start[id] {
+			freed = append(freed, id)
+		}
+	}
+	if start, err = withReady(ctx, x, freed); err != nil {
 		return err
 	}
 	for _, id := range start {
@@ -161,6 +177,28 @@ func mayStartMany(ctx context.Context, x store.Tx, jobs []store.CoordJob) ([]str
 		}
 	}
 	return start, nil
+}
+
+// withReady returns the jobs among ids that have READY actions: a freed
+// concurrency slot makes the ready/start step due only for those, since the
+// step starts or skips only READY actions (an action that becomes READY later
+// makes it due then, see add). One statement counts them all. The caller
+// holds the jobs' locks.
+func withReady(ctx context.Context, x store.Tx, ids []string) ([]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	ready, err := x.CountCoordActionsByJob(ctx, ids, []store.CoordActionStatus{store.CoordActionReady})
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, id := range ids {
+		if ready[id] > 0 {
+			out = append(out, id)
+		}
+	}
+	return out, nil
 }
 
 // wakeThrottled schedules the materialization of a job that its throttle
