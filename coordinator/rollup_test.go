@@ -67,6 +67,7 @@ func TestRollupCoordinator(t *testing.T) {
 // RollupUnchangedBy accepts gives the roll-up it gave before; and each
 // status it refuses changes some roll-up when moved to from a live one.
 func TestRollupUnchangedByLiveMoves(t *testing.T) {
+	t.Parallel()
 	all := store.CoordActionStatuses
 	var others [][]store.CoordActionStatus
 	var grow func(prefix []store.CoordActionStatus, from int)

@@ -98,8 +98,7 @@ func (a *api) checkSubWorkflows(ctx context.Context, p *wfrun.Prepared) error {
 	}
 	ctx = hadoop.AsUser(ctx, p.User()) // the apps are read as the submitting user
 	parent := &staticApp{dir: p.AppDir(), app: p.App(), conf: p.Conf(), user: p.User()}
-	_, file := workflow.AppFiles(p.AppDir())
-	c := &subWorkflowCheck{a: a, seen: map[string]bool{file: true}}
+	c := &subWorkflowCheck{a: a, seen: map[string]bool{p.DefinitionFile(): true}}
 	return c.walk(ctx, parent, nil, 1)
 }
 

@@ -69,6 +69,7 @@ type Prepared struct {
 	memo  *fsMemo // the filesystem answers of the start's decisions
 	app   *workflow.App
 	conf  *conf.Properties // the job's configuration, resolved
+	file  string           // the definition file read
 }
 
 // ID returns the job id the submission will have.
@@ -80,6 +81,9 @@ func (p *Prepared) App() *workflow.App { return p.app }
 // Conf returns the job's resolved configuration (the submitted one over the
 // app's defaults); the caller must not change it.
 func (p *Prepared) Conf() *conf.Properties { return p.conf }
+
+// DefinitionFile returns the path of the definition the submission read.
+func (p *Prepared) DefinitionFile() string { return p.file }
 
 // AppDir returns the application's directory.
 func (p *Prepared) AppDir() string { return p.job.AppPath }
@@ -130,7 +134,8 @@ func (r *Runner) Prepare(ctx context.Context, props *conf.Properties, opts Submi
 		group = merged.Value(PropGroup)
 	}
 	now := r.now()
-	p := &Prepared{r: r, start: opts.Start, app: app, conf: merged, job: store.WorkflowJob{
+	_, file := workflow.AppFiles(appPath)
+	p := &Prepared{r: r, start: opts.Start, app: app, conf: merged, file: file, job: store.WorkflowJob{
 		ID: r.cfg.IDs.Next(ids.Workflow), AppName: app.Name, AppPath: dir, User: user, Group: group,
 		Status: store.WorkflowPrep, ParentID: parent, ExternalID: opts.ExternalID, Conf: confXML, Definition: string(def),
 		CreatedTime: now, LastModified: now,
