@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -199,5 +201,45 @@ func TestLostPreparedStatements(t *testing.T) {
 	}
 	if n := prepared(); n != 0 {
 		t.Fatalf("%d statements prepared again, want none", n)
+	}
+}
+
+// TestLargeColumnsUseLZ4: on a server with LZ4, the configurations and
+// definitions written after migration 0006 are compressed with it; on one
+// without, the migration leaves the default and still applies.
+func TestLargeColumnsUseLZ4(t *testing.T) {
+	ctx := context.Background()
+	s, err := postgres.Open(ctx, pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var lz4 bool
+	if err := s.SQL().QueryRow(`SELECT EXISTS (SELECT 1 FROM pg_settings
+		WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals))`).Scan(&lz4); err != nil {
+		t.Fatal(err)
+	}
+	want := "pglz"
+	if lz4 {
+		want = "lz4"
+	}
+	var conf strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&conf, "<property><name>p%d</name><value>v</value></property>", i)
+	}
+	if _, err := s.SQL().Exec(`INSERT INTO coord_jobs (id, status, created_time, version) VALUES ('j', 'RUNNING', now(), 1)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SQL().Exec(`INSERT INTO coord_actions (id, job_id, action_number, status, nominal_time,
+		created_conf, run_conf, created_time, version) VALUES ('a', 'j', 1, 'WAITING', now(), $1, $1 || '', now(), 1)`, conf.String()); err != nil {
+		t.Fatal(err)
+	}
+	var created, run string
+	if err := s.SQL().QueryRow(`SELECT pg_column_compression(created_conf), pg_column_compression(run_conf)
+		FROM coord_actions WHERE id = 'a'`).Scan(&created, &run); err != nil {
+		t.Fatal(err)
+	}
+	if created != want || run != want {
+		t.Fatalf("configurations compressed with %s and %s, want %s", created, run, want)
 	}
 }
