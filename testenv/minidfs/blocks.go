@@ -2,6 +2,7 @@ package minidfs
 
 import (
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -73,6 +74,20 @@ func (t *blockTable) get(id uint64) (blockInfo, bool) {
 		return blockInfo{}, false
 	}
 	return *b, true
+}
+
+// dropUnder forgets the blocks of rel and of everything below it, whose
+// files are deleted or replaced: as in HDFS, a writer still holding one
+// of them can neither write it nor complete its file.
+func (t *blockTable) dropUnder(rel string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for id, b := range t.byID {
+		if b.rel == rel || strings.HasPrefix(b.rel, rel+"/") || rel == "." {
+			delete(t.byID, id)
+			delete(t.byLoc, locKey(b.rel, b.offset))
+		}
+	}
 }
 
 // update changes a block's length and/or generation stamp and returns it.

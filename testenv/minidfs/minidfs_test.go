@@ -206,6 +206,44 @@ func TestWriteAndRead(t *testing.T) {
 	}
 }
 
+// TestWriterOfADeletedFile: as in HDFS, a file deleted while its writer
+// holds it takes its blocks along; the writer can neither write them nor
+// complete the file, and a new file at the same path keeps its own bytes.
+func TestWriterOfADeletedFile(t *testing.T) {
+	t.Parallel()
+	m, c := setup(t)
+	other := newClient(t, "alice", m.Addr())
+	if err := c.MkdirAll("/out", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := c.Create("/out/f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write([]byte("stale bytes, longer than the new")); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Remove("/out/f"); err != nil {
+		t.Fatal(err)
+	}
+	nw, err := other.Create("/out/f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nw.Write([]byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if err := nw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err == nil {
+		t.Error("the writer of a deleted file completed it")
+	}
+	if got, err := other.ReadFile("/out/f"); err != nil || string(got) != "new" {
+		t.Errorf("the new file reads %q, %v", got, err)
+	}
+}
+
 func TestAppendAndTruncate(t *testing.T) {
 	t.Parallel()
 	m, c := setup(t)

@@ -122,7 +122,9 @@ func (nn *namenode) create(_ context.Context, call *ipc.Call, req *hdfspb.Create
 	if err := nn.checkParent(call, rel, req.GetCreateParent()); err != nil {
 		return nil, err
 	}
-	if fi, err := nn.stat(rel); err == nil {
+	fi, err := nn.stat(rel)
+	exists := err == nil
+	if exists {
 		if fi.IsDir() {
 			return nil, ipc.Errorf(ipc.FileAlreadyExistsException, "%s already exists as a directory", src)
 		}
@@ -133,6 +135,9 @@ func (nn *namenode) create(_ context.Context, call *ipc.Call, req *hdfspb.Create
 	if err := nn.takeLease(rel, src, req.GetClientName()); err != nil {
 		return nil, err
 	}
+	if exists {
+		nn.blocks.dropUnder(rel) // the overwritten file's
+	}
 	f, err := nn.root.OpenFile(rel, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, perm)
 	if err != nil {
 		delete(nn.leases, rel)
@@ -142,7 +147,7 @@ func (nn *namenode) create(_ context.Context, call *ipc.Call, req *hdfspb.Create
 	if err := nn.root.Chmod(rel, perm); err != nil {
 		return nil, fmt.Errorf("create %s: %w", src, err)
 	}
-	fi, err := nn.root.Stat(rel)
+	fi, err = nn.root.Stat(rel)
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", src, err)
 	}
@@ -236,7 +241,15 @@ func (nn *namenode) complete(_ context.Context, _ *ipc.Call, req *hdfspb.Complet
 		return nil, notFound(src)
 	}
 	if l, ok := nn.leases[rel]; !ok {
-		// Already complete: a retried complete succeeds, as in HDFS.
+		// Already complete: a retried complete succeeds, as in HDFS
+		// (FSDirWriteFileOp.completeFileInternal, HDFS-3031), when the
+		// caller's last block is still the file's; a writer whose file was
+		// deleted or replaced meanwhile is refused.
+		if last := req.GetLast(); last != nil {
+			if b, ok := nn.blocks.get(last.GetBlockId()); !ok || b.rel != rel {
+				return nil, nn.checkLease(rel, src, req.GetClientName())
+			}
+		}
 		return &hdfspb.CompleteResponseProto{Result: proto.Bool(true)}, nil
 	} else if l.client != req.GetClientName() {
 		return nil, nn.checkLease(rel, src, req.GetClientName())

@@ -123,9 +123,11 @@ func (nn *namenode) setOwner(ino uint64, rel, user, group string) {
 	nn.owners[ino] = o
 }
 
-// forget drops the recorded owners of rel and everything below it, before
-// they are deleted: the local filesystem reuses inode numbers.
+// forget drops the recorded owners and the blocks of rel and everything
+// below it, before they are deleted: the local filesystem reuses inode
+// numbers, and a deleted file's blocks are gone.
 func (nn *namenode) forget(rel string) {
+	nn.blocks.dropUnder(rel)
 	var inos []uint64
 	_ = fs.WalkDir(nn.root.FS(), rel, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
