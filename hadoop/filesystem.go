@@ -43,6 +43,12 @@ type FileSystem interface {
 	// WriteFile creates or replaces a file atomically (readers see the old
 	// content or the new, never a part), creating missing parents.
 	WriteFile(ctx context.Context, path string, data []byte, perm fs.FileMode) error
+	// WriteNew writes a file that nothing reads before the caller hands
+	// out its path (a launch's spec in its attempt's directory): straight
+	// to path, without WriteFile's temporary file and rename, creating
+	// missing parents and replacing a file an earlier attempt left there
+	// (complete or not). A failed write removes what it wrote.
+	WriteNew(ctx context.Context, path string, data []byte, perm fs.FileMode) error
 	// Create opens a file for writing with mode 0644, creating missing
 	// parents; the file appears at path (replacing any earlier one) when the
 	// writer is closed.

@@ -123,6 +123,24 @@ func runSuite(t *testing.T, fsys hadoop.FileSystem, base string) {
 		t.Errorf("Stat(file) = %+v, %v", fi, err)
 	}
 
+	// WriteNew writes in place: missing parents made, an earlier file
+	// replaced, a directory refused, nothing else left beside the file.
+	for _, content := range []string{"first spec", "second"} {
+		if err := fsys.WriteNew(ctx, p("attempt/0.0/spec.json"), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, err := fsys.ReadFile(ctx, p("attempt/0.0/spec.json"))
+		if err != nil || string(got) != content {
+			t.Fatalf("ReadFile after WriteNew = %q, %v; want %q", got, err, content)
+		}
+	}
+	if list, err := fsys.ReadDir(ctx, p("attempt/0.0")); err != nil || len(list) != 1 || list[0].Mode.Perm() != 0o600 {
+		t.Errorf("after WriteNew: ReadDir = %+v, %v; want spec.json alone, mode 0600", list, err)
+	}
+	if err := fsys.WriteNew(ctx, p("in"), []byte("x"), 0o644); !errors.Is(err, hadoop.ErrIsDirectory) {
+		t.Errorf("WriteNew(dir) = %v, want ErrIsDirectory", err)
+	}
+
 	// Create publishes the file only on Close.
 	w, err := fsys.Create(ctx, p("in/big.bin"))
 	if err != nil {
@@ -381,5 +399,44 @@ func TestResolverParse(t *testing.T) {
 		if _, err := hadoop.NewResolver(hadoop.ResolverConfig{DefaultFS: bad}); err == nil {
 			t.Errorf("NewResolver(DefaultFS %q) succeeded", bad)
 		}
+	}
+}
+
+// TestWriteNewReplacesAnAbandonedFile: a file an earlier writer left under
+// construction (its lease still held, as after a crash) does not stop
+// WriteNew, and the earlier writer cannot complete it afterwards.
+func TestWriteNewReplacesAnAbandonedFile(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	m := startDFS(t)
+	dead, err := hdfs.NewClient(hdfs.ClientOptions{Addresses: []string{m.Addr()}, User: "gozie"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dead.Close()
+	if err := dead.MkdirAll("/attempt", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := dead.Create("/attempt/spec.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write([]byte("half a spec")); err != nil {
+		t.Fatal(err)
+	}
+	c, err := hdfs.NewClient(hdfs.ClientOptions{Addresses: []string{m.Addr()}, User: "gozie"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fsys := hadoop.NewHDFS(c, clock)
+	if err := fsys.WriteNew(ctx, "/attempt/spec.json", []byte("the spec"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err == nil {
+		t.Error("the abandoned writer completed its file after WriteNew replaced it")
+	}
+	if got, err := fsys.ReadFile(ctx, "/attempt/spec.json"); err != nil || string(got) != "the spec" {
+		t.Errorf("ReadFile = %q, %v; want the new spec", got, err)
 	}
 }

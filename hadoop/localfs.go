@@ -101,6 +101,12 @@ func (l *LocalFS) WriteFile(ctx context.Context, path string, data []byte, perm 
 	return w.Close()
 }
 
+// WriteNew implements FileSystem: on a local disk the temporary file and
+// rename cost nothing worth saving, so it is WriteFile.
+func (l *LocalFS) WriteNew(ctx context.Context, path string, data []byte, perm fs.FileMode) error {
+	return l.WriteFile(ctx, path, data, perm)
+}
+
 // Create implements FileSystem.
 func (l *LocalFS) Create(ctx context.Context, path string) (io.WriteCloser, error) {
 	return l.create(ctx, path, 0o644)

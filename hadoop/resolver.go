@@ -548,6 +548,11 @@ func (r *Resolver) WriteFile(ctx context.Context, uri string, data []byte, perm 
 	return r.on(ctx, uri, func(fsys FileSystem, p string) error { return fsys.WriteFile(ctx, p, data, perm) })
 }
 
+// WriteNew implements FileSystem.
+func (r *Resolver) WriteNew(ctx context.Context, uri string, data []byte, perm fs.FileMode) error {
+	return r.on(ctx, uri, func(fsys FileSystem, p string) error { return fsys.WriteNew(ctx, p, data, perm) })
+}
+
 // Create implements FileSystem. The client stays in use until the writer
 // is closed.
 func (r *Resolver) Create(ctx context.Context, uri string) (io.WriteCloser, error) {

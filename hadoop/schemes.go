@@ -209,6 +209,14 @@ func (r *Restricted) WriteFile(ctx context.Context, uri string, data []byte, per
 	return r.fsys.WriteFile(ctx, uri, data, perm)
 }
 
+// WriteNew implements FileSystem.
+func (r *Restricted) WriteNew(ctx context.Context, uri string, data []byte, perm fs.FileMode) error {
+	if err := r.policy.Check(uri); err != nil {
+		return err
+	}
+	return r.fsys.WriteNew(ctx, uri, data, perm)
+}
+
 // Create implements FileSystem.
 func (r *Restricted) Create(ctx context.Context, uri string) (io.WriteCloser, error) {
 	if err := r.policy.Check(uri); err != nil {

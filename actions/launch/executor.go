@@ -113,8 +113,10 @@ func (e *Executor) stage(ctx context.Context, run *actions.Attempt, p *plan) (ya
 	if err != nil {
 		return sc, actions.Errorf(actions.NonTransient, codeIO, "%w", err)
 	}
+	// Nothing reads the spec before the submission below hands it to YARN:
+	// it is written in place, and a retried start replaces its own.
 	specURI := p.spec.ActionDir + "/" + launcher.SpecFile
-	if err := e.cfg.FS.WriteFile(ctx, specURI, b, 0o644); err != nil {
+	if err := e.cfg.FS.WriteNew(ctx, specURI, b, 0o644); err != nil {
 		return sc, fsError(err, "writing the launch spec")
 	}
 	if res[launcher.SpecFile], err = e.localResource(ctx, specURI, yarn.ResourceFile); err != nil {
