@@ -6,11 +6,10 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/procstat"
 	"github.com/gozie/gozie/store"
 )
 
@@ -176,28 +175,15 @@ func resetPeakRSS(b *testing.B) {
 // procStatusMB reads a size field (in kB) of /proc/self/status, in MiB.
 func procStatusMB(b *testing.B, field string) float64 {
 	b.Helper()
-	raw, err := os.ReadFile("/proc/self/status")
+	mb, err := procstat.StatusMB(field)
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, l := range strings.Split(string(raw), "\n") {
-		if v, ok := strings.CutPrefix(l, field+":"); ok {
-			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
-			if err != nil {
-				b.Fatalf("/proc/self/status %s: %v", field, err)
-			}
-			return kb / 1024
-		}
-	}
-	b.Fatalf("/proc/self/status has no %s", field)
-	return 0
+	return mb
 }
 
 // cpuSeconds is the CPU time (user + system) this process has used.
 func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+	d, _ := procstat.ProcessCPU()
+	return d.Seconds()
 }

@@ -439,6 +439,14 @@ func (rm *RM) Apps() []yarn.AppReport {
 	return out
 }
 
+// NumApps is how many applications the RM knows (Apps' length, without
+// building their reports).
+func (rm *RM) NumApps() int {
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	return len(rm.order)
+}
+
 // App returns the report of one application.
 func (rm *RM) App(id yarn.ApplicationID) (yarn.AppReport, bool) {
 	rm.mu.Lock()

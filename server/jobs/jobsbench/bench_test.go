@@ -9,10 +9,10 @@ import (
 	"net/http"
 	"os"
 	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gozie/gozie/internal/procstat"
 )
 
 // warmUp bounds the unmeasured requests before each measured load.
@@ -146,40 +146,23 @@ func checkShape(_ string, body []byte) error {
 // and the load's clients, not PostgreSQL.
 func processCPU(b *testing.B) time.Duration {
 	b.Helper()
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatalf("reading the process's CPU time: %v", err)
+	d, err := procstat.ProcessCPU()
+	if err != nil {
+		b.Fatal(err)
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return d
 }
 
-// machineCPU is the CPU time every core of the machine has spent working so far (user,
-// nice, system, interrupts): gozie, its clients and PostgreSQL, which shares the machine,
-// together with whatever else runs (the load average of each figure says how much).
+// machineCPU is the CPU time every core of the machine has spent working so far:
+// gozie, its clients and PostgreSQL, which shares the machine, together with whatever
+// else runs (the load average of each figure says how much).
 func machineCPU(b *testing.B) time.Duration {
 	b.Helper()
-	data, err := os.ReadFile("/proc/stat")
+	d, err := procstat.MachineCPU()
 	if err != nil {
-		b.Fatalf("reading the machine's CPU time: %v", err)
+		b.Fatal(err)
 	}
-	line, _, _ := strings.Cut(string(data), "\n")
-	f := strings.Fields(line) // cpu user nice system idle iowait irq softirq ...
-	if len(f) < 8 || f[0] != "cpu" {
-		b.Fatalf("unexpected /proc/stat: %q", line)
-	}
-	var ticks int64
-	for _, i := range []int{1, 2, 3, 6, 7} {
-		n, err := strconv.ParseInt(f[i], 10, 64)
-		if err != nil {
-			b.Fatalf("unexpected /proc/stat: %q", line)
-		}
-		ticks += n
-	}
-	return time.Duration(ticks) * (time.Second / clockTicks)
+	return d
 }
-
-// clockTicks is the kernel's USER_HZ, the unit of /proc/stat: 100 on every Linux
-// architecture gozie runs on.
-const clockTicks = 100
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
