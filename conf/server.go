@@ -46,6 +46,9 @@ type Server struct {
 	SubstituteDepth int
 	// DataDir holds local state.
 	DataDir string
+	// HeapBudgetMB is the heap, in MiB, below which the garbage collector
+	// trades memory for CPU (package gcbudget); 0 keeps Go's defaults.
+	HeapBudgetMB int
 	// DB configures the store.
 	DB DB
 	// Log configures logging.

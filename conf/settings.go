@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gozie/gozie/internal/gcbudget"
 )
 
 // Setting describes one server configuration key. Settings returns the table; it is the one
@@ -147,6 +149,13 @@ var settings = []Setting{
 		"Maximum ${name} substitutions in one job configuration value "+
 			"(Oozie: oozie.configuration.substitute.depth).",
 		func(s *Server) *int { return &s.SubstituteDepth }),
+
+	intv("gozie.heap.budget.mb", strconv.Itoa(gcbudget.DefaultMB), 0,
+		"Heap size in MiB up to which the garbage collector lets garbage grow to four times "+
+			"the live heap (GOGC=400) before collecting, which saves CPU on every request; "+
+			"beyond it the collector works as Go's default does. 0, or GOGC or GOMEMLIMIT "+
+			"in the environment, keeps Go's own settings.",
+		func(s *Server) *int { return &s.HeapBudgetMB }),
 
 	// Storage and logging.
 	str("gozie.data.dir", "./gozie-data",

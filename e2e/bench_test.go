@@ -16,6 +16,7 @@ import (
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/daemon"
+	"github.com/gozie/gozie/internal/gcbudget"
 	"github.com/gozie/gozie/internal/procstat"
 	"github.com/gozie/gozie/internal/testwait"
 	"github.com/gozie/gozie/server/client"
@@ -34,6 +35,7 @@ type benchEnv struct {
 
 func newBenchEnv(b *testing.B, callbacks bool) *benchEnv {
 	b.Helper()
+	b.Cleanup(gcbudget.Start(context.Background(), gcbudget.DefaultMB<<20)) // as gozie server sets it
 	s := newSharedEnv(b, 1, callbacks)
 	return &benchEnv{sharedEnv: s, d: s.servers[0], client: s.clients[0]}
 }

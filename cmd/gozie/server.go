@@ -11,6 +11,7 @@ import (
 
 	"github.com/gozie/gozie/conf"
 	"github.com/gozie/gozie/daemon"
+	"github.com/gozie/gozie/internal/gcbudget"
 	"github.com/gozie/gozie/store/backends"
 )
 
@@ -110,6 +111,7 @@ func runServer(ctx context.Context, args []string) int {
 		}
 		ready = func(addr net.Addr) { localBanner(log, addr, cfg.DataDir, p) }
 	}
+	defer gcbudget.Start(ctx, int64(cfg.HeapBudgetMB)<<20)()
 	d, err := daemon.Open(ctx, daemon.Options{Config: cfg, Logger: log, Ready: ready})
 	if err != nil {
 		log.Error("gozie server failed to start", "err", err)

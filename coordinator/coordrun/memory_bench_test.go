@@ -1,6 +1,7 @@
 package coordrun
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"runtime"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gozie/gozie/internal/gcbudget"
 	"github.com/gozie/gozie/internal/procstat"
 	"github.com/gozie/gozie/store"
 )
@@ -45,6 +47,8 @@ func BenchmarkMemoryManyCoordinators(b *testing.B) {
 			t0 := time.Date(2010, 1, 1, 0, 0, 0, 0, time.UTC)
 			w := benchWorld(b, backend, t0.Add(-time.Hour))
 			distinctHourlyJobs(b, w, jobs, t0.Add(-5*time.Minute))
+			// The collector's budget as gozie server sets it.
+			defer gcbudget.Start(context.Background(), gcbudget.DefaultMB<<20)()
 			runtime.GC()
 			resetPeakRSS(b)
 			w.start()

@@ -14,6 +14,7 @@ import (
 	"github.com/gozie/gozie/coordinator/coordrun"
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/ids"
+	"github.com/gozie/gozie/internal/gcbudget"
 	"github.com/gozie/gozie/server"
 	"github.com/gozie/gozie/server/jobs"
 	"github.com/gozie/gozie/store/postgres"
@@ -29,10 +30,12 @@ type Server struct {
 
 // Serve opens the PostgreSQL store at dsn and serves the job endpoints on it, as the
 // daemon wires them (server.New, jobs.Register with the workflow and coordinator
-// runners; no engine runs, so nothing changes the rows), on a random loopback port.
-// Everything is closed when tb ends.
+// runners; no engine runs, so nothing changes the rows), on a random loopback port,
+// with the garbage collector's budget gozie server sets (gcbudget). Everything is
+// closed when tb ends.
 func Serve(tb testing.TB, dsn string) *Server {
 	tb.Helper()
+	tb.Cleanup(gcbudget.Start(context.Background(), gcbudget.DefaultMB<<20))
 	st, err := postgres.Open(context.Background(), dsn)
 	if err != nil {
 		tb.Fatal(err)
