@@ -135,6 +135,10 @@
 //	(15000)
 //	only a lease holder writes; a second writer gets       minidfs             namenode/LeaseManager, FSNamesystem.recoverLeaseInternal
 //	AlreadyBeingCreatedException until the soft limit
+//	a deleted or overwritten file's blocks are gone: its   minidfs             FSDirDeleteOp.delete (collectBlocksAndClear),
+//	writer can neither update nor complete them, and a                         FSNamesystem.updateBlockForPipeline (checkUCBlock),
+//	retried complete succeeds only if it names the file's                      FSDirWriteFileOp.completeFileInternal (HDFS-3031)
+//	last block
 //	the edit stream (getCurrentEditLogTxid,                minidfs             NameNodeRpcServer.getCurrentEditLogTxid,
 //	getEditsFromTxid) is the active NameNode's (READ) and                      getEditsFromTxid, FSNamesystem.checkSuperuserPrivilege,
 //	a superuser's only: AccessControlException "Access                         FSPermissionChecker.checkSuperuserPrivilege
