@@ -191,57 +191,22 @@ func (h *HDFS) MkdirAll(ctx context.Context, p string, perm fs.FileMode) error {
 
 // WriteFile implements FileSystem.
 func (h *HDFS) WriteFile(ctx context.Context, p string, data []byte, perm fs.FileMode) error {
-	w, err := h.create(ctx, p, perm)
-	if err != nil {
-		return err
-	}
-	if _, err := w.Write(data); err != nil {
-		w.abort()
-		return err
-	}
-	return w.Close()
+	return h.writeAll(ctx, p, data, perm, false)
 }
 
 // WriteNew implements FileSystem. Against WriteFile it saves three of
 // nine NameNode calls: the check that path is no directory, and the
-// rename with the check colinmarc makes before it. When the NameNode
-// refuses the create because a file is there (an earlier attempt's, even
-// one still under construction by a writer that died, whose lease a
-// delete ends), the file is removed and created again.
+// rename with the check colinmarc makes before it.
 func (h *HDFS) WriteNew(ctx context.Context, p string, data []byte, perm fs.FileMode) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	defaults, err := h.serverDefaults(ctx)
-	if err != nil {
-		return fmt.Errorf("creating %s: server defaults: %w", p, err)
-	}
-	var fw *hdfs.FileWriter
-	err = h.do(ctx, func() error {
-		if err := h.client.MkdirAll(path.Dir(p), 0o755); err != nil {
-			return err
-		}
-		var err error
-		fw, err = h.client.CreateFile(p, defaults.Replication, defaults.BlockSize, perm)
-		if !errors.Is(err, fs.ErrExist) {
-			return err
-		}
-		if fi, err := h.client.Stat(p); err == nil && fi.IsDir() {
-			return &fs.PathError{Op: "create", Path: p, Err: ErrIsDirectory}
-		}
-		if err := h.client.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		fw, err = h.client.CreateFile(p, defaults.Replication, defaults.BlockSize, perm)
-		return err
-	})
+	return h.writeAll(ctx, p, data, perm, true)
+}
+
+// writeAll writes data to p, in place or through a temporary file.
+func (h *HDFS) writeAll(ctx context.Context, p string, data []byte, perm fs.FileMode, inPlace bool) error {
+	w, err := h.create(ctx, p, perm, inPlace)
 	if err != nil {
 		return err
 	}
-	if d, ok := ctx.Deadline(); ok {
-		fw.SetDeadline(d)
-	}
-	w := &hdfsWriter{h: h, ctx: ctx, fw: fw, tmp: p, final: p}
 	if _, err := w.Write(data); err != nil {
 		w.abort()
 		return err
@@ -251,10 +216,14 @@ func (h *HDFS) WriteNew(ctx context.Context, p string, data []byte, perm fs.File
 
 // Create implements FileSystem.
 func (h *HDFS) Create(ctx context.Context, p string) (io.WriteCloser, error) {
-	return h.create(ctx, p, 0o644)
+	return h.create(ctx, p, 0o644, false)
 }
 
-func (h *HDFS) create(ctx context.Context, p string, perm fs.FileMode) (*hdfsWriter, error) {
+// create opens a writer of p: through a hidden temporary file renamed into
+// place on Close, or (inPlace) at p itself, where a file the NameNode finds
+// there (an earlier attempt's, even one still under construction by a
+// writer that died, whose lease a delete ends) is removed first.
+func (h *HDFS) create(ctx context.Context, p string, perm fs.FileMode, inPlace bool) (*hdfsWriter, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -263,10 +232,16 @@ func (h *HDFS) create(ctx context.Context, p string, perm fs.FileMode) (*hdfsWri
 		return nil, fmt.Errorf("creating %s: server defaults: %w", p, err)
 	}
 	tmp := path.Join(path.Dir(p), path.Base(tempName(p)))
+	if inPlace {
+		tmp = p
+	}
 	var fw *hdfs.FileWriter
 	err = h.do(ctx, func() error {
-		if fi, err := h.client.Stat(p); err == nil && fi.IsDir() {
-			return &fs.PathError{Op: "create", Path: p, Err: ErrIsDirectory}
+		isDir := &fs.PathError{Op: "create", Path: p, Err: ErrIsDirectory}
+		if !inPlace {
+			if fi, err := h.client.Stat(p); err == nil && fi.IsDir() {
+				return isDir
+			}
 		}
 		// Like Hadoop's FileSystem.create, make the missing parents.
 		if err := h.client.MkdirAll(path.Dir(p), 0o755); err != nil {
@@ -274,6 +249,16 @@ func (h *HDFS) create(ctx context.Context, p string, perm fs.FileMode) (*hdfsWri
 		}
 		var err error
 		fw, err = h.client.CreateFile(tmp, defaults.Replication, defaults.BlockSize, perm)
+		if !inPlace || !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		if fi, err := h.client.Stat(p); err == nil && fi.IsDir() {
+			return isDir
+		}
+		if err := h.client.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		fw, err = h.client.CreateFile(p, defaults.Replication, defaults.BlockSize, perm)
 		return err
 	})
 	if err != nil {
@@ -304,14 +289,15 @@ func (h *HDFS) serverDefaults(ctx context.Context) (hdfs.ServerDefaults, error) 
 }
 
 // hdfsWriter writes to a hidden temporary file and renames it into place
-// on Close (WriteNew's writes straight to the final path: tmp is final). The data goes to the DataNode and the file's blocks are
-// allocated and completed by whichever NameNode of an HA nameservice is
-// active: colinmarc fails over on StandbyException within a call, and the
-// lease, held by the client, survives a failover. A write or completion
-// that fails anyway (no NameNode served it, a DataNode error) fails the
-// whole file: colinmarc cannot resume a file after a failed addBlock or
-// complete, so Close removes the temporary file and returns the first
-// error, and no part of the data ever appears at the final path.
+// on Close, or writes in place (tmp is final). The data goes to the
+// DataNode and the file's blocks are allocated and completed by whichever
+// NameNode of an HA nameservice is active: colinmarc fails over on
+// StandbyException within a call, and the lease, held by the client,
+// survives a failover. A write or completion that fails anyway (no
+// NameNode served it, a DataNode error) fails the whole file: colinmarc
+// cannot resume a file after a failed addBlock or complete, so Close
+// removes the file it wrote and returns the first error; through a
+// temporary file no part of the data ever appears at the final path.
 type hdfsWriter struct {
 	h          *HDFS
 	ctx        context.Context
