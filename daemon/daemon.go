@@ -6,6 +6,7 @@ package daemon
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -119,6 +120,11 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	}()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if db, ok := st.(interface{ SQL() *sql.DB }); ok {
+		// go_sql_*{db_name="gozie"}: the connection pool, whose closes for
+		// the idle cap or lifetime show connections opened over and over.
+		reg.MustRegister(collectors.NewDBStatsCollector(db.SQL(), "gozie"))
+	}
 	d := &Daemon{opts: opts, log: log, Store: st, Metrics: reg}
 	d.Engine = engine.New(engine.Config{
 		Store:       st,

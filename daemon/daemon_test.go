@@ -116,3 +116,28 @@ func getJSON(t *testing.T, u string, v any) {
 		t.Fatalf("GET %s: %v", u, err)
 	}
 }
+
+// TestMetricsShowTheConnectionPool: the daemon's registry carries the
+// store's connection-pool statistics (go_sql_*, db_name="gozie").
+func TestMetricsShowTheConnectionPool(t *testing.T) {
+	t.Parallel()
+	d := openFull(t)
+	mfs, err := d.Metrics.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != "go_sql_max_open_connections" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "db_name" && l.GetValue() == "gozie" && m.GetGauge().GetValue() == 1 {
+					return // SQLite's one connection
+				}
+			}
+		}
+		t.Fatalf("go_sql_max_open_connections: %v", mf.GetMetric())
+	}
+	t.Fatal("no go_sql_max_open_connections among the daemon's metrics")
+}

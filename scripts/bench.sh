@@ -123,6 +123,25 @@ pgbench_ceiling() {
   echo
 }
 
+# settle lets the cluster finish what the previous benchmark left it before the next
+# one starts: its dirty buffers are written (CHECKPOINT) and the autovacuum of the
+# tables it filled ends (up to 5 minutes, then the run goes on and says so). Without
+# it, a benchmark that seeds millions of rows makes the next one share the cores with
+# their write-back and vacuum, which a server in a steady state does not do.
+settle() {
+  psql_admin -c CHECKPOINT
+  local waited=0
+  while [ "$(psql_admin -At -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'")" != 0 ]; do
+    if [ "$waited" -ge 300 ]; then
+      echo "(autovacuum still running after ${waited} s; going on)"
+      return 0
+    fi
+    sleep 1 # polls the condition above
+    waited=$((waited + 1))
+  done
+  [ "$waited" = 0 ] || echo "(waited ${waited} s for autovacuum to end)"
+}
+
 # run_pass LABEL FIELD runs the benchmarks (field 2: every one; field 4: the
 # PostgreSQL ones of the non-durable pass), prints each package's figures under its
 # load average and the database's durability, and records every figure in
@@ -137,6 +156,7 @@ run_pass() {
     [ "$field" = 4 ] && pattern=$4
     [ "$pattern" = - ] && continue
     [ -n "${BENCH_ONLY:-}" ] && ! grep -Eq -- "$BENCH_ONLY" <<<"$b" && continue
+    settle
     load=$(loadavg)
     echo "### $pkg -bench '$pattern' -benchtime $bt (load average $load)"
     go test -run '^$' -bench "$pattern" -benchtime "$bt" -benchmem -timeout 30m "$pkg" 2>&1 \

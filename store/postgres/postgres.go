@@ -38,6 +38,10 @@ var migrations embed.FS
 // Channel is the NOTIFY channel that announces new due work.
 const Channel = "gozie_triggers"
 
+// PoolSize is how many connections a store opens at most, and keeps open
+// while idle (one of them is the notifier's).
+const PoolSize = 32
+
 // Store is the PostgreSQL backend.
 type Store struct {
 	*sqlstore.DB
@@ -99,8 +103,14 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	}
 	connector.Dialer(readAheadDialer{})
 	db := sql.OpenDB(connector)
-	db.SetMaxOpenConns(32)
-	db.SetMaxIdleConns(16)
+	// As many idle connections kept as may be open: with fewer, every burst
+	// above the idle cap closes the connections it opened as soon as they
+	// are released and opens new ones for the next burst (a server process
+	// forked, the session's statements prepared again), which a steady load
+	// of more concurrent requests than the cap does all the time. Idle
+	// connections still close after ConnMaxIdleTime.
+	db.SetMaxOpenConns(PoolSize)
+	db.SetMaxIdleConns(PoolSize)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()

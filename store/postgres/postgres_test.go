@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -241,5 +242,60 @@ func TestLargeColumnsUseLZ4(t *testing.T) {
 	}
 	if created != want || run != want {
 		t.Fatalf("configurations compressed with %s and %s, want %s", created, run, want)
+	}
+}
+
+// TestPoolKeepsItsConnections: connections released after a burst of
+// concurrent transactions stay open for the next burst instead of being
+// closed and opened again.
+func TestPoolKeepsItsConnections(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := postgres.Open(ctx, pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// Every transaction of a burst holds its connection until all have
+	// begun, so a burst needs n connections at once (the notifier holds one
+	// more of the pool's).
+	n := postgres.PoolSize - 4
+	burst := func() {
+		var began, wg sync.WaitGroup
+		began.Add(n)
+		errs := make(chan error, n)
+		for range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs <- s.Tx(ctx, func(x store.Tx) error {
+					began.Done()
+					began.Wait()
+					_, err := x.GetWorkflowJob(ctx, "none")
+					if errors.Is(err, store.ErrNotFound) {
+						return nil
+					}
+					return err
+				})
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	burst()
+	before := s.SQL().Stats()
+	burst()
+	after := s.SQL().Stats()
+	if after.MaxIdleClosed != 0 || after.OpenConnections < n {
+		t.Errorf("after two bursts of %d transactions: %d connections closed for the idle cap, %d open; want none closed, %d or more open",
+			n, after.MaxIdleClosed, after.OpenConnections, n)
+	}
+	if opened := after.OpenConnections - before.OpenConnections + int(after.MaxIdleClosed-before.MaxIdleClosed); opened > 0 {
+		t.Errorf("the second burst opened %d connections", opened)
 	}
 }
