@@ -239,6 +239,13 @@
 //	when the last of them ends; tokens of other kinds and                      (security only); AbstractDelegationTokenSecretManager
 //	with an empty renewer are left; with log aggregation                       cancelToken (owner or renewer)
 //	the RM lets go 10 min after the end (keep-alive)
+//	a Kerberized RM renews each new token of a             miniyarn            resourcemanager/security/DelegationTokenRenewer.java
+//	submission as its own principal before it accepts                          handleAppSubmitEvent (renewToken, "Failed to renew
+//	the application; one that does not renew (another                          token: " + token), DelegationTokenRenewerRunnable
+//	renewer, cancelled, expired) rejects it: NEW →                             (APP_REJECTED, t.getMessage()); RMAppManager
+//	FAILED, diagnostics "Failed to renew token: Kind:                          submitApplication (addApplicationAsync under
+//	..., Service: ..., Ident: (...)"; a token another                          security); AbstractDelegationTokenSecretManager
+//	running application holds is not renewed again                             renewToken
 //	a node's tools in a container authenticate with its    clustertools        security/UserGroupInformation.java getLoginUser
 //	token file (HADOOP_TOKEN_FILE_LOCATION), never a                           (HADOOP_TOKEN_FILE_LOCATION), hive jdbc
 //	ticket: HDFS with the HDFS_DELEGATION_TOKEN of the                         HiveConnection.java createBinaryTransport,

@@ -160,8 +160,8 @@ func (r *realm) close() {
 
 // rmKerberos is MiniYARN's security: SPNEGO as HTTPPrincipal, and the
 // RM's own login (ResourceManagerPrincipal) on an HDFS client of fsCfg's
-// filesystem, with which it cancels the HDFS tokens of ended
-// applications as a real RM does.
+// filesystem, with which it renews the HDFS tokens of new applications
+// and cancels those of ended ones, as a real RM does.
 func (c *Cluster) rmKerberos(fsCfg hadoop.ResolverConfig, renewInterval time.Duration) (*miniyarn.KerberosOptions, error) {
 	krb, err := c.realm.login(ResourceManagerPrincipal, c.realm.servicesPath)
 	if err != nil {
@@ -177,5 +177,8 @@ func (c *Cluster) rmKerberos(fsCfg hadoop.ResolverConfig, renewInterval time.Dur
 	return &miniyarn.KerberosOptions{Keytab: c.realm.services, Principal: kdc.Principal(HTTPPrincipal),
 		RMPrincipal: kdc.Principal(ResourceManagerPrincipal), TokenRenewInterval: renewInterval,
 		CancelHDFSToken: func(ctx context.Context, t hadoop.Token) error { return fs.CancelDelegationToken(ctx, uri, t) },
+		RenewHDFSToken: func(ctx context.Context, t hadoop.Token) (time.Time, error) {
+			return fs.RenewDelegationToken(ctx, uri, t)
+		},
 	}, nil
 }

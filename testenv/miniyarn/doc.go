@@ -85,8 +85,12 @@
 //     RM_DELEGATION_TOKENs to Kerberos callers only (renewal and cancellation
 //     are not implemented: 501). The NodeManager localizes non-local
 //     resources only with an HDFS_DELEGATION_TOKEN of the submission, which
-//     [HDFSStorage] then authenticates with (TOKEN). When an application
-//     ends, the RM cancels its HDFS and RM delegation tokens as its own
+//     [HDFSStorage] then authenticates with (TOKEN). Before it accepts a
+//     submission the RM renews, as its own principal, each of its HDFS and
+//     RM delegation tokens that no running application holds yet (HDFS
+//     tokens through [KerberosOptions.RenewHDFSToken]); one that does not
+//     renew fails the application from NEW with "Failed to renew token:
+//     Kind: …" (dtrenewer.go). When an application ends, the RM cancels its HDFS and RM delegation tokens as its own
 //     principal ([KerberosOptions.RMPrincipal], HDFS tokens through
 //     [KerberosOptions.CancelHDFSToken]) unless the submission said
 //     cancel-tokens-when-complete=false, with DelegationTokenRenewer's

@@ -3,10 +3,12 @@ package miniyarn
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/gozie/gozie/hadoop"
 	"github.com/gozie/gozie/hadoop/delegation"
+	"github.com/gozie/gozie/testenv/internal/ugi"
 	"github.com/gozie/gozie/yarn"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -78,6 +80,69 @@ func managed(t hadoop.Token) bool {
 // unless it said false (ApplicationSubmissionContextProto's default).
 func cancelAtEnd(sc yarn.ApplicationSubmissionContext) bool {
 	return sc.CancelTokensWhenComplete == nil || *sc.CancelTokensWhenComplete
+}
+
+// renewNewTokens renews, as the RM's login user, each managed token of a
+// submission that no application holds yet (DelegationTokenRenewer
+// handleAppSubmitEvent): HDFS tokens at their NameNode through
+// KerberosOptions.RenewHDFSToken, RM tokens in the RM's own secret
+// manager, where the RM's short name must be the token's renewer. A
+// Kerberized RM holds a new application in NEW until this is done; the
+// first token that does not renew rejects it, and its message is the
+// application's diagnostics ("Failed to renew token: Kind: …"), while the
+// cause goes to the log only, as the RM's IOException carries it. It
+// returns "" when every token renewed.
+func (rm *RM) renewNewTokens(ctx context.Context, sub validSubmission) string {
+	k := rm.opts.Kerberos
+	if k == nil {
+		return ""
+	}
+	for _, st := range sub.tokens {
+		t := st.token
+		if !managed(t) {
+			continue
+		}
+		rm.mu.Lock()
+		_, held := rm.renewer.all[tokenKey(t)]
+		rm.mu.Unlock()
+		if held {
+			continue // renewed when its first application was submitted
+		}
+		var err error
+		switch t.Kind {
+		case hadoop.KindRMDelegationToken:
+			_, err = rm.dtokens.renew(t, ugi.ShortName(k.RMPrincipal), rm.opts.Now(), k)
+		case hadoop.KindHDFSDelegationToken:
+			if k.RenewHDFSToken == nil {
+				continue // no way to the NameNode: left unrenewed, as documented
+			}
+			_, err = k.RenewHDFSToken(ctx, t)
+		}
+		if err != nil {
+			msg := "Failed to renew token: " + tokenString(t)
+			rm.log.Warn("miniyarn: rejecting the application because failed to add it to the delegation token renewer",
+				"yarn_app_id", sub.sc.ApplicationID.String(), "token", tokenString(t), "error", err)
+			return msg
+		}
+	}
+	return ""
+}
+
+// tokenString is Token.toString: "Kind: <kind>, Service: <service>,
+// Ident: (<identifier>)".
+func tokenString(t hadoop.Token) string {
+	ident := fmt.Sprintf("%x", t.Identifier)
+	switch t.Kind {
+	case hadoop.KindHDFSDelegationToken:
+		if id, err := delegation.Parse(t.Identifier); err == nil {
+			ident = "(" + id.HDFSString(t.Kind, ugi.ShortName(id.Owner)) + ")"
+		}
+	case hadoop.KindRMDelegationToken:
+		if id, err := parseRMIdentifier(t.Identifier); err == nil {
+			ident = fmt.Sprintf("(%s owner=%s, renewer=%s, sequenceNumber=%d, masterKeyId=%d)", t.Kind, id.owner, id.renewer, id.seq, id.keyID)
+		}
+	}
+	return "Kind: " + t.Kind + ", Service: " + t.Service + ", Ident: " + ident
 }
 
 // registerTokens records a new application's managed tokens
@@ -209,11 +274,13 @@ func (rm *RM) cancelToken(ctx context.Context, t hadoop.Token) error {
 // RM checks.
 type rmIdentifier struct {
 	owner, renewer string
+	maxDate        int64 // milliseconds since the epoch
 	seq, keyID     int32
 }
 
 // parseRMIdentifier reads a YARNDelegationTokenIdentifierProto (owner 1,
-// renewer 2, sequenceNumber 6, masterKeyId 7; the others are skipped).
+// renewer 2, maxDate 5, sequenceNumber 6, masterKeyId 7; the others are
+// skipped).
 func parseRMIdentifier(b []byte) (rmIdentifier, error) {
 	var id rmIdentifier
 	bad := errors.New("malformed RM delegation token identifier")
@@ -235,14 +302,17 @@ func parseRMIdentifier(b []byte) (rmIdentifier, error) {
 				id.renewer = v
 			}
 			b = b[n:]
-		case (num == 6 || num == 7) && typ == protowire.VarintType:
+		case (num == 5 || num == 6 || num == 7) && typ == protowire.VarintType:
 			v, n := protowire.ConsumeVarint(b)
 			if n < 0 {
 				return id, bad
 			}
-			if num == 6 {
+			switch num {
+			case 5:
+				id.maxDate = int64(v)
+			case 6:
 				id.seq = int32(v)
-			} else {
+			default:
 				id.keyID = int32(v)
 			}
 			b = b[n:]

@@ -194,7 +194,7 @@ func (rm *RM) handleSubmit(w http.ResponseWriter, r *http.Request) {
 		writeError(w, werr)
 		return
 	}
-	rm.submit(sub, userOf(r))
+	rm.submit(sub, userOf(r), rm.renewNewTokens(r.Context(), sub))
 	w.Header().Set("Location", requestURL(r)+"/"+sub.sc.ApplicationID.String())
 	w.WriteHeader(http.StatusAccepted)
 }

@@ -63,6 +63,13 @@ type KerberosOptions struct {
 	// tokens of ended applications that asked for it. Nil leaves HDFS
 	// tokens alive (the cancellation fails and is logged).
 	CancelHDFSToken func(ctx context.Context, t hadoop.Token) error
+	// RenewHDFSToken renews an HDFS delegation token at its NameNode as
+	// RMPrincipal (Token.renew under the RM's login user) and returns its
+	// new expiry: the RM renews each new token of a submission before it
+	// accepts the application, and rejects the application when one does
+	// not renew (a renewer other than the RM, a cancelled or expired
+	// token). Nil leaves HDFS tokens unrenewed, which a real RM never does.
+	RenewHDFSToken func(ctx context.Context, t hadoop.Token) (time.Time, error)
 	// TokenRemovalDelay is how long, with log aggregation on, the RM waits
 	// after an application ends before it lets go of its tokens; zero
 	// means DefaultTokenRemovalDelay.
@@ -182,6 +189,41 @@ func (t *rmTokens) verify(tok hadoop.Token, now time.Time) (string, error) {
 			tok.Kind, id.owner, id.seq, now.UTC().Format(time.RFC3339), renewBy.UTC().Format(time.RFC3339))
 	}
 	return id.owner, nil
+}
+
+// renew pushes a token's renew date forward for renewer, a short name
+// (AbstractDelegationTokenSecretManager.renewToken): the token must not be
+// past its max date, must name renewer as its renewer, must verify, and
+// must still be known; it returns the new renew date.
+func (t *rmTokens) renew(tok hadoop.Token, renewer string, now time.Time, k *KerberosOptions) (time.Time, error) {
+	id, err := parseRMIdentifier(tok.Identifier)
+	if err != nil {
+		return time.Time{}, err
+	}
+	maxDate := time.UnixMilli(id.maxDate)
+	desc := fmt.Sprintf("(%s owner=%s, sequenceNumber=%d)", tok.Kind, id.owner, id.seq)
+	switch {
+	case maxDate.Before(now):
+		return time.Time{}, fmt.Errorf("%s tried to renew an expired token %s max expiration date: %s currentTime: %s",
+			renewer, desc, maxDate.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339))
+	case id.renewer == "":
+		return time.Time{}, fmt.Errorf("%s tried to renew a token %s without a renewer", renewer, desc)
+	case id.renewer != renewer:
+		return time.Time{}, fmt.Errorf("%s tries to renew a token %s with non-matching renewer %s", renewer, desc, id.renewer)
+	}
+	m := hmac.New(sha1.New, t.key)
+	m.Write(tok.Identifier)
+	if tok.Kind != hadoop.KindRMDelegationToken || id.keyID != t.keyID || !hmac.Equal(m.Sum(nil), tok.Password) {
+		return time.Time{}, fmt.Errorf("%s is trying to renew a token %s with wrong password", renewer, desc)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.renewBy[id.seq]; !ok {
+		return time.Time{}, fmt.Errorf("renewal request for unknown token %s", desc)
+	}
+	renewBy := minTime(now.Add(k.TokenRenewInterval), maxDate)
+	t.renewBy[id.seq] = renewBy
+	return renewBy, nil
 }
 
 // cancel forgets a token for canceller, a full principal that must be its

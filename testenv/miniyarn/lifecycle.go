@@ -27,9 +27,12 @@ func (rm *RM) newApplication() yarn.ApplicationID {
 	return yarn.ApplicationID{ClusterTimestamp: rm.opts.ClusterTimestamp, Sequence: rm.issued}
 }
 
-// submit records a validated submission and starts it. It reports false when
-// the id was already known (the RM then answers success without effect).
-func (rm *RM) submit(sub validSubmission, user string) bool {
+// submit records a validated submission and starts it, or, with a
+// rejection (the tokens that did not renew, see renewNewTokens), fails it
+// from NEW with that diagnostics (RMAppImpl's APP_REJECTED), its tokens
+// left alone. It reports false when the id was already known (the RM then
+// answers success without effect).
+func (rm *RM) submit(sub validSubmission, user, rejection string) bool {
 	rm.mu.Lock()
 	defer rm.flushTransitions()
 	defer rm.mu.Unlock()
@@ -44,10 +47,14 @@ func (rm *RM) submit(sub validSubmission, user string) bool {
 	}
 	rm.apps[a.id] = a
 	rm.order = append(rm.order, a.id)
-	rm.registerTokens(a)
 	if rm.opts.OnTransition != nil {
 		rm.pending = append(rm.pending, transition{a.id, yarn.StateNew})
 	}
+	if rejection != "" {
+		rm.finish(a, yarn.StateFailed, yarn.FinalFailed, rejection)
+		return true
+	}
+	rm.registerTokens(a)
 	rm.setState(a, yarn.StateNewSaving)
 	rm.setState(a, yarn.StateSubmitted)
 	if !rm.knownQueue(a.sc.Queue) {
