@@ -37,9 +37,16 @@ type Attempt struct {
 	Key string
 	// Tag is the YARN application tag derived from Key, recorded on the
 	// action row before Start is called.
-	Tag   string
-	User  string
-	Group string
+	Tag string
+	// NewTag reports that Tag was recorded on the action row for this Start
+	// and never before: nothing can have been launched with it yet (a
+	// rerun or a user retry makes a new Key, and only a start that changed
+	// the row's tag sets it), so an executor need not look for an earlier
+	// launch of this attempt. A start retried after a failure or a crash
+	// finds the tag recorded and has it false.
+	NewTag bool
+	User   string
+	Group  string
 	// AppPath is the workflow application directory, a full URI.
 	AppPath string
 	// Body is the action's XML with EL resolved and the global section and

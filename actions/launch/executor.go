@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -44,23 +45,19 @@ func New(cfg Config) (*Executor, error) {
 // Start launches the run, unless it was launched already: an application
 // carrying the run's tag, or a result file in the run's action directory (an
 // application the RM has forgotten), is reported instead of a second launch.
+// A run whose tag is new (Attempt.NewTag) cannot have been launched, and is
+// launched without those two lookups (a query of the RM's applications, a
+// NameNode call).
 func (e *Executor) Start(ctx context.Context, run *actions.Attempt) (actions.Status, error) {
 	ctx = hadoop.AsUser(ctx, run.User) // staging, submission, lookups: the job's user
 	if run.Tag == "" || run.ActionDir == "" {
 		return actions.Status{}, actions.Errorf(actions.NonTransient, codeIO, "action %s: a launch needs the run's tag and action directory", run.ActionID)
 	}
 	log := e.cfg.Logger.With("action_id", run.ActionID)
-	if rep, ok, err := e.findApp(ctx, run.Tag); err != nil {
-		return actions.Status{}, err
-	} else if ok {
-		log.Info("found the run's application; not launching again", "yarn_app_id", rep.ID.String())
-		return e.status(ctx, run, rep)
-	}
-	if res, err := e.readResult(ctx, run); err != nil {
-		return actions.Status{}, err
-	} else if res != nil {
-		log.Info("the run already ended and its application is forgotten; not launching again")
-		return e.resultStatus(ctx, run, res.ApplicationID, res)
+	if !run.NewTag {
+		if st, done, err := e.launchedBefore(ctx, run, log); err != nil || done {
+			return st, err
+		}
 	}
 	p, err := e.makePlan(ctx, run)
 	if err != nil {
@@ -84,6 +81,27 @@ func (e *Executor) Start(ctx context.Context, run *actions.Attempt) (actions.Sta
 		ExternalStatus: string(yarn.StateAccepted),
 		TrackerURI:     run.ResourceManager,
 	}, nil
+}
+
+// launchedBefore reports the status of an earlier launch of the run, if
+// there was one: its application, found by the run's tag, or, where the RM
+// has forgotten it, its result file.
+func (e *Executor) launchedBefore(ctx context.Context, run *actions.Attempt, log *slog.Logger) (actions.Status, bool, error) {
+	if rep, ok, err := e.findApp(ctx, run.Tag); err != nil {
+		return actions.Status{}, false, err
+	} else if ok {
+		log.Info("found the run's application; not launching again", "yarn_app_id", rep.ID.String())
+		st, err := e.status(ctx, run, rep)
+		return st, true, err
+	}
+	if res, err := e.readResult(ctx, run); err != nil {
+		return actions.Status{}, false, err
+	} else if res != nil {
+		log.Info("the run already ended and its application is forgotten; not launching again")
+		st, err := e.resultStatus(ctx, run, res.ApplicationID, res)
+		return st, true, err
+	}
+	return actions.Status{}, false, nil
 }
 
 // stage writes the launch spec and the binary and returns the submission,

@@ -199,6 +199,38 @@ func TestStartAgainDoesNotSubmitASecondApplication(t *testing.T) {
 	}
 }
 
+// TestStartOfANewTagLooksForNoEarlierLaunch: a run whose tag was recorded
+// for this start (NewTag) is launched without asking the RM for an
+// application of its tag; a start of the same run again (a restart that
+// finds the tag recorded) asks, and finds the first launch.
+func TestStartOfANewTagLooksForNoEarlierLaunch(t *testing.T) {
+	t.Parallel()
+	c := setup(t)
+	c.put(t, "/app/ok.sh", "#!/bin/sh\necho done\n")
+	e := c.executor(t, "shell", nil)
+	run := c.run(t, "shell", "fresh", "/app", shellBody(`<exec>ok.sh</exec><file>ok.sh</file>`))
+	run.NewTag = true
+	before := c.listQueries.Load()
+	first, err := e.Start(ctxT(t), run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := c.listQueries.Load() - before; n != 0 {
+		t.Errorf("the start of a new tag made %d list queries, want none", n)
+	}
+	run.NewTag = false
+	again, err := e.Start(ctxT(t), run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := c.listQueries.Load() - before; n != 1 || again.ExternalID != first.ExternalID {
+		t.Errorf("the start again: %d list queries, %s; want 1 query finding %s", n, again.ExternalID, first.ExternalID)
+	}
+	if n := len(c.appsTagged(run.Tag)); n != 1 {
+		t.Errorf("%d applications for one run, want 1", n)
+	}
+}
+
 func TestForgottenApplicationFallsBackToTheResultFile(t *testing.T) {
 	t.Parallel()
 	c := setup(t)

@@ -66,6 +66,9 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Claim) error {
 	}
 	ar := r.actionAttempt(&l.job, &l.act, l.conf)
 	if l.act.LaunchTag != ar.Tag || l.act.StartTime.IsZero() {
+		// The row's version guards this write: of two servers that race to
+		// start the action, one records the tag and the other reloads.
+		newTag := l.act.LaunchTag != ar.Tag
 		act := l.act
 		act.LaunchTag = ar.Tag
 		if act.StartTime.IsZero() {
@@ -84,6 +87,7 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Claim) error {
 			return err
 		}
 		l.act = act
+		ar.NewTag = newTag
 	}
 	// Everything the executor does (staging, HDFS, YARN) acts for the
 	// job's user.

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -39,6 +40,7 @@ type scripted struct {
 	ext      map[string]string               // action id → external id of its latest run
 	dirs     map[string]string               // action id → action directory of its latest run
 	creds    map[string][]actions.Credential // action id → credentials of its latest run
+	newTags  map[string][]bool               // action id → NewTag of each Start
 	// onStart, by node, runs inside Start (s.mu held) once the run's
 	// external id is known, before Start returns.
 	onStart map[string]func(run *actions.Attempt, ext string)
@@ -51,7 +53,7 @@ type scripted struct {
 func newScripted() *scripted {
 	return &scripted{launches: map[string]int{}, ended: map[string]actions.Status{}, killed: map[string]bool{},
 		started: make(chan string, 100), failOnce: map[string]bool{}, panics: map[string]bool{}, ext: map[string]string{}, dirs: map[string]string{},
-		creds: map[string][]actions.Credential{}, onStart: map[string]func(*actions.Attempt, string){},
+		creds: map[string][]actions.Credential{}, newTags: map[string][]bool{}, onStart: map[string]func(*actions.Attempt, string){},
 		refuse: map[string]error{}, refused: map[string]int{}}
 }
 
@@ -65,6 +67,7 @@ func (s *scripted) Start(ctx context.Context, run *actions.Attempt) (actions.Sta
 		s.refused[run.Node]++
 		return actions.Status{}, err
 	}
+	s.newTags[run.ActionID] = append(s.newTags[run.ActionID], run.NewTag)
 	ext := "application_" + run.Tag
 	s.ext[run.ActionID] = ext
 	s.dirs[run.ActionID] = run.ActionDir
@@ -336,6 +339,11 @@ func TestLaunchRetriedAfterFailureNeverLaunchesTwice(t *testing.T) {
 		if n != 1 {
 			t.Fatalf("tag %s launched %d times", tag, n)
 		}
+	}
+	// The first start recorded the tag; the retry found it recorded, so
+	// its executor looks for the first launch.
+	if got := w.exec.newTags[id+"@extract"]; !slices.Equal(got, []bool{true, false}) {
+		t.Errorf("NewTag of the starts of extract: %v, want [true false]", got)
 	}
 }
 
