@@ -90,8 +90,9 @@
 //     RM delegation tokens that no running application holds yet (HDFS
 //     tokens through [KerberosOptions.RenewHDFSToken]); one that does not
 //     renew fails the application from NEW with "Failed to renew token:
-//     Kind: …" (dtrenewer.go). When an application ends, the RM cancels its HDFS and RM delegation tokens as its own
-//     principal ([KerberosOptions.RMPrincipal], HDFS tokens through
+//     Kind: …" (dtrenewer.go). When an application ends, the RM cancels
+//     its HDFS and RM delegation tokens as its own principal
+//     ([KerberosOptions.RMPrincipal], HDFS tokens through
 //     [KerberosOptions.CancelHDFSToken]) unless the submission said
 //     cancel-tokens-when-complete=false, with DelegationTokenRenewer's
 //     sharing rule: a token also submitted by other running applications
