@@ -179,7 +179,7 @@ func Open(ctx context.Context, opts Options) (*Daemon, error) {
 	wopts.UserRetryPolicy = cfg.Action.UserRetryPolicy
 	// SLA (daemon/sla.go): the service follows workflow changes through
 	// the runner's OnChange hook.
-	var onWorkflowChange func(context.Context, store.Tx, *store.WorkflowJob, bool, []store.WorkflowAction) error
+	var onWorkflowChange func(context.Context, store.Tx, *store.WorkflowJob, bool, bool, []store.WorkflowAction) error
 	if cfg.SLA.Enabled {
 		if d.SLA, err = newSLA(cfg, st, opts.Clock, log.With("component", "sla"), reg); err != nil {
 			return nil, err

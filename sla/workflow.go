@@ -16,15 +16,19 @@ import (
 
 // WorkflowChanged is the workflow runner's hook: it is called in the
 // transaction of every change the runner writes. job is the job as written
-// (nil when only actions changed), inserted reports the job's creation, and
-// actions are the actions created or updated.
+// when jobWritten, else as the runner read it (nil where it did not),
+// inserted reports the job's creation, and actions are the actions created
+// or updated.
 //
 // A new job registers the SLAs of its sla:info blocks (the job's and its
 // actions', EL resolved now, as Oozie does at submission); a rerun registers
 // them afresh. Every change then judges the registrations it touches: the
 // job's, its actions', and that of the coordinator action the job runs for.
-func (s *Service) WorkflowChanged(ctx context.Context, x store.Tx, job *store.WorkflowJob, inserted bool, actions []store.WorkflowAction) error {
-	if job != nil {
+// A job that cannot have registrations of its own (see ownRegistrations)
+// is not looked up, nor are its actions.
+func (s *Service) WorkflowChanged(ctx context.Context, x store.Tx, job *store.WorkflowJob, jobWritten, inserted bool, actions []store.WorkflowAction) error {
+	own := job == nil || ownRegistrations(*job)
+	if jobWritten {
 		if inserted {
 			if err := s.registerWorkflow(ctx, x, *job, false); err != nil {
 				return err
@@ -32,14 +36,19 @@ func (s *Service) WorkflowChanged(ctx context.Context, x store.Tx, job *store.Wo
 		} else if err := s.rerunWorkflow(ctx, x, *job); err != nil {
 			return err
 		}
-		if err := s.Track(ctx, x, job.ID); err != nil {
-			return err
+		if own {
+			if err := s.Track(ctx, x, job.ID); err != nil {
+				return err
+			}
 		}
 		if job.ParentID != "" {
 			if err := s.track(ctx, x, job.ParentID, job); err != nil {
 				return err
 			}
 		}
+	}
+	if !own {
+		return nil
 	}
 	for _, a := range actions {
 		if strings.HasPrefix(a.Type, ":") {
@@ -52,10 +61,24 @@ func (s *Service) WorkflowChanged(ctx context.Context, x store.Tx, job *store.Wo
 	return nil
 }
 
+// slaNamespace begins the namespaces of sla:info (uri:oozie:sla:0.1, 0.2).
+const slaNamespace = "uri:oozie:sla:"
+
+// hasSLAInfo reports whether a workflow's definition may hold sla:info.
+func hasSLAInfo(job store.WorkflowJob) bool { return strings.Contains(job.Definition, slaNamespace) }
+
+// ownRegistrations reports whether a workflow job may have registrations
+// of its own or of its actions (ids <job> and <job>@<node>): only
+// registerWorkflow writes them, from a definition with sla:info, and a
+// rerun's new definition may have dropped the sla:info of an earlier run,
+// whose registrations stay, so a job run more than once is always looked
+// up.
+func ownRegistrations(job store.WorkflowJob) bool { return job.Run > 0 || hasSLAInfo(job) }
+
 // rerunWorkflow registers a rerun job's SLAs afresh, with the rerun's
 // configuration: its registration ended and the job runs again.
 func (s *Service) rerunWorkflow(ctx context.Context, x store.Tx, job store.WorkflowJob) error {
-	if job.Status.Terminal() || !strings.Contains(job.Definition, "uri:oozie:sla:") {
+	if job.Status.Terminal() || !hasSLAInfo(job) {
 		return nil
 	}
 	reg, err := x.GetSLA(ctx, job.ID)
@@ -75,7 +98,7 @@ func (s *Service) rerunWorkflow(ctx context.Context, x store.Tx, job store.Workf
 // blocks. With again set, existing registrations are replaced (their
 // history is kept).
 func (s *Service) registerWorkflow(ctx context.Context, x store.Tx, job store.WorkflowJob, again bool) error {
-	if !strings.Contains(job.Definition, "uri:oozie:sla:") {
+	if !hasSLAInfo(job) {
 		return nil
 	}
 	regs, err := s.WorkflowRegistrations(job)

@@ -55,7 +55,9 @@ func Decide(in Input, ev Event) (Step, error) {
 	if err != nil {
 		return Step{}, err
 	}
-	return r.step(), nil
+	st := r.step()
+	st.Read = &in.Job
+	return st, nil
 }
 
 // decision is the working state of one call of Decide.

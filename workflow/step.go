@@ -97,7 +97,11 @@ type Input struct {
 // precondition no longer holds), and applying a step twice fails the
 // version checks, so a step takes effect at most once.
 type Step struct {
-	Job    *store.WorkflowJob
+	// Job is the job to write, nil when the step leaves it as it was.
+	Job *store.WorkflowJob
+	// Read is the job as the decision read it (nil in a step not made by
+	// Decide), for observers of the step's action changes.
+	Read   *store.WorkflowJob
 	Create []store.WorkflowAction
 	Update []store.WorkflowAction
 	Delete []string // action ids

@@ -154,7 +154,7 @@ func (p *Prepared) Insert(ctx context.Context, x store.Tx) error {
 	if err := x.InsertWorkflowJob(ctx, &job); err != nil {
 		return err
 	}
-	if err := p.r.changed(ctx, x, &job, true, nil); err != nil {
+	if err := p.r.changed(ctx, x, &job, true, true, nil); err != nil {
 		return err
 	}
 	if !p.start {

@@ -82,7 +82,7 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Claim) error {
 			if err := r.attemptStarted(ctx, x, &act); err != nil {
 				return err
 			}
-			return r.changed(ctx, x, nil, false, []store.WorkflowAction{act})
+			return r.changed(ctx, x, &l.job, false, false, []store.WorkflowAction{act})
 		}); err != nil {
 			return err
 		}
@@ -116,7 +116,7 @@ func (r *Runner) handleStart(ctx context.Context, run *engine.Claim) error {
 		if err := x.UpdateWorkflowAction(ctx, &act, from); err != nil {
 			return err
 		}
-		if err := r.changed(ctx, x, nil, false, []store.WorkflowAction{act}); err != nil {
+		if err := r.changed(ctx, x, &l.job, false, false, []store.WorkflowAction{act}); err != nil {
 			return err
 		}
 		if batch {
@@ -153,13 +153,13 @@ func (r *Runner) startFailed(ctx context.Context, run *engine.Claim, l *loaded, 
 		return r.end(ctx, run, l.act.ID, actions.Status{Done: true, Outcome: workflow.OutcomeFailed, ErrorCode: code, ErrorMessage: msg})
 	case actions.NonTransient:
 		r.log.Warn("action launch failed; suspending the job", "action_id", l.act.ID, "err", err)
-		return r.startManual(ctx, run, l.act.ID, code, msg)
+		return r.startManual(ctx, run, l, code, msg)
 	}
 	retry := r.cfg.StartRetry
 	if l.act.Retries >= retry.Max {
 		r.log.Warn("action launch failed; out of retries, suspending the job", "action_id", l.act.ID, "err", err,
 			"retries", l.act.Retries)
-		return r.startManual(ctx, run, l.act.ID, code, msg)
+		return r.startManual(ctx, run, l, code, msg)
 	}
 	delay := workflow.RetryDelay(retry.Policy, retry.Interval, l.act.Retries)
 	r.log.Warn("action launch failed; will retry", "action_id", l.act.ID, "err", err, "retry_in", delay)
@@ -179,7 +179,7 @@ func (r *Runner) startFailed(ctx context.Context, run *engine.Claim, l *loaded, 
 		if err := x.UpdateWorkflowAction(ctx, &act, from); err != nil {
 			return err
 		}
-		return r.changed(ctx, x, nil, false, []store.WorkflowAction{act})
+		return r.changed(ctx, x, &l.job, false, false, []store.WorkflowAction{act})
 	})
 }
 
@@ -189,9 +189,9 @@ func (r *Runner) startFailed(ctx context.Context, run *engine.Claim, l *loaded, 
 // the trigger's release, as Oozie's handleNonTransient does. Its retries
 // start afresh and its start time is cleared; resuming the job starts it
 // again.
-func (r *Runner) startManual(ctx context.Context, run *engine.Claim, actionID, code, msg string) error {
+func (r *Runner) startManual(ctx context.Context, run *engine.Claim, l *loaded, code, msg string) error {
 	return r.finish(ctx, run, time.Time{}, func(x store.Tx) error {
-		act, err := x.GetWorkflowAction(ctx, actionID)
+		act, err := x.GetWorkflowAction(ctx, l.act.ID)
 		if err != nil {
 			return err
 		}
@@ -207,7 +207,7 @@ func (r *Runner) startManual(ctx context.Context, run *engine.Claim, actionID, c
 		if err := x.UpdateWorkflowAction(ctx, &act, from); err != nil {
 			return err
 		}
-		if err := r.changed(ctx, x, nil, false, []store.WorkflowAction{act}); err != nil {
+		if err := r.changed(ctx, x, &l.job, false, false, []store.WorkflowAction{act}); err != nil {
 			return err
 		}
 		st, err := r.decide(ctx, x, act.JobID, workflow.Event{Kind: workflow.EventSuspend})

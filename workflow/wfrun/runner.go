@@ -107,11 +107,12 @@ type Config struct {
 	OnJobChange func(ctx context.Context, x store.Tx, job store.WorkflowJob) error
 	// OnChange, when set, is called in the transaction of every change the
 	// runner writes to a job or its actions, after the writes: job is the
-	// job as written (nil when only actions changed), inserted reports that
-	// the job was created in this transaction, and actions are the actions
-	// created or updated. Observers that follow jobs (the SLA service) hook
-	// in here; an error rolls the change back.
-	OnChange func(ctx context.Context, x store.Tx, job *store.WorkflowJob, inserted bool, actions []store.WorkflowAction) error
+	// job as written when jobWritten, else as the runner read it for the
+	// change (nil where it did not read it), inserted reports that the job
+	// was created in this transaction, and actions are the actions created
+	// or updated. Observers that follow jobs (the SLA service) hook in
+	// here; an error rolls the change back.
+	OnChange func(ctx context.Context, x store.Tx, job *store.WorkflowJob, jobWritten, inserted bool, actions []store.WorkflowAction) error
 }
 
 // StartRetry is Oozie's transient retry of an action start
@@ -351,18 +352,20 @@ func (r *Runner) apply(ctx context.Context, x store.Tx, st workflow.Step, origin
 	for _, w := range st.Warnings {
 		r.log.Warn("workflow warning", "code", w.Code, "node", w.Node, "msg", w.Msg)
 	}
-	if len(st.Create)+len(st.Update) == 0 {
-		return r.changed(ctx, x, st.Job, false, nil)
+	acts := append(append([]store.WorkflowAction(nil), st.Create...), st.Update...)
+	if st.Job != nil {
+		return r.changed(ctx, x, st.Job, true, false, acts)
 	}
-	return r.changed(ctx, x, st.Job, false, append(append([]store.WorkflowAction(nil), st.Create...), st.Update...))
+	return r.changed(ctx, x, st.Read, false, false, acts)
 }
 
-// changed calls the OnChange hook, if any.
-func (r *Runner) changed(ctx context.Context, x store.Tx, job *store.WorkflowJob, inserted bool, acts []store.WorkflowAction) error {
-	if r.cfg.OnChange == nil || (job == nil && len(acts) == 0) {
+// changed calls the OnChange hook, if any, when the job was written or an
+// action changed.
+func (r *Runner) changed(ctx context.Context, x store.Tx, job *store.WorkflowJob, jobWritten, inserted bool, acts []store.WorkflowAction) error {
+	if r.cfg.OnChange == nil || (!jobWritten && len(acts) == 0) {
 		return nil
 	}
-	return r.cfg.OnChange(ctx, x, job, inserted, acts)
+	return r.cfg.OnChange(ctx, x, job, jobWritten, inserted, acts)
 }
 
 // event decides and applies ev in its own transaction, retrying when a
