@@ -14,6 +14,11 @@ type Clock interface {
 	Now() time.Time
 	// NewTimer returns a timer that fires once after d.
 	NewTimer(d time.Duration) Timer
+	// NewTimerAt returns a timer that fires once at deadline (at once if it
+	// has passed). A wait computed from an earlier Now is anchored here, not
+	// at the clock's time when the timer is made, which on a Fake may have
+	// moved on in between.
+	NewTimerAt(deadline time.Time) Timer
 }
 
 // Timer is a one-shot timer.
@@ -31,6 +36,11 @@ func (Real) Now() time.Time { return time.Now() }
 
 // NewTimer wraps time.NewTimer.
 func (Real) NewTimer(d time.Duration) Timer { return realTimer{time.NewTimer(d)} }
+
+// NewTimerAt wraps time.NewTimer(time.Until(deadline)).
+func (Real) NewTimerAt(deadline time.Time) Timer {
+	return realTimer{time.NewTimer(time.Until(deadline))}
+}
 
 type realTimer struct{ t *time.Timer }
 
@@ -62,8 +72,21 @@ func (f *Fake) Now() time.Time {
 func (f *Fake) NewTimer(d time.Duration) Timer {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	t := &fakeTimer{f: f, at: f.now.Add(d), c: make(chan time.Time, 1)}
-	if d <= 0 {
+	return f.timerLocked(f.now.Add(d))
+}
+
+// NewTimerAt returns a timer firing when the fake time reaches deadline,
+// at once if it already has.
+func (f *Fake) NewTimerAt(deadline time.Time) Timer {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.timerLocked(deadline)
+}
+
+// timerLocked makes a timer for at. Callers hold f.mu.
+func (f *Fake) timerLocked(at time.Time) Timer {
+	t := &fakeTimer{f: f, at: at, c: make(chan time.Time, 1)}
+	if !at.After(f.now) {
 		t.c <- f.now
 		return t
 	}

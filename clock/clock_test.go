@@ -49,3 +49,35 @@ func TestFakeChangedSignalsNewTimers(t *testing.T) {
 		t.Fatal("Changed closed before the timer was armed")
 	}
 }
+
+// TestNewTimerAtKeepsItsDeadline: a wait computed before the fake clock
+// moved still ends at its deadline (NewTimer would anchor it at the moved
+// time and fire late); a deadline already passed fires at once.
+func TestNewTimerAtKeepsItsDeadline(t *testing.T) {
+	t0 := time.Date(2026, 3, 8, 9, 0, 0, 0, time.UTC)
+	f := NewFake(t0)
+	deadline := t0.Add(time.Minute) // computed at t0
+	f.Advance(30 * time.Second)     // another goroutine moves the clock
+	at := f.NewTimerAt(deadline)
+	late := f.NewTimer(deadline.Sub(t0))
+	f.Advance(30 * time.Second)
+	select {
+	case got := <-at.C():
+		if !got.Equal(deadline) {
+			t.Errorf("fired at %v, want %v", got, deadline)
+		}
+	default:
+		t.Fatal("the timer at the deadline did not fire when the clock reached it")
+	}
+	select {
+	case <-late.C():
+		t.Fatal("NewTimer fired at the deadline although the clock had moved before it was made")
+	default:
+	}
+	past := f.NewTimerAt(t0)
+	select {
+	case <-past.C():
+	default:
+		t.Fatal("a timer at a passed deadline did not fire at once")
+	}
+}

@@ -404,7 +404,11 @@ func (e *Engine) claim(ctx context.Context, now time.Time, limit int, kinds []st
 // sleep waits for a wake-up, the next due time, a freed worker slot or the
 // fallback timer; it returns false when the engine is stopping.
 func (e *Engine) sleep(ctx context.Context, haveSlots bool) bool {
-	d := e.cfg.MaxSleep - time.Duration(mrand.Int64N(int64(e.cfg.MaxSleep)/5+1))
+	// A deadline, not a duration: a clock that moves between the look at
+	// the next due time and the timer (a test's fake clock advanced by
+	// another goroutine) must not push the wake-up past that due time.
+	now := e.cfg.Clock.Now()
+	deadline := now.Add(e.cfg.MaxSleep - time.Duration(mrand.Int64N(int64(e.cfg.MaxSleep)/5+1)))
 	if haveSlots {
 		var next time.Time
 		var ok bool
@@ -412,17 +416,15 @@ func (e *Engine) sleep(ctx context.Context, haveSlots bool) bool {
 		switch {
 		case err != nil && ctx.Err() == nil:
 			e.cfg.Logger.Warn("finding next due trigger", "err", err)
-			d = time.Second
-		case ok:
-			if until := next.Sub(e.cfg.Clock.Now()); until < d {
-				d = until
-			}
+			deadline = now.Add(time.Second)
+		case ok && next.Before(deadline):
+			deadline = next
 		}
-		if d <= 0 {
+		if !deadline.After(now) {
 			return true
 		}
 	}
-	timer := e.cfg.Clock.NewTimer(d)
+	timer := e.cfg.Clock.NewTimerAt(deadline)
 	defer timer.Stop()
 	select {
 	case <-ctx.Done():

@@ -122,6 +122,53 @@ func TestTriggerRunsAtItsDueTime(t *testing.T) {
 	})
 }
 
+// movingClock is a fake clock that another goroutine moves forward by step
+// each time the engine is about to arm a timer, after it looked at the time:
+// the widest form of a race a loaded machine makes rare.
+type movingClock struct {
+	*clock.Fake
+	step time.Duration
+}
+
+func (m movingClock) NewTimer(d time.Duration) clock.Timer {
+	m.Advance(m.step)
+	return m.Fake.NewTimer(d)
+}
+
+func (m movingClock) NewTimerAt(deadline time.Time) clock.Timer {
+	m.Advance(m.step)
+	return m.Fake.NewTimerAt(deadline)
+}
+
+// TestSleepEndsAtTheDueTimeWhenTheClockMoves: the engine's sleep ends at
+// the next due time even when the clock moved between the engine's look at
+// the time and its timer (a timer anchored at the moved time would wake it
+// late, and a test's fake clock, not moving again, never).
+func TestSleepEndsAtTheDueTimeWhenTheClockMoves(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b backend) {
+		s := b.open(t)
+		fake := clock.NewFake(t0)
+		ran := make(chan *engine.Claim, 1)
+		e := engine.New(engine.Config{Store: s, Clock: movingClock{fake, 4 * time.Second}, Logger: quietLogger(),
+			MaxSleep: time.Hour})
+		e.Handle("materialize", func(ctx context.Context, r *engine.Claim) error { ran <- r; return nil })
+		due := t0.Add(10 * time.Second)
+		schedule(t, s, "materialize", "C1", due)
+		start(t, e)
+		waitTimerAt(t, fake, due)
+		fake.Set(due)
+		select {
+		case r := <-ran:
+			if r.Trigger.EntityID != "C1" {
+				t.Fatalf("ran %s", r.Trigger.EntityID)
+			}
+		case <-time.After(20 * time.Second):
+			next, _ := fake.NextDeadline()
+			t.Fatalf("did not run at its due time %v (the engine's timer is at %v)", due, next)
+		}
+	})
+}
+
 func TestWriteWakesTheEngine(t *testing.T) {
 	eachBackend(t, func(t *testing.T, b backend) {
 		s := b.open(t)
